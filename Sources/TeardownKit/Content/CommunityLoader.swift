@@ -1,0 +1,111 @@
+/// Reads the comments/ and photos/ folders of a machine or a part.
+struct CommunityLoader {
+    static let commentKeys: Set<String> = ["author", "date", "id"]
+    static let photoKeys: Set<String> = ["caption", "author", "date", "credit", "license", "location", "id"]
+    static let photoExtensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
+
+    let limits: CommunityLimits
+
+    func load(in folder: SourceFile, diagnostics: inout [Diagnostic]) -> Community {
+        let comments = loadComments(folder.appending("comments"), diagnostics: &diagnostics)
+        let photos = loadPhotos(folder.appending("photos"), diagnostics: &diagnostics)
+        return Community(
+            comments: comments.sorted { ($0.date, $0.id) > ($1.date, $1.id) },
+            photos: photos
+        )
+    }
+
+    private func loadComments(_ folder: SourceFile, diagnostics: inout [Diagnostic]) -> [Comment] {
+        TextFile.entries(of: folder.absolutePath).compactMap { name in
+            let file = folder.appending(name)
+            guard file.pathExtension == "md" else {
+                diagnostics.append(.warning(.invalidValue(key: "comments", reason: "'\(name)' is not a .md file and is ignored"),
+                                            at: file.location()))
+                return nil
+            }
+            return loadComment(file, diagnostics: &diagnostics)
+        }
+    }
+
+    func loadComment(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> Comment? {
+        guard let text = TextFile.read(file, diagnostics: &diagnostics) else { return nil }
+        let split: FrontMatter
+        do {
+            split = try FrontMatter.split(text)
+        } catch {
+            diagnostics.append(.error(.unclosedFrontMatter, at: file.location()))
+            return nil
+        }
+        guard let yamlText = split.yaml else {
+            diagnostics.append(.error(.missingKey("author"), at: file.location()))
+            return nil
+        }
+        guard let yaml = YAMLMap.parse(yamlText, file: file, lineOffset: 1, expected: "comment details",
+                                       diagnostics: &diagnostics)
+        else { return nil }
+        yaml.warnUnknownKeys(known: Self.commentKeys, diagnostics: &diagnostics)
+        let author = yaml.string("author", required: true, diagnostics: &diagnostics)
+        let date = yaml.date("date", required: true, diagnostics: &diagnostics)
+        let id = yaml.string("id", diagnostics: &diagnostics) ?? file.stem
+        guard let author, let date else { return nil }
+        // Limits are enforced when a submission is accepted; content already in a bundle
+        // is kept and published, so a tightened limit only warns.
+        if !(limits.authorMin...limits.authorMax).contains(author.count) {
+            diagnostics.append(.warning(.authorLength(author, min: limits.authorMin, max: limits.authorMax),
+                                        at: yaml.location(of: "author")))
+        }
+        let length = split.body.trimmingCharacters(in: .whitespacesAndNewlines).count
+        if !(limits.commentMin...limits.commentMax).contains(length) {
+            diagnostics.append(.warning(.commentLength(length, min: limits.commentMin, max: limits.commentMax),
+                                        at: file.location(line: split.bodyLine)))
+        }
+        return Comment(id: id, author: author, date: date,
+                       body: MarkdownSource(text: split.body, file: file, firstLine: split.bodyLine))
+    }
+
+    private func loadPhotos(_ folder: SourceFile, diagnostics: inout [Diagnostic]) -> [Photo] {
+        let names = TextFile.entries(of: folder.absolutePath)
+        let images = names.filter { Self.photoExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+        let imageSet = Set(images)
+        for name in names where !imageSet.contains(name) {
+            let file = folder.appending(name)
+            if file.pathExtension == "yaml" {
+                let target = file.stem
+                let stems = Set(images.map { ($0 as NSString).deletingPathExtension })
+                if !imageSet.contains(target) && !stems.contains(target) {
+                    diagnostics.append(.warning(.photoSidecarWithoutPhoto(target), at: file.location()))
+                }
+            } else {
+                diagnostics.append(.warning(
+                    .invalidValue(key: "photos", reason: "'\(name)' is not a JPEG, PNG or WebP photo and is ignored"),
+                    at: file.location()))
+            }
+        }
+        return images.map { name in
+            let file = folder.appending(name)
+            let sidecar = [folder.appending(name + ".yaml"), folder.appending(file.stem + ".yaml")]
+                .first { TextFile.exists($0.absolutePath) }
+            return loadPhoto(file, sidecar: sidecar, diagnostics: &diagnostics)
+        }
+    }
+
+    private func loadPhoto(_ file: SourceFile, sidecar: SourceFile?, diagnostics: inout [Diagnostic]) -> Photo {
+        guard let sidecar, let text = TextFile.read(sidecar, diagnostics: &diagnostics),
+              let yaml = YAMLMap.parse(text, file: sidecar, expected: "photo details", diagnostics: &diagnostics)
+        else {
+            return Photo(file: file, caption: nil, author: nil, date: nil, credit: nil, license: nil, showsLocation: false)
+        }
+        yaml.warnUnknownKeys(known: Self.photoKeys, diagnostics: &diagnostics)
+        return Photo(
+            file: file,
+            caption: yaml.string("caption", diagnostics: &diagnostics),
+            author: yaml.string("author", diagnostics: &diagnostics),
+            date: yaml.date("date", diagnostics: &diagnostics),
+            credit: yaml.string("credit", diagnostics: &diagnostics),
+            license: yaml.string("license", diagnostics: &diagnostics),
+            showsLocation: yaml.bool("location", diagnostics: &diagnostics) ?? false
+        )
+    }
+}
+
+import Foundation

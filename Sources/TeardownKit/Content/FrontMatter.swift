@@ -1,0 +1,32 @@
+/// A Markdown file split into its YAML front matter and body.
+struct FrontMatter {
+    /// The YAML between the `---` lines; nil when the file has none.
+    let yaml: String?
+    let body: String
+    /// Line of the file on which the body starts.
+    let bodyLine: Int
+
+    enum Failure: Error { case unclosed }
+
+    static func split(_ text: String) throws(Failure) -> FrontMatter {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let first = lines.first, first.trimmingTrailingCarriageReturn == "---" else {
+            return FrontMatter(yaml: nil, body: text, bodyLine: 1)
+        }
+        lines.removeFirst()
+        guard let end = lines.firstIndex(where: { $0.trimmingTrailingCarriageReturn == "---" || $0.trimmingTrailingCarriageReturn == "..." }) else {
+            throw .unclosed
+        }
+        return FrontMatter(
+            yaml: lines[..<end].joined(separator: "\n"),
+            body: lines[(end + 1)...].joined(separator: "\n"),
+            bodyLine: end + 3
+        )
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingTrailingCarriageReturn: Substring {
+        last == "\r" ? dropLast() : self
+    }
+}

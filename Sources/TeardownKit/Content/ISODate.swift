@@ -1,0 +1,73 @@
+import Foundation
+
+/// A date from content, parsed from ISO 8601 ("2024-05-01", "2024-05-01T14:30:00Z",
+/// "2024-05-01 14:30+02:00"). Kept with its text so pages can show what the author wrote.
+public struct ISODate: Hashable, Sendable, Comparable {
+    public let date: Date
+    public let text: String
+    /// Whether a time of day was given.
+    public let hasTime: Bool
+
+    public init?(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let scalars = Array(trimmed.unicodeScalars)
+        var index = 0
+        func number(_ digits: Int) -> Int? {
+            guard index + digits <= scalars.count else { return nil }
+            var value = 0
+            for scalar in scalars[index..<index + digits] {
+                guard ("0"..."9").contains(scalar) else { return nil }
+                value = value * 10 + Int(scalar.value - 48)
+            }
+            index += digits
+            return value
+        }
+        func expect(_ character: Character) -> Bool {
+            guard index < scalars.count, Character(scalars[index]) == character else { return false }
+            index += 1
+            return true
+        }
+        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+              (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        var components = DateComponents(year: year, month: month, day: day, hour: 0, minute: 0, second: 0)
+        var offset = 0
+        var hasTime = false
+        if index < scalars.count {
+            guard expect("T") || expect("t") || expect(" "), let hour = number(2), expect(":"), let minute = number(2),
+                  hour < 24, minute < 60
+            else { return nil }
+            hasTime = true
+            components.hour = hour
+            components.minute = minute
+            if expect(":") {
+                guard let second = number(2), second < 61 else { return nil }
+                components.second = second
+                if expect(".") { while index < scalars.count, ("0"..."9").contains(scalars[index]) { index += 1 } }
+            }
+            if expect("Z") || expect("z") {
+            } else if index < scalars.count {
+                let sign: Int
+                if expect("+") { sign = 1 } else if expect("-") { sign = -1 } else { return nil }
+                guard let hours = number(2) else { return nil }
+                _ = expect(":")
+                guard let minutes = number(2) else { return nil }
+                offset = sign * (hours * 3600 + minutes * 60)
+            }
+            guard index == scalars.count else { return nil }
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard let date = calendar.date(from: components),
+              calendar.component(.day, from: date) == day
+        else { return nil }
+        self.date = date.addingTimeInterval(TimeInterval(-offset))
+        self.text = trimmed
+        self.hasTime = hasTime
+    }
+
+    /// "2024-05-01", the form shown on pages.
+    public var day: String { String(text.prefix(10)) }
+
+    public static func < (lhs: ISODate, rhs: ISODate) -> Bool { lhs.date < rhs.date }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// Reads one machine bundle: machine.yaml, its description, parts and community content.
+struct MachineLoader {
+    static let machineKeys: Set<String> = [
+        "name", "summary", "canvas", "tags", "designer", "license", "updated", "cover",
+    ]
+    static let partKeys: Set<String> = ["name", "layer", "specs", "tags"]
+    static let layerKeys: Set<String> = ["image", "z", "offset"]
+
+    let community: CommunityLoader
+
+    func load(_ folder: SourceFile, diagnostics: inout [Diagnostic]) -> Machine? {
+        let slug = folder.name
+        guard TextFile.isValidName(slug) else {
+            diagnostics.append(.error(.invalidName(slug), at: folder.location()))
+            return nil
+        }
+        let file = folder.appending("machine.yaml")
+        guard TextFile.exists(file.absolutePath) else {
+            diagnostics.append(.error(.missingFile("machine.yaml"), at: folder.location()))
+            return nil
+        }
+        guard let text = TextFile.read(file, diagnostics: &diagnostics),
+              let yaml = YAMLMap.parse(text, file: file, expected: "machine details", diagnostics: &diagnostics)
+        else { return nil }
+        yaml.warnUnknownKeys(known: Self.machineKeys, diagnostics: &diagnostics)
+        let name = yaml.string("name", required: true, diagnostics: &diagnostics)
+        let canvas = loadCanvas(yaml, diagnostics: &diagnostics)
+        let summary = yaml.string("summary", diagnostics: &diagnostics) ?? ""
+        let tags = yaml.stringList("tags", diagnostics: &diagnostics)
+        let designer = yaml.string("designer", diagnostics: &diagnostics)
+        let license = yaml.string("license", diagnostics: &diagnostics)
+        let updated = yaml.date("updated", diagnostics: &diagnostics)
+        let description = loadDescription(folder, diagnostics: &diagnostics)
+        let communityContent = community.load(in: folder, diagnostics: &diagnostics)
+
+        let partsFolder = folder.appending("parts")
+        let parts = TextFile.entries(of: partsFolder.absolutePath)
+            .filter { TextFile.isDirectory(partsFolder.appending($0).absolutePath) }
+            .compactMap { loadPart(partsFolder.appending($0), canvas: canvas, diagnostics: &diagnostics) }
+            .sorted { ($0.layer.z, $0.slug) < ($1.layer.z, $1.slug) }
+        for (lower, upper) in zip(parts, parts.dropFirst()) where lower.layer.z == upper.layer.z {
+            diagnostics.append(.warning(.duplicateZ(upper.layer.z, otherPart: lower.slug),
+                                        at: partsFolder.appending(upper.slug).appending("part.yaml").location()))
+        }
+        guard let name, let canvas else { return nil }
+        return Machine(
+            slug: slug, folder: folder, name: name, summary: summary, canvas: canvas, tags: tags,
+            designer: designer, license: license, updated: updated, parts: parts,
+            description: description, community: communityContent
+        )
+    }
+
+    private func loadCanvas(_ yaml: YAMLMap, diagnostics: inout [Diagnostic]) -> PixelSize? {
+        guard let canvas = yaml.map("canvas", required: true, diagnostics: &diagnostics) else { return nil }
+        canvas.warnUnknownKeys(known: ["width", "height"], diagnostics: &diagnostics)
+        let width = canvas.int("width", required: true, diagnostics: &diagnostics)
+        let height = canvas.int("height", required: true, diagnostics: &diagnostics)
+        guard let width, let height else { return nil }
+        guard width > 0, height > 0 else {
+            diagnostics.append(.error(.invalidValue(key: "canvas", reason: "width and height must be positive"),
+                                      at: canvas.location))
+            return nil
+        }
+        return PixelSize(width: width, height: height)
+    }
+
+    private func loadDescription(_ folder: SourceFile, diagnostics: inout [Diagnostic]) -> MarkdownSource? {
+        let file = folder.appending("description.md")
+        guard TextFile.exists(file.absolutePath), let text = TextFile.read(file, diagnostics: &diagnostics) else {
+            return nil
+        }
+        return MarkdownSource(text: text, file: file, firstLine: 1)
+    }
+
+    private func loadPart(_ folder: SourceFile, canvas: PixelSize?, diagnostics: inout [Diagnostic]) -> Part? {
+        let slug = folder.name
+        guard TextFile.isValidName(slug) else {
+            diagnostics.append(.error(.invalidName(slug), at: folder.location()))
+            return nil
+        }
+        let file = folder.appending("part.yaml")
+        guard TextFile.exists(file.absolutePath) else {
+            diagnostics.append(.error(.missingFile("part.yaml"), at: folder.location()))
+            return nil
+        }
+        guard let text = TextFile.read(file, diagnostics: &diagnostics),
+              let yaml = YAMLMap.parse(text, file: file, expected: "part details", diagnostics: &diagnostics)
+        else { return nil }
+        yaml.warnUnknownKeys(known: Self.partKeys, diagnostics: &diagnostics)
+        let name = yaml.string("name", required: true, diagnostics: &diagnostics)
+        let layer = loadLayer(yaml, folder: folder, canvas: canvas, diagnostics: &diagnostics)
+        let specs = loadSpecs(yaml, diagnostics: &diagnostics)
+        let tags = yaml.stringList("tags", diagnostics: &diagnostics)
+        let description = loadDescription(folder, diagnostics: &diagnostics)
+        let communityContent = community.load(in: folder, diagnostics: &diagnostics)
+        guard let name, let layer else { return nil }
+        return Part(slug: slug, name: name, layer: layer, specs: specs, tags: tags,
+                    description: description, community: communityContent)
+    }
+
+    private func loadLayer(_ yaml: YAMLMap, folder: SourceFile, canvas: PixelSize?,
+                           diagnostics: inout [Diagnostic]) -> Layer? {
+        guard let layer = yaml.map("layer", required: true, diagnostics: &diagnostics) else { return nil }
+        layer.warnUnknownKeys(known: Self.layerKeys, diagnostics: &diagnostics)
+        let z = layer.int("z", diagnostics: &diagnostics) ?? 0
+        guard let imageName = layer.string("image", required: true, diagnostics: &diagnostics) else { return nil }
+        guard !imageName.contains("/"), !imageName.contains("\\"), !imageName.hasPrefix(".") else {
+            diagnostics.append(.error(.invalidValue(key: "image", reason: "must be a file name in the part folder"),
+                                      at: layer.location(of: "image")))
+            return nil
+        }
+        let image = folder.appending(imageName)
+        guard TextFile.exists(image.absolutePath) else {
+            diagnostics.append(.error(.missingLayerImage(imageName), at: layer.location(of: "image")))
+            return nil
+        }
+        let natural: PixelSize
+        do {
+            guard ImageHeader.supportedExtensions.contains(image.pathExtension) else { throw ImageHeader.Failure.unsupportedFormat }
+            let data = try Data(contentsOf: URL(fileURLWithPath: image.absolutePath), options: .mappedIfSafe)
+            natural = try ImageHeader.size(of: data, pathExtension: image.pathExtension)
+        } catch {
+            let reason = (error as? ImageHeader.Failure).map {
+                switch $0 {
+                case .unsupportedFormat: "not a PNG, JPEG, WebP, GIF or SVG image"
+                case .truncated: "the file is truncated"
+                case .noSize: "its size cannot be read"
+                }
+            } ?? "\(error.localizedDescription)"
+            diagnostics.append(.error(.unreadableImage(imageName, reason: reason), at: layer.location(of: "image")))
+            return nil
+        }
+        guard let offset = layer.map("offset", diagnostics: &diagnostics) else {
+            // Without an offset the image covers the whole canvas, whatever its resolution.
+            guard let canvas else { return nil }
+            return Layer(image: image, z: z, x: 0, y: 0, size: canvas)
+        }
+        offset.warnUnknownKeys(known: ["x", "y"], diagnostics: &diagnostics)
+        let x = offset.int("x", diagnostics: &diagnostics) ?? 0
+        let y = offset.int("y", diagnostics: &diagnostics) ?? 0
+        return Layer(image: image, z: z, x: x, y: y, size: natural)
+    }
+
+    private func loadSpecs(_ yaml: YAMLMap, diagnostics: inout [Diagnostic]) -> [Spec] {
+        guard let specs = yaml.map("specs", diagnostics: &diagnostics) else { return [] }
+        return specs.entries.compactMap { entry in
+            guard let value = entry.value.scalar?.string else {
+                diagnostics.append(.error(.wrongType(key: entry.key, expected: "text such as \"4.7 GB\""),
+                                          at: specs.location(of: entry.key)))
+                return nil
+            }
+            return Spec(label: entry.key, value: value)
+        }
+    }
+}

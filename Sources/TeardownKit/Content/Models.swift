@@ -1,0 +1,105 @@
+/// Markdown text with the file and line it starts at, rendered later.
+public struct MarkdownSource: Sendable, Hashable {
+    public let text: String
+    public let file: SourceFile
+    /// Line of `file` on which `text` starts.
+    public let firstLine: Int
+}
+
+/// Width and height in pixels (or SVG user units).
+public struct PixelSize: Sendable, Hashable {
+    public let width: Int
+    public let height: Int
+}
+
+/// A community comment, or a designer's description shown as the first entry of a discussion.
+public struct Comment: Sendable, Hashable {
+    /// The file's stem, or the submission id when it came through sync.
+    public let id: String
+    public let author: String
+    public let date: ISODate
+    public let body: MarkdownSource
+}
+
+/// A community photo with its sidecar's details.
+public struct Photo: Sendable, Hashable {
+    public let file: SourceFile
+    public let caption: String?
+    public let author: String?
+    public let date: ISODate?
+    public let credit: String?
+    public let license: String?
+    /// Consent to show where the photo was taken.
+    public let showsLocation: Bool
+}
+
+/// The discussion and photos attached to a machine or a part.
+public struct Community: Sendable, Hashable {
+    /// Newest first.
+    public let comments: [Comment]
+    public let photos: [Photo]
+}
+
+/// One layer of a machine: a part's image and where it sits in the stack.
+public struct Layer: Sendable, Hashable {
+    public let image: SourceFile
+    public let z: Int
+    /// Top-left corner on the canvas; (0, 0) for a canvas-sized image.
+    public let x: Int
+    public let y: Int
+    public let size: PixelSize
+}
+
+/// One key-value row of a part's specifications, in the order written.
+public struct Spec: Sendable, Hashable {
+    public let label: String
+    public let value: String
+}
+
+/// A part of a machine, loaded from parts/<slug>/.
+public struct Part: Sendable, Hashable {
+    public let slug: String
+    public let name: String
+    public let layer: Layer
+    public let specs: [Spec]
+    public let tags: [String]
+    public let description: MarkdownSource?
+    public let community: Community
+}
+
+/// A machine bundle, loaded from machines/<slug>/.
+public struct Machine: Sendable, Hashable {
+    public let slug: String
+    public let folder: SourceFile
+    public let name: String
+    public let summary: String
+    public let canvas: PixelSize
+    public let tags: [String]
+    public let designer: String?
+    public let license: String?
+    public let updated: ISODate?
+    /// Parts in stacking order, bottom first.
+    public let parts: [Part]
+    public let description: MarkdownSource?
+    public let community: Community
+
+    public var commentCount: Int { community.comments.count + parts.reduce(0) { $0 + $1.community.comments.count } }
+    public var photoCount: Int { community.photos.count + parts.reduce(0) { $0 + $1.community.photos.count } }
+}
+
+/// A page of the help manual.
+public struct ManualPage: Sendable, Hashable {
+    /// Path without extension relative to the manual folder ("writing/bundles").
+    public let slug: String
+    public let title: String
+    public let weight: Int
+    public let body: MarkdownSource
+}
+
+/// Everything a build reads: the loaded, validated content of one site.
+public struct SiteContent: Sendable {
+    public let root: String
+    public let config: SiteConfig
+    public let machines: [Machine]
+    public let manual: [ManualPage]
+}

@@ -1,0 +1,38 @@
+/// The settings in content/site.yaml.
+public struct SiteConfig: Sendable, Equatable {
+    public var title: String = "Teardown catalog"
+    public var description: String = ""
+    /// Absolute URL the site is published at, e.g. "https://example.org/catalog/".
+    public var baseURL: String = "http://127.0.0.1:8080/"
+    public var language: String = "en"
+    public var theme: String = "default"
+    /// Lets designers' descriptions and the manual keep raw HTML. Community comments never do.
+    public var unsafeHTML: Bool = false
+    public var commentsPerPage: Int = 5
+    public var limits = CommunityLimits()
+    public var syncSource: String?
+    public var bugReportURL: String?
+
+    public init() {}
+
+    /// The base URL's path ("/catalog/"), for pages that cannot use relative links (404).
+    public var basePath: String { Self.basePath(of: baseURL) }
+
+    static func basePath(of baseURL: String) -> String {
+        var rest = baseURL
+        if let scheme = rest.range(of: "://") { rest = String(rest[scheme.upperBound...]) }
+        guard let slash = rest.firstIndex(of: "/") else { return "/" }
+        let path = String(rest[slash...])
+        return path.hasSuffix("/") ? path : path + "/"
+    }
+}
+
+/// Limits on community submissions; the defaults are the original mobile application's.
+public struct CommunityLimits: Sendable, Equatable {
+    public var authorMin = 1
+    public var authorMax = 10
+    public var commentMin = 1
+    public var commentMax = 200
+
+    public init() {}
+}

@@ -1,0 +1,58 @@
+/// Reads content/site.yaml; a site without one gets the defaults.
+enum SiteConfigLoader {
+    static let knownKeys: Set<String> = [
+        "title", "description", "base_url", "language", "theme", "unsafe_html", "comments_per_page",
+        "limits", "sync_source", "bug_report_url",
+    ]
+    static let knownLimitKeys: Set<String> = ["author_min", "author_max", "comment_min", "comment_max"]
+
+    static func load(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> SiteConfig {
+        var config = SiteConfig()
+        guard TextFile.exists(file.absolutePath) else { return config }
+        guard let text = TextFile.read(file, diagnostics: &diagnostics),
+              let yaml = YAMLMap.parse(text, file: file, expected: "site settings", diagnostics: &diagnostics)
+        else { return config }
+        yaml.warnUnknownKeys(known: knownKeys, diagnostics: &diagnostics)
+        if let title = yaml.string("title", diagnostics: &diagnostics) { config.title = title }
+        if let description = yaml.string("description", diagnostics: &diagnostics) { config.description = description }
+        if let baseURL = yaml.string("base_url", diagnostics: &diagnostics) {
+            if baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://") {
+                config.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
+            } else {
+                diagnostics.append(.error(.invalidValue(key: "base_url", reason: "must start with http:// or https://"),
+                                          at: yaml.location(of: "base_url")))
+            }
+        }
+        if let language = yaml.string("language", diagnostics: &diagnostics) { config.language = language }
+        if let theme = yaml.string("theme", diagnostics: &diagnostics) {
+            if TextFile.isValidName(theme) {
+                config.theme = theme
+            } else {
+                diagnostics.append(.error(.invalidName(theme), at: yaml.location(of: "theme")))
+            }
+        }
+        if let unsafe = yaml.bool("unsafe_html", diagnostics: &diagnostics) { config.unsafeHTML = unsafe }
+        if let perPage = positive("comments_per_page", in: yaml, diagnostics: &diagnostics) {
+            config.commentsPerPage = perPage
+        }
+        config.syncSource = yaml.string("sync_source", diagnostics: &diagnostics)
+        config.bugReportURL = yaml.string("bug_report_url", diagnostics: &diagnostics)
+        if let limits = yaml.map("limits", diagnostics: &diagnostics) {
+            limits.warnUnknownKeys(known: knownLimitKeys, diagnostics: &diagnostics)
+            if let value = positive("author_min", in: limits, diagnostics: &diagnostics) { config.limits.authorMin = value }
+            if let value = positive("author_max", in: limits, diagnostics: &diagnostics) { config.limits.authorMax = value }
+            if let value = positive("comment_min", in: limits, diagnostics: &diagnostics) { config.limits.commentMin = value }
+            if let value = positive("comment_max", in: limits, diagnostics: &diagnostics) { config.limits.commentMax = value }
+        }
+        return config
+    }
+
+    private static func positive(_ key: String, in yaml: YAMLMap, diagnostics: inout [Diagnostic]) -> Int? {
+        guard let value = yaml.int(key, diagnostics: &diagnostics) else { return nil }
+        guard value > 0 else {
+            diagnostics.append(.error(.invalidValue(key: key, reason: "must be at least 1"), at: yaml.location(of: key)))
+            return nil
+        }
+        return value
+    }
+}

@@ -1,0 +1,59 @@
+/// Everything a user can get wrong in a site, as values that tests can compare.
+public enum Problem: Hashable, Sendable {
+    case unreadableFile(reason: String)
+    case notUTF8
+    case yamlSyntax(String)
+    case notAMapping(expected: String)
+    case missingKey(String)
+    case wrongType(key: String, expected: String)
+    case unknownKey(String)
+    case invalidValue(key: String, reason: String)
+    case invalidDate(key: String, value: String)
+    case missingFile(String)
+    case missingLayerImage(String)
+    case unreadableImage(String, reason: String)
+    case invalidName(String)
+    case unclosedFrontMatter
+    case authorLength(String, min: Int, max: Int)
+    case commentLength(Int, min: Int, max: Int)
+    case duplicateZ(Int, otherPart: String)
+    case photoSidecarWithoutPhoto(String)
+    case templateSyntax(String)
+    case missingPartial(String)
+    case missingTemplate(String)
+    case themeNotFound(String)
+    case outputFailed(reason: String)
+
+    /// The human-readable text after `error:` or `warning:`.
+    public var message: String {
+        switch self {
+        case .unreadableFile(let reason): "cannot read file: \(reason)"
+        case .notUTF8: "file is not valid UTF-8 text"
+        case .yamlSyntax(let problem): "YAML syntax error: \(problem)"
+        case .notAMapping(let expected): "expected a mapping of \(expected)"
+        case .missingKey(let key): "missing required key '\(key)'"
+        case .wrongType(let key, let expected): "'\(key)' must be \(expected)"
+        case .unknownKey(let key): "unknown key '\(key)' is ignored"
+        case .invalidValue(let key, let reason): "invalid '\(key)': \(reason)"
+        case .invalidDate(let key, let value):
+            "'\(key)' is not an ISO 8601 date (YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ): '\(value)'"
+        case .missingFile(let name): "missing \(name)"
+        case .missingLayerImage(let name): "layer image '\(name)' does not exist in the part folder"
+        case .unreadableImage(let name, let reason): "cannot read image '\(name)': \(reason)"
+        case .invalidName(let name):
+            "'\(name)' is not a valid name: use letters, digits, '-' and '_' (it becomes part of a URL)"
+        case .unclosedFrontMatter: "front matter starts with '---' but has no closing '---' line"
+        case .authorLength(let author, let min, let max):
+            "author '\(author)' must be \(min)-\(max) characters long"
+        case .commentLength(let count, let min, let max):
+            "comment is \(count) characters long; the limit is \(min)-\(max)"
+        case .duplicateZ(let z, let other): "layer z \(z) is also used by part '\(other)'; their order is undefined"
+        case .photoSidecarWithoutPhoto(let name): "sidecar has no photo named '\(name)' beside it"
+        case .templateSyntax(let problem): "template syntax error: \(problem)"
+        case .missingPartial(let name): "partial '\(name)' does not exist in the theme"
+        case .missingTemplate(let name): "the theme has no template '\(name).mustache'"
+        case .themeNotFound(let name): "theme '\(name)' not found in Themes/ and no default theme is available"
+        case .outputFailed(let reason): "cannot write output: \(reason)"
+        }
+    }
+}

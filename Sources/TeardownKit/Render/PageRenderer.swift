@@ -1,0 +1,174 @@
+/// Turns one planned page into HTML: builds its view model, then renders its template.
+struct PageRenderer: Sendable {
+    let content: SiteContent
+    let theme: Theme
+    let markdown = MarkdownRenderer()
+    /// The base URL pages are published at, for canonical links.
+    let baseURL: String
+
+    func render(_ page: SitePlan.Page, at url: URLPath) -> String {
+        switch page {
+        case .catalog:
+            return theme.render("catalog", model(url, title: nil, description: content.config.description, catalog(at: url)))
+        case .machine(let index, let number):
+            let machine = content.machines[index]
+            return theme.render("machine", model(url, title: machine.name, description: machine.summary,
+                                                 machinePage(machine, page: number, at: url)))
+        case .part(let machineIndex, let partIndex, let number):
+            let machine = content.machines[machineIndex]
+            let part = machine.parts[partIndex]
+            return theme.render("part", model(url, title: "\(part.name) — \(machine.name)", description: part.name,
+                                              partPage(part, of: machine, page: number, at: url)))
+        case .manual(let index):
+            let page = manualPage(index, at: url)
+            return theme.render("manual", model(url, title: page.title, description: "", page))
+        case .notFound:
+            // A 404 page is served at any depth, so its links are absolute paths from the base URL.
+            let base = SiteConfig.basePath(of: baseURL)
+            return theme.render("not-found", PageModel(site: layout(url, title: "Page not found", description: "", absoluteBase: base),
+                                                       page: NotFoundModel(home: base)))
+        }
+    }
+
+    private func model<Body: Sendable>(_ url: URLPath, title: String?, description: String, _ body: Body) -> PageModel<Body> {
+        PageModel(site: layout(url, title: title, description: description, absoluteBase: nil), page: body)
+    }
+
+    private func layout(_ url: URLPath, title: String?, description: String, absoluteBase: String?) -> LayoutModel {
+        func link(_ target: URLPath) -> String {
+            absoluteBase.map { $0 + target.value.dropFirst() } ?? target.relative(from: url)
+        }
+        let siteTitle = content.config.title
+        return LayoutModel(
+            siteTitle: siteTitle,
+            language: content.config.language,
+            pageTitle: title.map { "\($0) · \(siteTitle)" } ?? siteTitle,
+            description: description,
+            canonical: baseURL + url.value.dropFirst(),
+            home: link(Routes.catalog),
+            help: link(Routes.manual),
+            stylesheet: link(Routes.asset("style.css")),
+            generator: "Teardown \(TeardownVersion.current)"
+        )
+    }
+
+    // MARK: Catalog and machines
+
+    private func catalog(at url: URLPath) -> CatalogModel {
+        let cards = content.machines.map { machine in
+            MachineCardModel(
+                name: machine.name, url: Routes.machine(machine).relative(from: url), summary: machine.summary,
+                tags: machine.tags,
+                partCount: Plural.count(machine.parts.count, "part"),
+                commentCount: Plural.count(machine.commentCount, "comment"),
+                photoCount: Plural.count(machine.photoCount, "photo"),
+                stack: stack(machine, at: url))
+        }
+        return CatalogModel(machines: cards, hasMachines: !cards.isEmpty)
+    }
+
+    private func stack(_ machine: Machine, at url: URLPath) -> StackModel {
+        func percent(_ value: Int, of total: Int) -> String {
+            let scaled = (Double(value) / Double(total) * 100 * 1000).rounded() / 1000
+            return "\(scaled)%"
+        }
+        let layers = machine.parts.map { part in
+            StackLayerModel(
+                name: part.name, url: Routes.layer(part, of: machine).relative(from: url), z: part.layer.z,
+                left: percent(part.layer.x, of: machine.canvas.width), top: percent(part.layer.y, of: machine.canvas.height),
+                width: percent(part.layer.size.width, of: machine.canvas.width),
+                height: percent(part.layer.size.height, of: machine.canvas.height))
+        }
+        return StackModel(name: machine.name, width: machine.canvas.width, height: machine.canvas.height, layers: layers)
+    }
+
+    private func machinePage(_ machine: Machine, page number: Int, at url: URLPath) -> MachinePageModel {
+        let base = Routes.machine(machine)
+        let parts = machine.parts.sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }.map { part in
+            PartLinkModel(name: part.name, url: Routes.part(part, of: machine).relative(from: url),
+                          counts: "\(Plural.count(part.community.comments.count, "comment")), \(Plural.count(part.community.photos.count, "photo"))")
+        }
+        let photos = machine.community.photos.map { photoModel($0, owner: base, at: url) }
+        return MachinePageModel(
+            name: machine.name, summary: machine.summary, designer: machine.designer, license: machine.license,
+            updated: machine.updated?.day, tags: machine.tags, stack: stack(machine, at: url), parts: parts,
+            discussion: discussion(machine.description, machine.community.comments, designer: machine.designer,
+                                   base: base, page: number, at: url),
+            photos: photos, hasPhotos: !photos.isEmpty)
+    }
+
+    private func partPage(_ part: Part, of machine: Machine, page number: Int, at url: URLPath) -> PartPageModel {
+        let base = Routes.part(part, of: machine)
+        let photos = part.community.photos.map { photoModel($0, owner: base, at: url) }
+        let specs = part.specs.map { SpecModel(label: $0.label, value: $0.value) }
+        return PartPageModel(
+            name: part.name,
+            machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
+            image: Routes.layer(part, of: machine).relative(from: url),
+            imageWidth: part.layer.size.width, imageHeight: part.layer.size.height,
+            specs: specs, hasSpecs: !specs.isEmpty, tags: part.tags,
+            discussion: discussion(part.description, part.community.comments, designer: machine.designer,
+                                   base: base, page: number, at: url),
+            photos: photos, hasPhotos: !photos.isEmpty)
+    }
+
+    /// The designer's description first (on the first page only), then comments newest first.
+    private func discussion(_ description: MarkdownSource?, _ comments: [Comment], designer: String?,
+                            base: URLPath, page number: Int, at url: URLPath) -> DiscussionModel {
+        let perPage = content.config.commentsPerPage
+        let pageCount = SitePlan.pageCount(comments.count, perPage)
+        let slice = comments.dropFirst((number - 1) * perPage).prefix(perPage)
+        var entries = slice.map { comment in
+            EntryModel(author: comment.author, date: comment.date.day, dateTime: comment.date.text,
+                       html: markdown.render(comment.body.text, trust: .community), isDesigner: false)
+        }
+        if number == 1, let description {
+            entries.insert(EntryModel(author: designer ?? "Designer", date: "", dateTime: "",
+                                      html: markdown.render(description.text, trust: .designer(allowHTML: content.config.unsafeHTML)),
+                                      isDesigner: true), at: 0)
+        }
+        var pagination: PaginationModel?
+        if pageCount > 1 {
+            let link = { (n: Int) in Routes.discussion(base, page: n).relative(from: url) }
+            pagination = PaginationModel(
+                pages: (1...pageCount).map { .init(number: $0, url: link($0), current: $0 == number) },
+                previous: number > 1 ? link(number - 1) : nil,
+                next: number < pageCount ? link(number + 1) : nil)
+        }
+        return DiscussionModel(entries: entries, hasEntries: !entries.isEmpty,
+                               commentCount: Plural.count(comments.count, "comment"), pagination: pagination)
+    }
+
+    private func photoModel(_ photo: Photo, owner: URLPath, at url: URLPath) -> PhotoModel {
+        let credit = photo.credit ?? photo.author.map { "Photo by \($0)" }
+        return PhotoModel(url: Routes.photo(photo, under: owner).relative(from: url),
+                          alt: photo.caption ?? "Photo \(photo.file.stem)", caption: photo.caption,
+                          credit: credit, license: photo.license, date: photo.date?.day)
+    }
+
+    // MARK: Manual
+
+    private func manualPage(_ index: Int?, at url: URLPath) -> ManualPageModel {
+        let pages = content.manual
+        let navigation = pages.map {
+            ManualPageModel.NavItem(title: $0.title, url: Routes.manual($0).relative(from: url), current: Routes.manual($0) == url)
+        }
+        func link(_ i: Int) -> LinkModel? {
+            pages.indices.contains(i) ? LinkModel(title: pages[i].title, url: Routes.manual(pages[i]).relative(from: url)) : nil
+        }
+        guard let index else {
+            return ManualPageModel(title: "Manual", html: "", navigation: navigation, previous: nil, next: link(0))
+        }
+        let page = pages[index]
+        return ManualPageModel(
+            title: page.title,
+            html: markdown.render(page.body.text, trust: .designer(allowHTML: content.config.unsafeHTML)),
+            navigation: navigation, previous: link(index - 1), next: link(index + 1))
+    }
+}
+
+enum Plural {
+    static func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
+}
+
+import Foundation

@@ -1,0 +1,141 @@
+import Foundation
+import Mustache
+import TeardownThemes
+
+/// A theme's compiled templates and asset files, after a site's overrides.
+public struct Theme: Sendable {
+    /// Templates every theme must provide; the build renders pages with them.
+    public static let requiredTemplates = ["catalog", "machine", "part", "manual", "not-found"]
+
+    let library: MustacheLibrary
+    /// Output path under assets/ to the file that provides it.
+    public let assets: [String: SourceFile]
+
+    /// Renders the named template; the template is known to exist after `load`.
+    func render(_ template: String, _ model: Any) -> String {
+        library.render(model, withTemplate: template) ?? ""
+    }
+
+    /// Loads the theme `name`: the built-in default theme, then the site's Themes/default, then
+    /// the site's Themes/<name>, each file overriding the one at the same path before it.
+    public static func load(siteRoot: String, name: String, diagnostics: inout [Diagnostic]) -> Theme? {
+        var layers: [SourceFile] = []
+        if let builtIn = DefaultTheme.directory {
+            layers.append(SourceFile(absolutePath: builtIn.path, displayPath: builtIn.path))
+        }
+        for candidate in name == "default" ? ["default"] : ["default", name] {
+            let folder = SourceFile(root: siteRoot, relative: "Themes/\(candidate)")
+            if TextFile.isDirectory(folder.absolutePath) { layers.append(folder) }
+        }
+        if name != "default" && !TextFile.isDirectory(SourceFile(root: siteRoot, relative: "Themes/\(name)").absolutePath) {
+            diagnostics.append(.error(.themeNotFound(name), at: SourceLocation("content/site.yaml")))
+            return nil
+        }
+        guard !layers.isEmpty else {
+            diagnostics.append(.error(.themeNotFound(name), at: SourceLocation("Themes")))
+            return nil
+        }
+        var templateFiles: [String: SourceFile] = [:]
+        var assets: [String: SourceFile] = [:]
+        for layer in layers {
+            for relative in files(under: layer.appending("templates").absolutePath) where relative.hasSuffix(".mustache") {
+                templateFiles[String(relative.dropLast(".mustache".count))] = layer.appending("templates").appending(relative)
+            }
+            for relative in files(under: layer.appending("assets").absolutePath) {
+                assets[relative] = layer.appending("assets").appending(relative)
+            }
+        }
+        return compile(templateFiles, assets: assets, diagnostics: &diagnostics)
+    }
+
+    private static func compile(_ files: [String: SourceFile], assets: [String: SourceFile],
+                                diagnostics: inout [Diagnostic]) -> Theme? {
+        var templates: [String: MustacheTemplate] = [:]
+        var failed = false
+        for (name, file) in files.sorted(by: { $0.key < $1.key }) {
+            guard let text = TextFile.read(file, diagnostics: &diagnostics) else { failed = true; continue }
+            do {
+                templates[name] = try MustacheTemplate(string: text)
+            } catch let error as MustacheTemplate.ParserError {
+                failed = true
+                diagnostics.append(.error(.templateSyntax(describe(error.error)),
+                                          at: file.location(line: error.context.lineNumber, column: error.context.columnNumber)))
+                continue
+            } catch {
+                failed = true
+                diagnostics.append(.error(.templateSyntax("\(error)"), at: file.location()))
+                continue
+            }
+            // swift-mustache renders a missing partial as nothing; a theme author wants to hear about it.
+            for reference in PartialReference.scan(text) where files[reference.name] == nil {
+                failed = true
+                diagnostics.append(.error(.missingPartial(reference.name),
+                                          at: file.location(line: reference.line, column: reference.column)))
+            }
+        }
+        for name in requiredTemplates where files[name] == nil {
+            failed = true
+            diagnostics.append(.error(.missingTemplate(name), at: SourceLocation("Themes")))
+        }
+        guard !failed else { return nil }
+        return Theme(library: MustacheLibrary(templates: templates), assets: assets)
+    }
+
+    private static func describe(_ error: Error) -> String {
+        switch error as? MustacheTemplate.Error {
+        case .sectionCloseNameIncorrect: "a closing tag does not match the open section"
+        case .unfinishedName: "a tag is not closed with }}"
+        case .expectedSectionEnd: "a section is never closed"
+        case .invalidSetDelimiter: "malformed set-delimiter tag"
+        case .transformAppliedToInheritanceSection: "a transform cannot apply to an inheritance section"
+        case .illegalTokenInsideInheritSection: "only block definitions may appear inside {{<parent}}"
+        case .textInsideInheritSection: "text inside {{<parent}} is not allowed; use {{$block}}"
+        case .invalidConfigVariableSyntax, .unrecognisedConfigVariable: "malformed configuration tag"
+        case nil: "\(error)"
+        }
+    }
+
+    /// Regular files below `folder`, as sorted relative paths.
+    private static func files(under folder: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(
+            at: URL(fileURLWithPath: folder), includingPropertiesForKeys: [.isRegularFileKey],
+            options: [.skipsHiddenFiles])
+        else { return [] }
+        let base = URL(fileURLWithPath: folder).standardizedFileURL.path
+        var result: [String] = []
+        for case let url as URL in enumerator {
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            let path = url.standardizedFileURL.path
+            result.append(String(path.dropFirst(base.count + 1)))
+        }
+        return result.sorted()
+    }
+}
+
+/// A `{{>partial}}` or `{{<parent}}` tag found in a template's text.
+struct PartialReference: Equatable {
+    let name: String
+    let line: Int
+    let column: Int
+
+    static func scan(_ text: String) -> [PartialReference] {
+        var references: [PartialReference] = []
+        for (lineIndex, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var rest = line[...]
+            while let open = rest.range(of: "{{") {
+                let tag = rest[open.upperBound...].drop { $0 == " " }
+                guard let sigil = tag.first, sigil == ">" || sigil == "<",
+                      let close = tag.range(of: "}}")
+                else {
+                    rest = rest[open.upperBound...]
+                    continue
+                }
+                let name = tag[tag.index(after: tag.startIndex)..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+                let column = line.distance(from: line.startIndex, to: open.lowerBound) + 1
+                references.append(PartialReference(name: name, line: lineIndex + 1, column: column))
+                rest = tag[close.upperBound...]
+            }
+        }
+        return references
+    }
+}

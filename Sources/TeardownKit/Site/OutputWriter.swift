@@ -1,0 +1,86 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// Writes output files with plain POSIX calls: Foundation's writers fsync every file,
+/// which costs more than rendering on a site of thousands of pages.
+struct OutputWriter: Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        let path: String
+        let reason: String
+        var description: String { "\(path): \(reason)" }
+    }
+
+    let root: String
+
+    /// Creates every folder the given output paths need, once, before parallel writes.
+    func createDirectories(for paths: [String]) throws {
+        var folders = Set<String>()
+        for path in paths {
+            var folder = (path as NSString).deletingLastPathComponent
+            while !folder.isEmpty, folders.insert(folder).inserted {
+                folder = (folder as NSString).deletingLastPathComponent
+            }
+        }
+        for folder in folders.sorted() {
+            let full = root + "/" + folder
+            if mkdir(full, 0o755) != 0 && errno != EEXIST {
+                throw Failure(path: full, reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+
+    func write(_ text: String, to path: String) throws {
+        var text = text
+        try text.withUTF8 { bytes in try write(bytes, to: path) }
+    }
+
+    func write(_ bytes: UnsafeBufferPointer<UInt8>, to path: String) throws {
+        let full = root + "/" + path
+        let descriptor = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Failure(path: full, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw Failure(path: full, reason: String(cString: strerror(errno)))
+            }
+            offset += written
+        }
+    }
+
+    func copy(from source: String, to path: String) throws {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw Failure(path: source, reason: String(cString: strerror(errno))) }
+        defer { close(input) }
+        let full = root + "/" + path
+        let output = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw Failure(path: full, reason: String(cString: strerror(errno))) }
+        defer { close(output) }
+        let size = 1 << 16
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(input, buffer, size)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(path: source, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { return }
+            var offset = 0
+            while offset < count {
+                let written = Glibc.write(output, buffer + offset, count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw Failure(path: full, reason: String(cString: strerror(errno)))
+                }
+                offset += written
+            }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import TeardownKit
+
+/// Prints diagnostics as `path:line:col: severity: message`, paths relative to where the
+/// command was run, so editors and terminals can jump to them.
+enum DiagnosticPrinter {
+    static func print(_ diagnostics: [Diagnostic], site: String) {
+        let prefix = site == "." ? "" : (site.hasSuffix("/") ? site : site + "/")
+        for diagnostic in diagnostics {
+            let path = diagnostic.location.path.hasPrefix("/") ? diagnostic.location.path : prefix + diagnostic.location.path
+            let line = "\(path):\(diagnostic.location.line):\(diagnostic.location.column): "
+                + "\(diagnostic.severity.rawValue): \(diagnostic.problem.message)\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+    }
+
+    static func summary(_ diagnostics: [Diagnostic]) -> String {
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        let warnings = diagnostics.count - errors
+        return "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+    }
+}

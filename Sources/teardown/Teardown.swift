@@ -1,0 +1,12 @@
+import ArgumentParser
+import TeardownKit
+
+@main
+struct Teardown: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "teardown",
+        abstract: "Build static catalogs of machines you can take apart.",
+        version: TeardownVersion.current,
+        subcommands: [BuildCommand.self, CheckCommand.self, NewCommand.self]
+    )
+}
