@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(
             name: "TeardownKitTests",
             dependencies: ["TeardownKit"],
-            resources: [.copy("Fixtures")]
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "TeardownCLITests",

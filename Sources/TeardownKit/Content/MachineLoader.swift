@@ -39,11 +39,8 @@ struct MachineLoader {
         let parts = TextFile.entries(of: partsFolder.absolutePath)
             .filter { TextFile.isDirectory(partsFolder.appending($0).absolutePath) }
             .compactMap { loadPart(partsFolder.appending($0), canvas: canvas, diagnostics: &diagnostics) }
+            // Equal z is common for parts that do not overlap; the folder name breaks the tie.
             .sorted { ($0.layer.z, $0.slug) < ($1.layer.z, $1.slug) }
-        for (lower, upper) in zip(parts, parts.dropFirst()) where lower.layer.z == upper.layer.z {
-            diagnostics.append(.warning(.duplicateZ(upper.layer.z, otherPart: lower.slug),
-                                        at: partsFolder.appending(upper.slug).appending("part.yaml").location()))
-        }
         guard let name, let canvas else { return nil }
         return Machine(
             slug: slug, folder: folder, name: name, summary: summary, canvas: canvas, tags: tags,

@@ -16,7 +16,6 @@ public enum Problem: Hashable, Sendable {
     case unclosedFrontMatter
     case authorLength(String, min: Int, max: Int)
     case commentLength(Int, min: Int, max: Int)
-    case duplicateZ(Int, otherPart: String)
     case photoSidecarWithoutPhoto(String)
     case templateSyntax(String)
     case missingPartial(String)
@@ -47,7 +46,6 @@ public enum Problem: Hashable, Sendable {
             "author '\(author)' must be \(min)-\(max) characters long"
         case .commentLength(let count, let min, let max):
             "comment is \(count) characters long; the limit is \(min)-\(max)"
-        case .duplicateZ(let z, let other): "layer z \(z) is also used by part '\(other)'; their order is undefined"
         case .photoSidecarWithoutPhoto(let name): "sidecar has no photo named '\(name)' beside it"
         case .templateSyntax(let problem): "template syntax error: \(problem)"
         case .missingPartial(let name): "partial '\(name)' does not exist in the theme"

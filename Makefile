@@ -1,0 +1,45 @@
+# Teardown: `make preview` to see the demo catalog, `make test` to run every test.
+SWIFT ?= swift
+PORT ?= 8080
+# Debian packages the build and the preview need.
+APT_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev python3
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+TEARDOWN := .build/debug/teardown
+
+.PHONY: deps build site preview test check clean
+
+## deps: install the missing system packages (idempotent)
+deps:
+	@missing=""; \
+	for package in $(APT_PACKAGES); do \
+	  dpkg -s $$package >/dev/null 2>&1 || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+## build: compile the teardown command
+build: deps
+	$(SWIFT) build
+
+## site: render the demo catalog in content/ into public/
+site: build
+	$(TEARDOWN) build --base-url http://127.0.0.1:$(PORT)/
+
+## preview: build, render and serve the demo catalog on http://127.0.0.1:$(PORT)
+preview: site
+	@echo "Serving public/ on http://127.0.0.1:$(PORT)/ (Ctrl-C to stop)"
+	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory public
+
+## check: validate the demo catalog without writing anything
+check: build
+	$(TEARDOWN) check
+
+## test: run the whole test suite
+test: deps
+	$(SWIFT) test
+
+clean:
+	rm -rf .build public/* .public.staging .public.previous
