@@ -1,0 +1,51 @@
+import Testing
+@testable import TeardownKit
+
+@Suite("Loading content")
+struct ContentLoaderTests {
+    @Test("A valid site loads into typed values")
+    func loadsMinimalSite() throws {
+        let (content, diagnostics) = ContentLoader(siteRoot: Fixtures.site("minimal")).load()
+        #expect(diagnostics.isEmpty)
+        #expect(content.config.title == "Tiny catalog")
+        #expect(content.config.basePath == "/catalog/")
+        let machine = try #require(content.machines.first)
+        #expect(machine.name == "Box")
+        #expect(machine.canvas == PixelSize(width: 200, height: 100))
+        let part = try #require(machine.parts.first)
+        #expect(part.name == "Lid")
+        #expect(part.layer.z == 1)
+        #expect(part.specs == [Spec(label: "Mass", value: "1.2 kg")])
+        #expect(part.community.comments.map(\.author) == ["Ada"])
+        #expect(content.manual.map(\.title) == ["Help"])
+    }
+
+    @Test("Comments are ordered newest first")
+    func commentsNewestFirst() throws {
+        let (content, _) = ContentLoader(siteRoot: Fixtures.site("paginated")).load()
+        let comments = try #require(content.machines.first?.parts.first?.community.comments)
+        #expect(comments.map(\.author).prefix(3) == ["Ada", "User12", "User11"])
+        #expect(comments.last?.author == "User1")
+    }
+
+    @Test("Unknown keys are warnings with their line, and the site still builds")
+    func unknownKeyWarns() {
+        let diagnostics = SiteBuilder(siteRoot: Fixtures.site("unknown-key")).check()
+        #expect(diagnostics == [
+            .warning(.unknownKey("colour"), at: SourceLocation("content/machines/box/machine.yaml", line: 4, column: 1)),
+        ])
+    }
+
+    @Test("The demo catalog has the promised content and no problems")
+    func demoCatalog() {
+        let (content, diagnostics) = ContentLoader(siteRoot: Fixtures.demoSite).load()
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        #expect(content.machines.count >= 3)
+        #expect(content.machines.contains { $0.slug == "personal-computer" && $0.parts.contains { $0.slug == "dvd-drive" } })
+        #expect(content.machines.reduce(0) { $0 + $1.parts.count } >= 24)
+        #expect(content.machines.reduce(0) { $0 + $1.commentCount } >= 40)
+        #expect(Set(content.machines.flatMap { m in m.parts.flatMap { $0.community.comments.map(\.author) } }).count >= 5)
+        #expect(content.machines.reduce(0) { $0 + $1.photoCount } >= 3)
+        #expect(content.manual.count >= 6)
+    }
+}

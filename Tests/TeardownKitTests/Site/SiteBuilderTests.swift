@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+@testable import TeardownKit
+
+@Suite("Building sites")
+struct SiteBuilderTests {
+    @Test("The demo catalog builds every page, and every internal link resolves")
+    func demoCatalog() throws {
+        let output = Fixtures.temporaryFolder() + "/public"
+        defer { try? FileManager.default.removeItem(atPath: (output as NSString).deletingLastPathComponent) }
+        let report = try SiteBuilder(siteRoot: Fixtures.demoSite, output: output).build()
+        #expect(report.warnings.isEmpty, "\(report.warnings)")
+
+        let (content, _) = ContentLoader(siteRoot: Fixtures.demoSite).load()
+        var expected = ["index.html", "404.html", "manual/index.html", "assets/style.css"]
+        for machine in content.machines {
+            expected.append("machines/\(machine.slug)/index.html")
+            for part in machine.parts {
+                expected.append("machines/\(machine.slug)/parts/\(part.slug)/index.html")
+                expected.append("machines/\(machine.slug)/parts/\(part.slug)/\(part.layer.image.name)")
+            }
+        }
+        for page in content.manual where page.slug != "index" {
+            expected.append("manual/\(page.slug)/index.html")
+        }
+        for path in expected {
+            #expect(TextFile.exists(output + "/" + path), "missing \(path)")
+        }
+        // The DVD drive has more comments than fit on one page.
+        #expect(TextFile.exists(output + "/machines/personal-computer/parts/dvd-drive/discussion/2/index.html"))
+
+        let checker = LinkChecker(root: output, basePath: content.config.basePath)
+        #expect(checker.htmlFiles().count == report.pages)
+        #expect(checker.brokenLinks() == [])
+    }
+
+    @Test("The catalog shows each machine's stacked layers, name, summary and counts")
+    func catalogCards() throws {
+        let output = try build("minimal")
+        let html = Fixtures.read(output + "/index.html")
+        #expect(html.contains("<h2>Box</h2>"))
+        #expect(html.contains("A box."))
+        #expect(html.contains("1 part · 1 comment · 0 photos"))
+        #expect(html.contains("src=\"machines/box/parts/lid/lid.svg\""))
+        #expect(html.contains("<li>test</li>"))
+    }
+
+    @Test("A part page has its layer, specs, and the designer's description before the comments")
+    func partPage() throws {
+        let output = try build("minimal")
+        let html = Fixtures.read(output + "/machines/box/parts/lid/index.html")
+        #expect(html.contains("<th scope=\"row\">Mass</th><td>1.2 kg</td>"))
+        #expect(html.contains("src=\"lid.svg\""))
+        let description = try #require(html.range(of: "The lid’s description."))
+        let comment = try #require(html.range(of: "Hello, <strong>lid</strong>."))
+        #expect(description.lowerBound < comment.lowerBound)
+        #expect(html.contains("href=\"../../\""), "breadcrumb back to the machine")
+    }
+
+    @Test("Discussions are paginated five comments a page, newest first")
+    func pagination() throws {
+        let output = try build("paginated")
+        let pages = ["", "discussion/2/", "discussion/3/"].map {
+            Fixtures.read(output + "/machines/box/parts/lid/\($0)index.html")
+        }
+        #expect(pages[0].contains("Hello, <strong>lid</strong>."))
+        #expect(pages[0].contains("Comment number 12."))
+        #expect(!pages[0].contains("Comment number 8."))
+        #expect(pages[1].contains("Comment number 8."))
+        #expect(!pages[1].contains("The lid’s description."), "the description opens page 1 only")
+        #expect(pages[2].contains("Comment number 1."))
+        #expect(pages[2].contains("href=\"../2/\""))
+        #expect(!TextFile.exists(output + "/machines/box/parts/lid/discussion/4/index.html"))
+    }
+
+    @Test("Hostile comments render inert even with unsafe_html on; the designer's HTML is kept")
+    func hostileComments() throws {
+        let output = try build("hostile-comments")
+        let html = Fixtures.read(output + "/machines/box/parts/lid/index.html")
+        #expect(!html.contains("<script"))
+        #expect(!html.contains("onerror"))
+        #expect(!html.contains("javascript:"))
+        #expect(!html.contains("data:text/html"))
+        #expect(html.contains("<span class=\"designer-html\">kept</span>"))
+    }
+
+    @Test("A site overrides templates and assets; the rest falls back to the default theme")
+    func themeOverride() throws {
+        let output = try build("theme-override")
+        let part = Fixtures.read(output + "/machines/box/parts/lid/index.html")
+        #expect(part.contains("<h1 class=\"workshop\">Lid in the workshop</h1>"))
+        #expect(part.contains("Footer from the site's default override"))
+        let machine = Fixtures.read(output + "/machines/box/index.html")
+        #expect(machine.contains("<h2 id=\"parts-title\">Parts</h2>"), "machine.mustache comes from the default theme")
+        #expect(Fixtures.read(output + "/assets/style.css").contains("workshop theme"))
+    }
+
+    @Test("A failed build leaves the previous output as it was")
+    func failedBuildKeepsPreviousOutput() throws {
+        let site = Fixtures.copy(Fixtures.site("minimal"))
+        let output = Fixtures.temporaryFolder() + "/public"
+        try SiteBuilder(siteRoot: site, output: output).build()
+        let before = Fixtures.read(output + "/machines/box/index.html")
+        try "name: [broken\n".write(toFile: site + "/content/machines/box/machine.yaml", atomically: false, encoding: .utf8)
+        #expect(throws: BuildFailure.self) { try SiteBuilder(siteRoot: site, output: output).build() }
+        #expect(Fixtures.read(output + "/machines/box/index.html") == before)
+    }
+
+    @Test("Pages of removed content disappear; hidden entries of the output folder are kept")
+    func staleOutputIsRemoved() throws {
+        let site = Fixtures.copy(Fixtures.site("minimal"))
+        let output = Fixtures.temporaryFolder() + "/public"
+        try SiteBuilder(siteRoot: site, output: output).build()
+        try "keep".write(toFile: output + "/.gitkeep", atomically: false, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: site + "/content/machines/box/parts/lid/comments")
+        try FileManager.default.removeItem(atPath: site + "/content/manual")
+        try SiteBuilder(siteRoot: site, output: output).build()
+        #expect(Fixtures.read(output + "/.gitkeep") == "keep")
+        #expect(!Fixtures.read(output + "/machines/box/parts/lid/index.html").contains("Hello"))
+        #expect(TextFile.exists(output + "/manual/index.html"), "the Help link still has a page")
+    }
+
+    private func build(_ fixture: String) throws -> String {
+        let output = Fixtures.temporaryFolder() + "/public"
+        try SiteBuilder(siteRoot: Fixtures.site(fixture), output: output).build()
+        return output
+    }
+}
