@@ -162,7 +162,8 @@ struct PageRenderer: Sendable {
         let page = pages[index]
         return ManualPageModel(
             title: page.title,
-            html: markdown.render(page.body.text, trust: .designer(allowHTML: content.config.unsafeHTML)),
+            html: ManualLinks.rewrite(markdown.render(page.body.text, trust: .designer(allowHTML: content.config.unsafeHTML)),
+                                      from: page, at: url),
             navigation: navigation, previous: link(index - 1), next: link(index + 1))
     }
 }
