@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@Suite("The teardown command")
+struct CLITests {
+    static let fixtures = TeardownBinary.packageRoot.appendingPathComponent("Tests/TeardownKitTests/Fixtures")
+
+    @Test("--version prints the version")
+    func version() throws {
+        let result = try TeardownBinary.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+    }
+
+    @Test("Every command has help", arguments: [["build"], ["check"], ["new", "site"], ["new", "machine"]])
+    func help(_ command: [String]) throws {
+        let result = try TeardownBinary.run(["help"] + command)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: teardown \(command.joined(separator: " "))"))
+    }
+
+    @Test("check prints path:line:col and exits 1 for each invalid fixture", arguments: [
+        ("yaml-syntax", "content/machines/box/machine.yaml:3:7: error: YAML syntax error"),
+        ("missing-layer-image", "content/machines/box/parts/lid/part.yaml:3:10: error: layer image 'ghost.png' does not exist"),
+        ("bad-date", "content/machines/box/parts/lid/comments/hello.md:3:7: error: 'date' is not an ISO 8601 date"),
+        ("template-syntax", "Themes/default/templates/part.mustache:5:4: error: template syntax error"),
+        ("missing-partial", "Themes/default/templates/footer.mustache:2:3: error: partial 'credits' does not exist"),
+    ])
+    func checkInvalid(_ name: String, _ expected: String) throws {
+        let result = try TeardownBinary.run(["check", "--site", "."],
+                                            in: Self.fixtures.appendingPathComponent("invalid/\(name)"))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(expected), "\(result.stderr)")
+    }
+
+    @Test("check names files relative to where it runs")
+    func checkPathsFromElsewhere() throws {
+        let result = try TeardownBinary.run(["check", "--site", "invalid/missing-name"], in: Self.fixtures)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("invalid/missing-name/content/machines/box/machine.yaml:1:1: error: missing required key 'name'"))
+    }
+
+    @Test("A failed build writes nothing and says so")
+    func failedBuild() throws {
+        let output = TeardownBinary.temporaryFolder().appendingPathComponent("out")
+        let result = try TeardownBinary.run(["build", "--site", Self.fixtures.appendingPathComponent("invalid/wrong-type").path,
+                                             "--output", output.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Build failed: 1 error, 0 warnings; nothing was written."))
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
+    @Test("new site and new machine scaffold a site that builds")
+    func scaffold() throws {
+        let folder = TeardownBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try TeardownBinary.run(["new", "site", "shop", "--title", "Repair shop"], in: folder).status == 0)
+        let site = folder.appendingPathComponent("shop")
+        let added = try TeardownBinary.run(["new", "machine", "toaster", "--site", site.path])
+        #expect(added.status == 0)
+        #expect(added.stdout.contains("created content/machines/toaster/machine.yaml"))
+        let again = try TeardownBinary.run(["new", "machine", "toaster", "--site", site.path])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("already exists"))
+
+        let check = try TeardownBinary.run(["check", "--site", site.path])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout.contains("0 errors, 0 warnings"))
+        let build = try TeardownBinary.run(["build", "--site", site.path, "--base-url", "https://example.org/shop/"])
+        #expect(build.status == 0, "\(build.stderr)")
+        let home = try String(contentsOf: site.appendingPathComponent("public/index.html"), encoding: .utf8)
+        #expect(home.contains("Repair shop"))
+        #expect(home.contains("<link rel=\"canonical\" href=\"https://example.org/shop/\">"))
+        #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("public/machines/toaster/parts/lid/index.html").path))
+        let notFound = try String(contentsOf: site.appendingPathComponent("public/404.html"), encoding: .utf8)
+        #expect(notFound.contains("href=\"/shop/assets/style.css\""), "the 404 page links from the base path")
+    }
+}
