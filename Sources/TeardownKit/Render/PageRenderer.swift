@@ -67,7 +67,7 @@ struct PageRenderer: Sendable {
         return CatalogModel(machines: cards, hasMachines: !cards.isEmpty)
     }
 
-    private func stack(_ machine: Machine, at url: URLPath) -> StackModel {
+    private func stack(_ machine: Machine, at url: URLPath, current: Part? = nil) -> StackModel {
         func percent(_ value: Int, of total: Int) -> String {
             let scaled = (Double(value) / Double(total) * 100 * 1000).rounded() / 1000
             return "\(scaled)%"
@@ -77,7 +77,8 @@ struct PageRenderer: Sendable {
                 name: part.name, url: Routes.layer(part, of: machine).relative(from: url), z: part.layer.z,
                 left: percent(part.layer.x, of: machine.canvas.width), top: percent(part.layer.y, of: machine.canvas.height),
                 width: percent(part.layer.size.width, of: machine.canvas.width),
-                height: percent(part.layer.size.height, of: machine.canvas.height))
+                height: percent(part.layer.size.height, of: machine.canvas.height),
+                current: part.slug == current?.slug)
         }
         return StackModel(name: machine.name, width: machine.canvas.width, height: machine.canvas.height, layers: layers)
     }
@@ -104,8 +105,7 @@ struct PageRenderer: Sendable {
         return PartPageModel(
             name: part.name,
             machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
-            image: Routes.layer(part, of: machine).relative(from: url),
-            imageWidth: part.layer.size.width, imageHeight: part.layer.size.height,
+            stack: stack(machine, at: url, current: part),
             specs: specs, hasSpecs: !specs.isEmpty, tags: part.tags,
             discussion: discussion(part.description, part.community.comments, designer: machine.designer,
                                    base: base, page: number, at: url),

@@ -34,6 +34,8 @@ struct StackLayerModel: Sendable {
     let top: String
     let width: String
     let height: String
+    /// The part whose page shows this stack; the others are drawn faded around it.
+    let current: Bool
 }
 
 /// The assembled machine: its layer images stacked by z on a canvas.
@@ -123,9 +125,8 @@ struct MachinePageModel: Sendable {
 struct PartPageModel: Sendable {
     let name: String
     let machine: LinkModel
-    let image: String
-    let imageWidth: Int
-    let imageHeight: Int
+    /// The machine with this part in place and the others faded.
+    let stack: StackModel
     let specs: [SpecModel]
     let hasSpecs: Bool
     let tags: [String]

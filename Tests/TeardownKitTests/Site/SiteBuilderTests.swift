@@ -50,7 +50,7 @@ struct SiteBuilderTests {
         let output = try build("minimal")
         let html = Fixtures.read(output + "/machines/box/parts/lid/index.html")
         #expect(html.contains("<th scope=\"row\">Mass</th><td>1.2 kg</td>"))
-        #expect(html.contains("src=\"lid.svg\""))
+        #expect(html.contains("<img src=\"lid.svg\" alt=\"\" loading=\"lazy\" decoding=\"async\" class=\"current\""))
         let description = try #require(html.range(of: "The lid’s description."))
         let comment = try #require(html.range(of: "Hello, <strong>lid</strong>."))
         #expect(description.lowerBound < comment.lowerBound)
