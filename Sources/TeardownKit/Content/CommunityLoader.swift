@@ -28,14 +28,7 @@ struct CommunityLoader {
     }
 
     func loadComment(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> Comment? {
-        guard let text = TextFile.read(file, diagnostics: &diagnostics) else { return nil }
-        let split: FrontMatter
-        do {
-            split = try FrontMatter.split(text)
-        } catch {
-            diagnostics.append(.error(.unclosedFrontMatter, at: file.location()))
-            return nil
-        }
+        guard let split = FrontMatter.read(file, diagnostics: &diagnostics) else { return nil }
         guard let yamlText = split.yaml else {
             diagnostics.append(.error(.missingKey("author"), at: file.location()))
             return nil

@@ -8,6 +8,17 @@ struct FrontMatter {
 
     enum Failure: Error { case unclosed }
 
+    /// Reads and splits a Markdown file, reporting unreadable files and unclosed front matter.
+    static func read(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> FrontMatter? {
+        guard let text = TextFile.read(file, diagnostics: &diagnostics) else { return nil }
+        do {
+            return try split(text)
+        } catch {
+            diagnostics.append(.error(.unclosedFrontMatter, at: file.location()))
+            return nil
+        }
+    }
+
     static func split(_ text: String) throws(Failure) -> FrontMatter {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard let first = lines.first, first.trimmingTrailingCarriageReturn == "---" else {

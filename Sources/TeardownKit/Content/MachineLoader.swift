@@ -12,19 +12,8 @@ struct MachineLoader {
 
     func load(_ folder: SourceFile, diagnostics: inout [Diagnostic]) -> Machine? {
         let slug = folder.name
-        guard TextFile.isValidName(slug) else {
-            diagnostics.append(.error(.invalidName(slug), at: folder.location()))
-            return nil
-        }
-        let file = folder.appending("machine.yaml")
-        guard TextFile.exists(file.absolutePath) else {
-            diagnostics.append(.error(.missingFile("machine.yaml"), at: folder.location()))
-            return nil
-        }
-        guard let text = TextFile.read(file, diagnostics: &diagnostics),
-              let yaml = YAMLMap.parse(text, file: file, expected: "machine details", diagnostics: &diagnostics)
+        guard let yaml = openBundleFile(folder, "machine.yaml", expected: "machine details", known: Self.machineKeys, diagnostics: &diagnostics)
         else { return nil }
-        yaml.warnUnknownKeys(known: Self.machineKeys, diagnostics: &diagnostics)
         let name = yaml.string("name", required: true, diagnostics: &diagnostics)
         let canvas = loadCanvas(yaml, diagnostics: &diagnostics)
         let summary = yaml.string("summary", diagnostics: &diagnostics) ?? ""
@@ -47,6 +36,25 @@ struct MachineLoader {
             designer: designer, license: license, updated: updated, parts: parts,
             description: description, community: communityContent
         )
+    }
+
+    /// The YAML file that defines a machine or part folder, after checking the folder's name.
+    private func openBundleFile(_ folder: SourceFile, _ name: String, expected: String, known: Set<String>,
+                                diagnostics: inout [Diagnostic]) -> YAMLMap? {
+        guard TextFile.isValidName(folder.name) else {
+            diagnostics.append(.error(.invalidName(folder.name), at: folder.location()))
+            return nil
+        }
+        let file = folder.appending(name)
+        guard TextFile.exists(file.absolutePath) else {
+            diagnostics.append(.error(.missingFile(name), at: folder.location()))
+            return nil
+        }
+        guard let text = TextFile.read(file, diagnostics: &diagnostics),
+              let yaml = YAMLMap.parse(text, file: file, expected: expected, diagnostics: &diagnostics)
+        else { return nil }
+        yaml.warnUnknownKeys(known: known, diagnostics: &diagnostics)
+        return yaml
     }
 
     private func loadCanvas(_ yaml: YAMLMap, diagnostics: inout [Diagnostic]) -> PixelSize? {
@@ -73,19 +81,8 @@ struct MachineLoader {
 
     private func loadPart(_ folder: SourceFile, canvas: PixelSize?, diagnostics: inout [Diagnostic]) -> Part? {
         let slug = folder.name
-        guard TextFile.isValidName(slug) else {
-            diagnostics.append(.error(.invalidName(slug), at: folder.location()))
-            return nil
-        }
-        let file = folder.appending("part.yaml")
-        guard TextFile.exists(file.absolutePath) else {
-            diagnostics.append(.error(.missingFile("part.yaml"), at: folder.location()))
-            return nil
-        }
-        guard let text = TextFile.read(file, diagnostics: &diagnostics),
-              let yaml = YAMLMap.parse(text, file: file, expected: "part details", diagnostics: &diagnostics)
+        guard let yaml = openBundleFile(folder, "part.yaml", expected: "part details", known: Self.partKeys, diagnostics: &diagnostics)
         else { return nil }
-        yaml.warnUnknownKeys(known: Self.partKeys, diagnostics: &diagnostics)
         let name = yaml.string("name", required: true, diagnostics: &diagnostics)
         let layer = loadLayer(yaml, folder: folder, canvas: canvas, diagnostics: &diagnostics)
         let specs = loadSpecs(yaml, diagnostics: &diagnostics)

@@ -34,14 +34,7 @@ struct ManualLoader {
     }
 
     private func loadPage(_ file: SourceFile, slug: String, diagnostics: inout [Diagnostic]) -> ManualPage? {
-        guard let text = TextFile.read(file, diagnostics: &diagnostics) else { return nil }
-        let split: FrontMatter
-        do {
-            split = try FrontMatter.split(text)
-        } catch {
-            diagnostics.append(.error(.unclosedFrontMatter, at: file.location()))
-            return nil
-        }
+        guard let split = FrontMatter.read(file, diagnostics: &diagnostics) else { return nil }
         var title: String?
         var weight = 0
         if let yamlText = split.yaml {

@@ -19,11 +19,13 @@ struct Publisher: Sendable {
         let files = FileManager.default
         try? files.removeItem(atPath: staging)
         if files.fileExists(atPath: previous) {
-            // A build stopped between its two renames: the previous site is the one to keep.
-            if !files.fileExists(atPath: output) {
-                try files.moveItem(atPath: previous, toPath: output)
-            } else {
+            if files.fileExists(atPath: output) {
+                // Stopped after the swap: finish it.
+                try carryOverHiddenEntries()
                 try files.removeItem(atPath: previous)
+            } else {
+                // Stopped between the two renames: the previous site is the one to keep.
+                try files.moveItem(atPath: previous, toPath: output)
             }
         }
         try files.createDirectory(atPath: staging, withIntermediateDirectories: true)
@@ -32,16 +34,22 @@ struct Publisher: Sendable {
     func publish() throws {
         let files = FileManager.default
         if files.fileExists(atPath: output) {
-            for name in (try? files.contentsOfDirectory(atPath: output)) ?? [] where name.hasPrefix(".") {
-                let target = staging + "/" + name
-                if !files.fileExists(atPath: target) {
-                    try files.moveItem(atPath: output + "/" + name, toPath: target)
-                }
-            }
             try files.moveItem(atPath: output, toPath: previous)
         }
         try files.moveItem(atPath: staging, toPath: output)
+        try carryOverHiddenEntries()
         try? files.removeItem(atPath: previous)
+    }
+
+    /// Hidden entries exist in one place at every moment, so a kill at any point loses none.
+    private func carryOverHiddenEntries() throws {
+        let files = FileManager.default
+        for name in (try? files.contentsOfDirectory(atPath: previous)) ?? [] where name.hasPrefix(".") {
+            let target = output + "/" + name
+            if !files.fileExists(atPath: target) {
+                try files.moveItem(atPath: previous + "/" + name, toPath: target)
+            }
+        }
     }
 
     /// Drops a staging tree after a failed build.
