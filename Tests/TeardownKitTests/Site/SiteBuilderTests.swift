@@ -120,6 +120,27 @@ struct SiteBuilderTests {
         #expect(TextFile.exists(output + "/manual/index.html"), "the Help link still has a page")
     }
 
+    @Test("A build recovers from one that was killed mid-publish, losing no hidden entry")
+    func recoversFromInterruptedPublish() throws {
+        let folder = Fixtures.temporaryFolder()
+        let output = folder + "/public"
+        let files = FileManager.default
+        // Killed after the swap: the new site is in place, the old one still holds .git.
+        try files.createDirectory(atPath: output, withIntermediateDirectories: true)
+        try files.createDirectory(atPath: folder + "/.public.previous/.git", withIntermediateDirectories: true)
+        try "ref".write(toFile: folder + "/.public.previous/.git/HEAD", atomically: false, encoding: .utf8)
+        // And a staging tree left half-written.
+        try files.createDirectory(atPath: folder + "/.public.staging", withIntermediateDirectories: true)
+        try "junk".write(toFile: folder + "/.public.staging/half.html", atomically: false, encoding: .utf8)
+
+        try SiteBuilder(siteRoot: Fixtures.site("minimal"), output: output).build()
+        #expect(Fixtures.read(output + "/.git/HEAD") == "ref")
+        #expect(!TextFile.exists(output + "/half.html"))
+        #expect(!TextFile.exists(folder + "/.public.previous"))
+        #expect(!TextFile.exists(folder + "/.public.staging"))
+        #expect(TextFile.exists(output + "/machines/box/index.html"))
+    }
+
     private func build(_ fixture: String) throws -> String {
         let output = Fixtures.temporaryFolder() + "/public"
         try SiteBuilder(siteRoot: Fixtures.site(fixture), output: output).build()
