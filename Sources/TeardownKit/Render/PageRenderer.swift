@@ -48,7 +48,8 @@ struct PageRenderer: Sendable {
             home: link(Routes.catalog),
             help: link(Routes.manual),
             stylesheet: link(Routes.asset("style.css")),
-            generator: "Teardown \(TeardownVersion.current)"
+            generator: "Teardown \(TeardownVersion.current)",
+            bugReport: content.config.bugReportURL
         )
     }
 

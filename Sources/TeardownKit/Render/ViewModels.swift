@@ -12,6 +12,8 @@ struct LayoutModel: Sendable {
     let help: String
     let stylesheet: String
     let generator: String
+    /// site.yaml's bug_report_url, when given.
+    let bugReport: String?
 }
 
 /// A page: the layout's data and the page's own.

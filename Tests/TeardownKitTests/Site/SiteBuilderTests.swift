@@ -32,6 +32,7 @@ struct SiteBuilderTests {
         let checker = LinkChecker(root: output, basePath: content.config.basePath)
         #expect(checker.htmlFiles().count == report.pages)
         #expect(checker.brokenLinks() == [])
+        #expect(Fixtures.read(output + "/manual/cli/index.html").contains("<a href=\"mailto:bugs@example.org\">Report a bug</a>"))
     }
 
     @Test("The catalog shows each machine's stacked layers, name, summary and counts")
