@@ -54,7 +54,7 @@ struct CLITests {
     func scaffold() throws {
         let folder = TeardownBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try TeardownBinary.run(["new", "site", "shop", "--title", "Repair shop"], in: folder).status == 0)
+        #expect(try TeardownBinary.run(["new", "site", "shop", "--title", #"Bob's "best" \ repair shop"#], in: folder).status == 0)
         let site = folder.appendingPathComponent("shop")
         let added = try TeardownBinary.run(["new", "machine", "toaster", "--site", site.path])
         #expect(added.status == 0)
@@ -69,7 +69,8 @@ struct CLITests {
         let build = try TeardownBinary.run(["build", "--site", site.path, "--base-url", "https://example.org/shop/"])
         #expect(build.status == 0, "\(build.stderr)")
         let home = try String(contentsOf: site.appendingPathComponent("public/index.html"), encoding: .utf8)
-        #expect(home.contains("Repair shop"))
+        #expect(home.contains("Bob&#39;s &quot;best&quot; \\ repair shop") || home.contains("Bob's &quot;best&quot; \\ repair shop"),
+                "the title survives YAML quoting")
         #expect(home.contains("<link rel=\"canonical\" href=\"https://example.org/shop/\">"))
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("public/machines/toaster/parts/lid/index.html").path))
         let notFound = try String(contentsOf: site.appendingPathComponent("public/404.html"), encoding: .utf8)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads the comments/ and photos/ folders of a machine or a part.
 struct CommunityLoader {
     static let commentKeys: Set<String> = ["author", "date", "id"]
@@ -60,12 +62,12 @@ struct CommunityLoader {
         let names = TextFile.entries(of: folder.absolutePath)
         let images = names.filter { Self.photoExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
         let imageSet = Set(images)
+        let imageStems = Set(images.map { ($0 as NSString).deletingPathExtension })
         for name in names where !imageSet.contains(name) {
             let file = folder.appending(name)
             if file.pathExtension == "yaml" {
                 let target = file.stem
-                let stems = Set(images.map { ($0 as NSString).deletingPathExtension })
-                if !imageSet.contains(target) && !stems.contains(target) {
+                if !imageSet.contains(target) && !imageStems.contains(target) {
                     diagnostics.append(.warning(.photoSidecarWithoutPhoto(target), at: file.location()))
                 }
             } else {
@@ -100,5 +102,3 @@ struct CommunityLoader {
         )
     }
 }
-
-import Foundation

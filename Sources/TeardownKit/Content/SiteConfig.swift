@@ -6,6 +6,8 @@ public struct SiteConfig: Sendable, Equatable {
     public var baseURL: String = "http://127.0.0.1:8080/"
     public var language: String = "en"
     public var theme: String = "default"
+    /// Where `theme` was set, so a missing theme folder is reported at that line.
+    public var themeLocation = SourceLocation("content/site.yaml")
     /// Lets designers' descriptions and the manual keep raw HTML. Community comments never do.
     public var unsafeHTML: Bool = false
     public var commentsPerPage: Int = 5

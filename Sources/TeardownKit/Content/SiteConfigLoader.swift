@@ -27,6 +27,7 @@ enum SiteConfigLoader {
         if let theme = yaml.string("theme", diagnostics: &diagnostics) {
             if TextFile.isValidName(theme) {
                 config.theme = theme
+                config.themeLocation = yaml.location(of: "theme")
             } else {
                 diagnostics.append(.error(.invalidName(theme), at: yaml.location(of: "theme")))
             }

@@ -53,7 +53,8 @@ struct YAMLMap {
     /// Where the mapping starts: the place to report a missing key.
     var location: SourceLocation { Self.location(mark, file, lineOffset) }
 
-    func entry(_ key: String) -> Entry? { entries.first { $0.key == key } }
+    /// The entry for `key`; a null value (`key:` or `key: ~`) counts as not given.
+    func entry(_ key: String) -> Entry? { entries.first { $0.key == key && $0.value.null == nil } }
 
     func location(of key: String) -> SourceLocation {
         guard let entry = entry(key) else { return location }

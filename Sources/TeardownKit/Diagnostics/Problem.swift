@@ -50,7 +50,9 @@ public enum Problem: Hashable, Sendable {
         case .templateSyntax(let problem): "template syntax error: \(problem)"
         case .missingPartial(let name): "partial '\(name)' does not exist in the theme"
         case .missingTemplate(let name): "the theme has no template '\(name).mustache'"
-        case .themeNotFound(let name): "theme '\(name)' not found in Themes/ and no default theme is available"
+        case .themeNotFound(let name):
+            name == "default" ? "the built-in default theme is missing from this installation"
+                : "theme '\(name)' not found: there is no folder Themes/\(name)"
         case .outputFailed(let reason): "cannot write output: \(reason)"
         }
     }

@@ -26,7 +26,6 @@ enum ManualLinks {
         guard !resolved.hasPrefix("..") else { return link }
         let slug = String(resolved.dropLast(3))
         let fragment = parts.count > 1 ? "#" + parts[1] : ""
-        let target = ManualPage(slug: slug, title: "", weight: 0, body: page.body)
-        return Routes.manual(target).relative(from: url) + fragment
+        return Routes.manual(slug: slug).relative(from: url) + fragment
     }
 }

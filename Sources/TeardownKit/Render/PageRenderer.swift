@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns one planned page into HTML: builds its view model, then renders its template.
 struct PageRenderer: Sendable {
     let content: SiteContent
@@ -172,5 +174,3 @@ struct PageRenderer: Sendable {
 enum Plural {
     static func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
 }
-
-import Foundation

@@ -18,21 +18,23 @@ public struct Theme: Sendable {
 
     /// Loads the theme `name`: the built-in default theme, then the site's Themes/default, then
     /// the site's Themes/<name>, each file overriding the one at the same path before it.
-    public static func load(siteRoot: String, name: String, diagnostics: inout [Diagnostic]) -> Theme? {
+    public static func load(siteRoot: String, config: SiteConfig, diagnostics: inout [Diagnostic]) -> Theme? {
+        let name = config.theme
         var layers: [SourceFile] = []
         if let builtIn = DefaultTheme.directory {
             layers.append(SourceFile(absolutePath: builtIn.path, displayPath: builtIn.path))
         }
         for candidate in name == "default" ? ["default"] : ["default", name] {
             let folder = SourceFile(root: siteRoot, relative: "Themes/\(candidate)")
-            if TextFile.isDirectory(folder.absolutePath) { layers.append(folder) }
-        }
-        if name != "default" && !TextFile.isDirectory(SourceFile(root: siteRoot, relative: "Themes/\(name)").absolutePath) {
-            diagnostics.append(.error(.themeNotFound(name), at: SourceLocation("content/site.yaml")))
-            return nil
+            if TextFile.isDirectory(folder.absolutePath) {
+                layers.append(folder)
+            } else if candidate != "default" {
+                diagnostics.append(.error(.themeNotFound(name), at: config.themeLocation))
+                return nil
+            }
         }
         guard !layers.isEmpty else {
-            diagnostics.append(.error(.themeNotFound(name), at: SourceLocation("Themes")))
+            diagnostics.append(.error(.themeNotFound("default"), at: config.themeLocation))
             return nil
         }
         var templateFiles: [String: SourceFile] = [:]

@@ -3,7 +3,7 @@ enum Templates {
     static func siteYAML(title: String) -> String {
         """
         # Site settings. Every key is optional; the README lists them all.
-        title: "\(title.replacingOccurrences(of: "\"", with: "'"))"
+        title: \(yamlQuoted(title))
         description: "Machines you can take apart."
         base_url: "http://127.0.0.1:8080/"
         language: en
@@ -18,6 +18,11 @@ enum Templates {
           comment_max: 200
 
         """
+    }
+
+    /// A double-quoted YAML scalar holding `text` exactly.
+    static func yamlQuoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     static func manualIndex(title: String) -> String {

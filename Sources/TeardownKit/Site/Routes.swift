@@ -24,8 +24,11 @@ enum Routes {
         URLPath(owner.value + "photos/" + (URLPath.file([photo.file.name]).value.dropFirst()))
     }
 
-    static func manual(_ page: ManualPage) -> URLPath {
-        let components = page.slug.split(separator: "/").map(String.init)
+    static func manual(_ page: ManualPage) -> URLPath { manual(slug: page.slug) }
+
+    /// The page of the manual file at `slug` ("writing/bundles"; "index" is the folder itself).
+    static func manual(slug: String) -> URLPath {
+        let components = slug.split(separator: "/").map(String.init)
         let folder = components.last == "index" ? Array(components.dropLast()) : components
         return .page(["manual"] + folder)
     }

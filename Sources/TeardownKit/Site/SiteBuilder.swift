@@ -62,7 +62,7 @@ public struct SiteBuilder: Sendable {
 
     private func prepare() -> (value: (SiteContent, Theme)?, diagnostics: [Diagnostic]) {
         var (content, diagnostics) = ContentLoader(siteRoot: siteRoot).load()
-        let theme = Theme.load(siteRoot: siteRoot, name: content.config.theme, diagnostics: &diagnostics)
+        let theme = Theme.load(siteRoot: siteRoot, config: content.config, diagnostics: &diagnostics)
         guard let theme else { return (nil, diagnostics) }
         return ((content, theme), diagnostics)
     }

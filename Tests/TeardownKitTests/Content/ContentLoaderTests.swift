@@ -20,6 +20,16 @@ struct ContentLoaderTests {
         #expect(content.manual.map(\.title) == ["Help"])
     }
 
+    @Test("An empty or null value counts as not given")
+    func nullValues() {
+        var diagnostics: [Diagnostic] = []
+        let file = SourceFile(absolutePath: "/x/machine.yaml", displayPath: "machine.yaml")
+        let yaml = YAMLMap.parse("name: ~\nsummary:\n", file: file, expected: "test", diagnostics: &diagnostics)
+        #expect(yaml?.string("summary", diagnostics: &diagnostics) == nil)
+        #expect(yaml?.string("name", required: true, diagnostics: &diagnostics) == nil)
+        #expect(diagnostics == [.error(.missingKey("name"), at: SourceLocation("machine.yaml", line: 1, column: 1))])
+    }
+
     @Test("Comments are ordered newest first")
     func commentsNewestFirst() throws {
         let (content, _) = ContentLoader(siteRoot: Fixtures.site("paginated")).load()

@@ -22,6 +22,7 @@ struct InvalidSiteTests {
         "invalid-part-name": .error(.invalidName("big lid"), at: SourceLocation("content/machines/box/parts/big lid")),
         "template-syntax": .error(.templateSyntax("a closing tag does not match the open section"),
                                   at: SourceLocation("Themes/default/templates/part.mustache", line: 5, column: 4)),
+        "unknown-theme": .error(.themeNotFound("workshop"), at: SourceLocation("content/site.yaml", line: 2, column: 8)),
         "missing-partial": .error(.missingPartial("credits"),
                                   at: SourceLocation("Themes/default/templates/footer.mustache", line: 2, column: 3)),
     ]
