@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -12,6 +12,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .systemLibrary(
@@ -19,6 +21,8 @@ let package = Package(
             pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
         ),
+        // Linux calls Swift cannot reach directly (renameat2, statx), behind a plain C header.
+        .target(name: "CTeardownSystem"),
         // The default theme ships inside the binary's resource bundle, so a site
         // made with `teardown new site` builds without a copy of it.
         .target(
@@ -31,15 +35,26 @@ let package = Package(
             name: "TeardownKit",
             dependencies: [
                 "CCmarkGFM",
+                "CTeardownSystem",
                 "TeardownThemes",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        // The preview server lives apart from the generator, so the library stays free of a web stack.
+        .target(
+            name: "TeardownServe",
+            dependencies: [
+                "TeardownKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .executableTarget(
             name: "teardown",
             dependencies: [
                 "TeardownKit",
+                "TeardownServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

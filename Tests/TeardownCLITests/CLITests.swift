@@ -46,7 +46,7 @@ struct CLITests {
         let result = try TeardownBinary.run(["build", "--site", Self.fixtures.appendingPathComponent("invalid/wrong-type").path,
                                              "--output", output.path])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("Build failed: 1 error, 0 warnings; nothing was written."))
+        #expect(result.stderr.contains("Build failed: 1 error, 0 warnings; the output was not changed."))
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 

@@ -88,11 +88,14 @@ struct CommunityLoader {
         guard let sidecar, let text = TextFile.read(sidecar, diagnostics: &diagnostics),
               let yaml = YAMLMap.parse(text, file: sidecar, expected: "photo details", diagnostics: &diagnostics)
         else {
-            return Photo(file: file, caption: nil, author: nil, date: nil, credit: nil, license: nil, showsLocation: false)
+            return Photo(file: file, sidecar: nil, id: nil, caption: nil, author: nil, date: nil, credit: nil, license: nil,
+                         showsLocation: false)
         }
         yaml.warnUnknownKeys(known: Self.photoKeys, diagnostics: &diagnostics)
         return Photo(
             file: file,
+            sidecar: sidecar,
+            id: yaml.string("id", diagnostics: &diagnostics),
             caption: yaml.string("caption", diagnostics: &diagnostics),
             author: yaml.string("author", diagnostics: &diagnostics),
             date: yaml.date("date", diagnostics: &diagnostics),

@@ -12,7 +12,8 @@ struct MachineLoader {
 
     func load(_ folder: SourceFile, diagnostics: inout [Diagnostic]) -> Machine? {
         let slug = folder.name
-        guard let yaml = openBundleFile(folder, "machine.yaml", expected: "machine details", known: Self.machineKeys, diagnostics: &diagnostics)
+        guard let (yaml, source) = openBundleFile(folder, "machine.yaml", expected: "machine details", known: Self.machineKeys,
+                                                  diagnostics: &diagnostics)
         else { return nil }
         let name = yaml.string("name", required: true, diagnostics: &diagnostics)
         let canvas = loadCanvas(yaml, diagnostics: &diagnostics)
@@ -32,7 +33,7 @@ struct MachineLoader {
             .sorted { ($0.layer.z, $0.slug) < ($1.layer.z, $1.slug) }
         guard let name, let canvas else { return nil }
         return Machine(
-            slug: slug, folder: folder, name: name, summary: summary, canvas: canvas, tags: tags,
+            slug: slug, folder: folder, source: source, name: name, summary: summary, canvas: canvas, tags: tags,
             designer: designer, license: license, updated: updated, parts: parts,
             description: description, community: communityContent
         )
@@ -40,7 +41,7 @@ struct MachineLoader {
 
     /// The YAML file that defines a machine or part folder, after checking the folder's name.
     private func openBundleFile(_ folder: SourceFile, _ name: String, expected: String, known: Set<String>,
-                                diagnostics: inout [Diagnostic]) -> YAMLMap? {
+                                diagnostics: inout [Diagnostic]) -> (YAMLMap, ContentDigest)? {
         guard TextFile.isValidName(folder.name) else {
             diagnostics.append(.error(.invalidName(folder.name), at: folder.location()))
             return nil
@@ -54,7 +55,7 @@ struct MachineLoader {
               let yaml = YAMLMap.parse(text, file: file, expected: expected, diagnostics: &diagnostics)
         else { return nil }
         yaml.warnUnknownKeys(known: known, diagnostics: &diagnostics)
-        return yaml
+        return (yaml, ContentDigest(of: text))
     }
 
     private func loadCanvas(_ yaml: YAMLMap, diagnostics: inout [Diagnostic]) -> PixelSize? {
@@ -81,7 +82,8 @@ struct MachineLoader {
 
     private func loadPart(_ folder: SourceFile, canvas: PixelSize?, diagnostics: inout [Diagnostic]) -> Part? {
         let slug = folder.name
-        guard let yaml = openBundleFile(folder, "part.yaml", expected: "part details", known: Self.partKeys, diagnostics: &diagnostics)
+        guard let (yaml, source) = openBundleFile(folder, "part.yaml", expected: "part details", known: Self.partKeys,
+                                                  diagnostics: &diagnostics)
         else { return nil }
         let name = yaml.string("name", required: true, diagnostics: &diagnostics)
         let layer = loadLayer(yaml, folder: folder, canvas: canvas, diagnostics: &diagnostics)
@@ -90,7 +92,7 @@ struct MachineLoader {
         let description = loadDescription(folder, diagnostics: &diagnostics)
         let communityContent = community.load(in: folder, diagnostics: &diagnostics)
         guard let name, let layer else { return nil }
-        return Part(slug: slug, name: name, layer: layer, specs: specs, tags: tags,
+        return Part(slug: slug, source: source, name: name, layer: layer, specs: specs, tags: tags,
                     description: description, community: communityContent)
     }
 

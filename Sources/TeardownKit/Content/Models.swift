@@ -24,6 +24,10 @@ public struct Comment: Sendable, Hashable {
 /// A community photo with its sidecar's details.
 public struct Photo: Sendable, Hashable {
     public let file: SourceFile
+    /// The sidecar with its details, when there is one.
+    public let sidecar: SourceFile?
+    /// The submission id when it came through sync, so a takedown can find it.
+    public let id: String?
     public let caption: String?
     public let author: String?
     public let date: ISODate?
@@ -59,6 +63,8 @@ public struct Spec: Sendable, Hashable {
 /// A part of a machine, loaded from parts/<slug>/.
 public struct Part: Sendable, Hashable {
     public let slug: String
+    /// Digest of part.yaml: every page that shows the part's details depends on it.
+    public let source: ContentDigest
     public let name: String
     public let layer: Layer
     public let specs: [Spec]
@@ -71,6 +77,8 @@ public struct Part: Sendable, Hashable {
 public struct Machine: Sendable, Hashable {
     public let slug: String
     public let folder: SourceFile
+    /// Digest of machine.yaml.
+    public let source: ContentDigest
     public let name: String
     public let summary: String
     public let canvas: PixelSize

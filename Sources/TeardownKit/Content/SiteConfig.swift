@@ -14,6 +14,8 @@ public struct SiteConfig: Sendable, Equatable {
     public var limits = CommunityLimits()
     public var syncSource: String?
     public var bugReportURL: String?
+    /// Digest of site.yaml: a change to any setting re-renders every page.
+    public var source = ContentDigest(high: 0, low: 0)
 
     public init() {}
 

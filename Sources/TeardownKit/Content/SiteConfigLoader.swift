@@ -13,6 +13,7 @@ enum SiteConfigLoader {
               let yaml = YAMLMap.parse(text, file: file, expected: "site settings", diagnostics: &diagnostics)
         else { return config }
         yaml.warnUnknownKeys(known: knownKeys, diagnostics: &diagnostics)
+        config.source = ContentDigest(of: text)
         if let title = yaml.string("title", diagnostics: &diagnostics) { config.title = title }
         if let description = yaml.string("description", diagnostics: &diagnostics) { config.description = description }
         if let baseURL = yaml.string("base_url", diagnostics: &diagnostics) {

@@ -10,6 +10,13 @@ public struct Theme: Sendable {
     let library: MustacheLibrary
     /// Output path under assets/ to the file that provides it.
     public let assets: [String: SourceFile]
+    /// For each template, a digest of its text and of every partial and parent it reaches,
+    /// so a changed template re-renders exactly the pages that use it.
+    let templateDigests: [String: ContentDigest]
+
+    func digest(of template: String) -> ContentDigest {
+        templateDigests[template] ?? ContentDigest(high: 0, low: 0)
+    }
 
     /// Renders the named template; the template is known to exist after `load`.
     func render(_ template: String, _ model: Any) -> String {
@@ -53,6 +60,8 @@ public struct Theme: Sendable {
     private static func compile(_ files: [String: SourceFile], assets: [String: SourceFile],
                                 diagnostics: inout [Diagnostic]) -> Theme? {
         var templates: [String: MustacheTemplate] = [:]
+        var texts: [String: String] = [:]
+        var references: [String: Set<String>] = [:]
         var failed = false
         for (name, file) in files.sorted(by: { $0.key < $1.key }) {
             guard let text = TextFile.read(file, diagnostics: &diagnostics) else { failed = true; continue }
@@ -68,8 +77,11 @@ public struct Theme: Sendable {
                 diagnostics.append(.error(.templateSyntax("\(error)"), at: file.location()))
                 continue
             }
+            texts[name] = text
+            let found = PartialReference.scan(text)
+            references[name] = Set(found.map(\.name))
             // swift-mustache renders a missing partial as nothing; a theme author wants to hear about it.
-            for reference in PartialReference.scan(text) where files[reference.name] == nil {
+            for reference in found where files[reference.name] == nil {
                 failed = true
                 diagnostics.append(.error(.missingPartial(reference.name),
                                           at: file.location(line: reference.line, column: reference.column)))
@@ -80,7 +92,28 @@ public struct Theme: Sendable {
             diagnostics.append(.error(.missingTemplate(name), at: SourceLocation("Themes")))
         }
         guard !failed else { return nil }
-        return Theme(library: MustacheLibrary(templates: templates), assets: assets)
+        return Theme(library: MustacheLibrary(templates: templates), assets: assets,
+                     templateDigests: digests(texts, references: references))
+    }
+
+    private static func digests(_ texts: [String: String], references: [String: Set<String>]) -> [String: ContentDigest] {
+        var result: [String: ContentDigest] = [:]
+        for name in texts.keys {
+            var reached: Set<String> = [name]
+            var pending = [name]
+            while let next = pending.popLast() {
+                for reference in references[next] ?? [] where reached.insert(reference).inserted {
+                    pending.append(reference)
+                }
+            }
+            var fingerprint = Fingerprint()
+            for template in reached.sorted() {
+                fingerprint.add(template)
+                fingerprint.add(texts[template] ?? "")
+            }
+            result[name] = fingerprint.digest
+        }
+        return result
     }
 
     private static func describe(_ error: Error) -> String {

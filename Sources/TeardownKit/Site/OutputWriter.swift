@@ -6,7 +6,8 @@ import Darwin
 #endif
 
 /// Writes output files with plain POSIX calls: Foundation's writers fsync every file,
-/// which costs more than rendering on a site of thousands of pages.
+/// which costs more than rendering on a site of thousands of pages. An existing file is
+/// unlinked, never rewritten in place: the published tree may share it as a hard link.
 struct OutputWriter: Sendable {
     struct Failure: Error, CustomStringConvertible {
         let path: String
@@ -40,6 +41,7 @@ struct OutputWriter: Sendable {
 
     func write(_ bytes: UnsafeBufferPointer<UInt8>, to path: String) throws {
         let full = root + "/" + path
+        unlink(full)
         let descriptor = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure(path: full, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
@@ -59,6 +61,7 @@ struct OutputWriter: Sendable {
         guard input >= 0 else { throw Failure(path: source, reason: String(cString: strerror(errno))) }
         defer { close(input) }
         let full = root + "/" + path
+        unlink(full)
         let output = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard output >= 0 else { throw Failure(path: full, reason: String(cString: strerror(errno))) }
         defer { close(output) }

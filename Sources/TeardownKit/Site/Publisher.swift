@@ -1,12 +1,27 @@
 import Foundation
 
-/// Puts a finished staging tree in place of the output folder, so the output is either the
-/// previous site or the new one, never a mix. Top-level hidden entries of the previous output
-/// that the build did not produce (a deploy checkout's .git, a placeholder) are kept.
+/// Keeps two output trees: the published one at `output` and a spare beside it. A build
+/// brings the spare up to date (writing only what changed since the spare was last
+/// published), then the two trade places in one rename. Whoever reads the output sees the
+/// previous site or the new one, never a mix, and a build killed at any moment leaves the
+/// published tree complete. Each tree's manifest is kept under the tree's identity, so after
+/// a kill the next build knows which manifest still describes which tree.
+///
+/// Top-level hidden entries of the output (a deploy checkout's .git, a placeholder) belong
+/// to the user: they move with the published tree and are never deleted.
 struct Publisher: Sendable {
-    let output: String
+    /// What the trees hold, as far as their manifests vouch for; nil when unknown.
+    struct Trees: Sendable {
+        var published: [String: ContentDigest]?
+        var spare: [String: ContentDigest]?
+    }
 
-    var staging: String { sibling("staging") }
+    let output: String
+    /// Where the manifests of this output's trees are kept.
+    let cacheFolder: String
+
+    var spare: String { sibling("spare") }
+    /// Used only where the file system cannot exchange two folders in one step.
     private var previous: String { sibling("previous") }
 
     private func sibling(_ role: String) -> String {
@@ -14,46 +29,85 @@ struct Publisher: Sendable {
         return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(role)").path
     }
 
-    /// Removes what an interrupted build left behind and makes an empty staging folder.
-    func prepare() throws {
-        let files = FileManager.default
-        try? files.removeItem(atPath: staging)
-        if files.fileExists(atPath: previous) {
-            if files.fileExists(atPath: output) {
-                // Stopped after the swap: finish it.
-                try carryOverHiddenEntries()
-                try files.removeItem(atPath: previous)
+    /// Finishes or undoes what an interrupted build left behind, and reads the manifests.
+    func recover() throws -> Trees {
+        if FileSystem.exists(previous) {
+            if !FileSystem.exists(output) {
+                // Stopped between the renames of a two-step swap: put the previous site back.
+                try FileSystem.rename(previous, to: output)
+            } else if !FileSystem.exists(spare) {
+                try FileSystem.rename(previous, to: spare)
             } else {
-                // Stopped between the two renames: the previous site is the one to keep.
-                try files.moveItem(atPath: previous, toPath: output)
+                try FileSystem.removeTree(previous)
             }
         }
-        try files.createDirectory(atPath: staging, withIntermediateDirectories: true)
+        // The staging folder of earlier versions of Teardown.
+        try FileSystem.removeTree(sibling("staging"))
+        if FileSystem.isDirectory(output) {
+            try moveHiddenEntries(from: spare, to: output)
+        }
+        try FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
+        let publishedIdentity = FileSystem.identity(of: output)?.description
+        let spareIdentity = FileSystem.identity(of: spare)?.description
+        var trees = Trees()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: cacheFolder)) ?? [] where name.hasSuffix(".manifest") {
+            let path = cacheFolder + "/" + name
+            guard let data = FileManager.default.contents(atPath: path), let manifest = BuildManifest.parse(data) else {
+                try FileSystem.unlinkIfPresent(path)
+                continue
+            }
+            if manifest.tree == publishedIdentity {
+                trees.published = manifest.outputs
+            } else if manifest.tree == spareIdentity {
+                trees.spare = manifest.outputs
+            } else {
+                try FileSystem.unlinkIfPresent(path)
+            }
+        }
+        return trees
     }
 
-    func publish() throws {
-        let files = FileManager.default
-        if files.fileExists(atPath: output) {
-            try files.moveItem(atPath: output, toPath: previous)
+    /// Makes the spare tree ready for writing and returns what it holds. Its manifest is
+    /// removed first: from now until publish, nothing vouches for its contents.
+    func openSpare(holding known: [String: ContentDigest]?) throws -> [String: ContentDigest] {
+        if let identity = FileSystem.identity(of: spare) {
+            try FileSystem.unlinkIfPresent(manifestPath(identity))
         }
-        try files.moveItem(atPath: staging, toPath: output)
-        try carryOverHiddenEntries()
-        try? files.removeItem(atPath: previous)
+        guard let known, FileSystem.isDirectory(spare) else {
+            try FileSystem.removeTree(spare)
+            try FileManager.default.createDirectory(atPath: spare, withIntermediateDirectories: true)
+            return [:]
+        }
+        return known
+    }
+
+    /// Records what the spare holds, then puts it in place of the output in one step.
+    func publish(_ outputs: [String: ContentDigest]) throws {
+        guard let identity = FileSystem.identity(of: spare) else { throw FileSystem.Failure.errno(spare) }
+        try FileSystem.writeAtomically(BuildManifest(tree: identity, outputs: outputs).serialized(), to: manifestPath(identity))
+        guard FileSystem.isDirectory(output) else {
+            try FileSystem.removeTree(output)
+            try FileSystem.rename(spare, to: output)
+            return
+        }
+        try moveHiddenEntries(from: output, to: spare)
+        if try !FileSystem.exchange(spare, output) {
+            try FileSystem.rename(output, to: previous)
+            try FileSystem.rename(spare, to: output)
+            try FileSystem.rename(previous, to: spare)
+        }
+    }
+
+    private func manifestPath(_ identity: FileSystem.Identity) -> String {
+        cacheFolder + "/\(identity).manifest"
     }
 
     /// Hidden entries exist in one place at every moment, so a kill at any point loses none.
-    private func carryOverHiddenEntries() throws {
-        let files = FileManager.default
-        for name in (try? files.contentsOfDirectory(atPath: previous)) ?? [] where name.hasPrefix(".") {
-            let target = output + "/" + name
-            if !files.fileExists(atPath: target) {
-                try files.moveItem(atPath: previous + "/" + name, toPath: target)
+    private func moveHiddenEntries(from source: String, to target: String) throws {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: source)) ?? [] where name.hasPrefix(".") {
+            if !FileSystem.exists(target + "/" + name) {
+                try FileSystem.rename(source + "/" + name, to: target + "/" + name)
             }
         }
-    }
-
-    /// Drops a staging tree after a failed build.
-    func discard() {
-        try? FileManager.default.removeItem(atPath: staging)
     }
 }

@@ -1,32 +1,48 @@
 import Foundation
 
-/// Runs the pipeline: load -> validate -> theme -> plan -> render -> write -> publish.
+/// Runs the pipeline: load -> validate -> theme -> plan -> fingerprint -> render what changed
+/// -> publish.
 public struct SiteBuilder: Sendable {
     /// What a build did, for the command line to report.
     public struct Report: Sendable {
+        /// Pages and copied files of the site.
         public let pages: Int
         public let files: Int
+        /// Outputs written by this build; the rest were carried over unchanged.
+        public let written: Int
+        /// Outputs of content that is gone.
+        public let removed: Int
         public let warnings: [Diagnostic]
         public let output: String
+        /// Nothing changed since the published build, so nothing was published.
+        public var unchanged: Bool { written == 0 && removed == 0 }
     }
 
     public let siteRoot: String
     public let output: String
     /// Overrides site.yaml's base_url (canonical links only: page links are relative).
     public let baseURL: String?
+    /// Renders every output even where the manifest says it is up to date.
+    public let full: Bool
 
-    public init(siteRoot: String, output: String? = nil, baseURL: String? = nil) {
+    public init(siteRoot: String, output: String? = nil, baseURL: String? = nil, full: Bool = false) {
         self.siteRoot = siteRoot
-        self.output = output ?? (siteRoot as NSString).appendingPathComponent("public")
+        let output = output ?? (siteRoot as NSString).appendingPathComponent("public")
+        self.output = URL(fileURLWithPath: output).standardizedFileURL.path
         self.baseURL = baseURL
+        self.full = full
     }
+
+    /// The git-ignored folder for the build manifests and caches of this site.
+    public var cacheFolder: String { (siteRoot as NSString).appendingPathComponent(".teardown-cache") }
 
     /// Loads and validates the site and its theme, writing nothing.
     public func check() -> [Diagnostic] {
         prepare().diagnostics.sortedByLocation()
     }
 
-    /// Builds the site into the output folder; on any error, the output is left as it was.
+    /// Brings the output folder up to date with the content, rendering only outputs whose
+    /// inputs changed; on any error, the output is left as it was.
     @discardableResult
     public func build() throws(BuildFailure) -> Report {
         let (prepared, diagnostics) = prepare()
@@ -35,29 +51,66 @@ public struct SiteBuilder: Sendable {
         let plan = SitePlan(content: content, theme: theme)
         var base = baseURL ?? content.config.baseURL
         if !base.hasSuffix("/") { base += "/" }
-        let renderer = PageRenderer(content: content, theme: theme, baseURL: base)
-        let publisher = Publisher(output: output)
+        let fingerprints = OutputFingerprints(plan: plan, content: content, theme: theme, baseURL: base)
+        var target: [String: ContentDigest] = [:]
+        target.reserveCapacity(plan.pages.count + plan.copies.count)
+        for (entry, digest) in zip(plan.pages, fingerprints.pages) { target[entry.url.outputPath] = digest }
+        for (copy, digest) in zip(plan.copies, fingerprints.copies) { target[copy.url.outputPath] = digest }
+
+        let publisher = Publisher(output: output, cacheFolder: outputCacheFolder)
         do {
-            try publisher.prepare()
-            let writer = OutputWriter(root: publisher.staging)
-            try writer.createDirectories(for: plan.pages.map(\.url.outputPath) + plan.copies.map(\.url.outputPath))
-            let failures = ParallelMap.map(plan.pages) { entry -> String? in
+            let trees = try publisher.recover()
+            let published = full ? nil : trees.published
+            if let published, published == target {
+                return Report(pages: plan.pages.count, files: plan.copies.count, written: 0, removed: 0,
+                              warnings: warnings, output: output)
+            }
+            let spare = try publisher.openSpare(holding: trees.spare)
+            let writer = OutputWriter(root: publisher.spare)
+            let changed = { (path: String) in published?[path] != target[path] }
+
+            // The spare is the site as it was one publish ago: drop what is gone, take over
+            // from the published tree what changed since, render what changes now.
+            let removed = spare.keys.filter { target[$0] == nil }
+            for path in removed {
+                try FileSystem.unlinkIfPresent(publisher.spare + "/" + path)
+                FileSystem.removeEmptyFolders(from: ((publisher.spare + "/" + path) as NSString).deletingLastPathComponent,
+                                              below: publisher.spare)
+            }
+            let carried = target.keys.filter { !changed($0) && spare[$0] != target[$0] }
+            try writer.createDirectories(for: carried)
+            // An output removed from the published tree by hand is made again.
+            var missing = Set<String>()
+            for path in carried where (try? FileSystem.hardLink(output + "/" + path, to: publisher.spare + "/" + path)) == nil {
+                missing.insert(path)
+            }
+            let pages = plan.pages.filter { changed($0.url.outputPath) || missing.contains($0.url.outputPath) }
+            let copies = plan.copies.filter { changed($0.url.outputPath) || missing.contains($0.url.outputPath) }
+            try writer.createDirectories(for: pages.map(\.url.outputPath) + copies.map(\.url.outputPath))
+            let renderer = PageRenderer(content: content, theme: theme, baseURL: base)
+            let failures = ParallelMap.map(pages) { entry -> String? in
                 let html = renderer.render(entry.page, at: entry.url)
                 do { try writer.write(html, to: entry.url.outputPath) } catch { return "\(error)" }
                 return nil
-            } + ParallelMap.map(plan.copies) { copy -> String? in
+            } + ParallelMap.map(copies) { copy -> String? in
                 do { try writer.copy(from: copy.source.absolutePath, to: copy.url.outputPath) } catch { return "\(error)" }
                 return nil
             }
             if let failure = failures.compactMap({ $0 }).first {
                 throw OutputWriter.Failure(path: output, reason: failure)
             }
-            try publisher.publish()
+            try publisher.publish(target)
+            let gone = published.map { $0.keys.filter { target[$0] == nil }.count } ?? 0
+            return Report(pages: plan.pages.count, files: plan.copies.count, written: pages.count + copies.count,
+                          removed: gone, warnings: warnings, output: output)
         } catch {
-            publisher.discard()
             throw BuildFailure(warnings + [.error(.outputFailed(reason: "\(error)"), at: SourceLocation(output))])
         }
-        return Report(pages: plan.pages.count, files: plan.copies.count, warnings: warnings, output: output)
+    }
+
+    /// Manifests are kept per output folder, so building to several places stays incremental.
+    private var outputCacheFolder: String {
+        cacheFolder + "/outputs/" + String(ContentDigest(of: output).description.prefix(16))
     }
 
     private func prepare() -> (value: (SiteContent, Theme)?, diagnostics: [Diagnostic]) {

@@ -7,8 +7,9 @@ struct BuildCommand: ParsableCommand {
         commandName: "build",
         abstract: "Render the site into a static folder.",
         discussion: """
-            Reads content/ and Themes/ from the site folder and writes the site to the output \
-            folder. On any error nothing is written and the previous output stays as it was.
+            Reads content/ and Themes/ from the site folder and brings the output folder up to \
+            date, rendering only pages whose inputs changed since the last build. The new site \
+            replaces the old one in one step; on any error the previous output stays as it was.
             """
     )
 
@@ -21,18 +22,32 @@ struct BuildCommand: ParsableCommand {
                                             valueName: "url"))
     var baseURL: String?
 
+    @Flag(name: .long, help: "Render every page, ignoring what the last build recorded.")
+    var full = false
+
     func run() throws {
         let start = Date()
-        let builder = SiteBuilder(siteRoot: options.site, output: output, baseURL: baseURL)
+        let builder = SiteBuilder(siteRoot: options.site, output: output, baseURL: baseURL, full: full)
         do {
             let report = try builder.build()
             DiagnosticPrinter.print(report.warnings, site: options.site)
             let seconds = String(format: "%.2f", Date().timeIntervalSince(start))
-            print("Built \(report.pages) pages and \(report.files) files into \(report.output) in \(seconds) s")
+            print(BuildSummary.line(report, seconds: seconds))
         } catch {
             DiagnosticPrinter.print(error.diagnostics, site: options.site)
-            FileHandle.standardError.write(Data("Build failed: \(DiagnosticPrinter.summary(error.diagnostics)); nothing was written.\n".utf8))
+            FileHandle.standardError.write(Data("Build failed: \(DiagnosticPrinter.summary(error.diagnostics)); the output was not changed.\n".utf8))
             throw ExitCode.failure
         }
+    }
+}
+
+/// The one line a build ends with, shared by build, sync and serve.
+enum BuildSummary {
+    static func line(_ report: SiteBuilder.Report, seconds: String) -> String {
+        let size = "\(report.pages) pages and \(report.files) files"
+        if report.unchanged {
+            return "Up to date: \(size) in \(report.output), nothing changed (\(seconds) s)"
+        }
+        return "Built \(size) into \(report.output) in \(seconds) s: \(report.written) written, \(report.removed) removed"
     }
 }

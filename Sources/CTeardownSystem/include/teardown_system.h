@@ -1,0 +1,14 @@
+#ifndef TEARDOWN_SYSTEM_H
+#define TEARDOWN_SYSTEM_H
+
+#include <stdint.h>
+
+/// Swaps two paths in one step (renameat2 with RENAME_EXCHANGE).
+/// Returns 0, or -1 with errno set; EINVAL or ENOSYS mean the file system cannot.
+int td_exchange(const char *first, const char *second);
+
+/// Identifies a directory across renames: its device, inode and, where the file
+/// system records it, its birth time (0 otherwise). Returns 0, or -1 with errno set.
+int td_identity(const char *path, uint64_t *device, uint64_t *inode, int64_t *birth_seconds, uint32_t *birth_nanoseconds);
+
+#endif

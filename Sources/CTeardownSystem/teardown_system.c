@@ -1,0 +1,48 @@
+#define _GNU_SOURCE
+#include "teardown_system.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+
+int td_exchange(const char *first, const char *second) {
+#ifdef SYS_renameat2
+    return (int)syscall(SYS_renameat2, AT_FDCWD, first, AT_FDCWD, second, RENAME_EXCHANGE);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int td_identity(const char *path, uint64_t *device, uint64_t *inode, int64_t *birth_seconds, uint32_t *birth_nanoseconds) {
+#if defined(STATX_BTIME)
+    struct statx info;
+    if (statx(AT_FDCWD, path, 0, STATX_INO | STATX_BTIME, &info) == 0) {
+        *device = ((uint64_t)info.stx_dev_major << 32) | info.stx_dev_minor;
+        *inode = info.stx_ino;
+        if (info.stx_mask & STATX_BTIME) {
+            *birth_seconds = info.stx_btime.tv_sec;
+            *birth_nanoseconds = info.stx_btime.tv_nsec;
+        } else {
+            *birth_seconds = 0;
+            *birth_nanoseconds = 0;
+        }
+        return 0;
+    }
+    if (errno != ENOSYS) return -1;
+#endif
+    struct stat plain;
+    if (stat(path, &plain) != 0) return -1;
+    *device = (uint64_t)plain.st_dev;
+    *inode = (uint64_t)plain.st_ino;
+    *birth_seconds = 0;
+    *birth_nanoseconds = 0;
+    return 0;
+}

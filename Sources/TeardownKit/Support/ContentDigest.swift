@@ -1,0 +1,95 @@
+import Crypto
+import Foundation
+
+/// The first 128 bits of a SHA-256: names a build input or output in the build manifest.
+public struct ContentDigest: Hashable, Sendable, CustomStringConvertible {
+    public let high: UInt64
+    public let low: UInt64
+
+    public init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    public init(of text: String) {
+        var fingerprint = Fingerprint()
+        fingerprint.add(text)
+        self = fingerprint.digest
+    }
+
+    init(_ hash: SHA256.Digest) {
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        hash.withUnsafeBytes { bytes in
+            for index in 0..<8 { high = high << 8 | UInt64(bytes[index]) }
+            for index in 8..<16 { low = low << 8 | UInt64(bytes[index]) }
+        }
+        self.init(high: high, low: low)
+    }
+
+    /// 32 lowercase hex digits.
+    public var description: String { Self.hex(high) + Self.hex(low) }
+
+    /// Parses the 32 hex digits written by `description`.
+    public init?(hex: Substring) {
+        guard hex.utf8.count == 32, let high = UInt64(hex.prefix(16), radix: 16), let low = UInt64(hex.suffix(16), radix: 16)
+        else { return nil }
+        self.init(high: high, low: low)
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+/// Accumulates the inputs of one output into a digest. Each value is written with its kind
+/// and length, so ("ab", "c") and ("a", "bc") never give the same digest.
+public struct Fingerprint {
+    private var hasher = SHA256()
+
+    public init() {}
+
+    public mutating func add(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            add(tag: 1, count: bytes.count)
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(bytes))
+        }
+    }
+
+    public mutating func add(_ value: String?) {
+        if let value { add(value) } else { add(tag: 0, count: 0) }
+    }
+
+    public mutating func add(_ value: Int) { add(tag: 2, count: value) }
+
+    public mutating func add(_ value: Bool) { add(tag: 3, count: value ? 1 : 0) }
+
+    public mutating func add(_ digest: ContentDigest) {
+        add(tag: 4, count: Int(bitPattern: UInt(digest.high)))
+        add(tag: 5, count: Int(bitPattern: UInt(digest.low)))
+    }
+
+    private mutating func add(tag: UInt8, count: Int) {
+        // Byte by byte: a tuple's padding bytes are undefined and would make the digest vary.
+        let value = UInt64(bitPattern: Int64(count))
+        var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+            tag, UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value >> 16),
+            UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 32), UInt8(truncatingIfNeeded: value >> 40),
+            UInt8(truncatingIfNeeded: value >> 48), UInt8(truncatingIfNeeded: value >> 56))
+        withUnsafeBytes(of: &bytes) { hasher.update(bufferPointer: $0) }
+    }
+
+    public var digest: ContentDigest { ContentDigest(hasher.finalize()) }
+}
+
+/// Full SHA-256 of bytes, as 64 hex digits: the form inbox manifests use.
+public enum SHA256Hex {
+    public static func of(_ data: Data) -> String {
+        SHA256.hash(data: data).map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
+    }
+}
