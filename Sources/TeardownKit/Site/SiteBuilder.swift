@@ -25,16 +25,18 @@ public struct SiteBuilder: Sendable {
     /// Renders every output even where the manifest says it is up to date.
     public let full: Bool
 
-    public init(siteRoot: String, output: String? = nil, baseURL: String? = nil, full: Bool = false) {
+    /// The git-ignored folder for build manifests and caches; <site>/.teardown-cache by default.
+    public let cacheFolder: String
+
+    public init(siteRoot: String, output: String? = nil, baseURL: String? = nil, full: Bool = false,
+                cacheFolder: String? = nil) {
         self.siteRoot = siteRoot
         let output = output ?? (siteRoot as NSString).appendingPathComponent("public")
         self.output = URL(fileURLWithPath: output).standardizedFileURL.path
         self.baseURL = baseURL
         self.full = full
+        self.cacheFolder = cacheFolder ?? (siteRoot as NSString).appendingPathComponent(".teardown-cache")
     }
-
-    /// The git-ignored folder for the build manifests and caches of this site.
-    public var cacheFolder: String { (siteRoot as NSString).appendingPathComponent(".teardown-cache") }
 
     /// Loads and validates the site and its theme, writing nothing.
     public func check() -> [Diagnostic] {

@@ -42,7 +42,7 @@ struct InvalidSiteTests {
     func buildWritesNothing(_ name: String) throws {
         let output = Fixtures.temporaryFolder() + "/public"
         #expect(throws: BuildFailure.self) {
-            try SiteBuilder(siteRoot: Fixtures.invalid(name), output: output).build()
+            try SiteBuilder(siteRoot: Fixtures.invalid(name), output: output, cacheFolder: output + ".cache").build()
         }
         #expect(!TextFile.exists(output))
     }

@@ -8,7 +8,7 @@ struct SiteBuilderTests {
     func demoCatalog() throws {
         let output = Fixtures.temporaryFolder() + "/public"
         defer { try? FileManager.default.removeItem(atPath: (output as NSString).deletingLastPathComponent) }
-        let report = try SiteBuilder(siteRoot: Fixtures.demoSite, output: output).build()
+        let report = try SiteBuilder(siteRoot: Fixtures.demoSite, output: output, cacheFolder: output + ".cache").build()
         #expect(report.warnings.isEmpty, "\(report.warnings)")
 
         let (content, _) = ContentLoader(siteRoot: Fixtures.demoSite).load()
@@ -100,10 +100,10 @@ struct SiteBuilderTests {
     func failedBuildKeepsPreviousOutput() throws {
         let site = Fixtures.copy(Fixtures.site("minimal"))
         let output = Fixtures.temporaryFolder() + "/public"
-        try SiteBuilder(siteRoot: site, output: output).build()
+        try SiteBuilder(siteRoot: site, output: output, cacheFolder: output + ".cache").build()
         let before = Fixtures.read(output + "/machines/box/index.html")
         try "name: [broken\n".write(toFile: site + "/content/machines/box/machine.yaml", atomically: false, encoding: .utf8)
-        #expect(throws: BuildFailure.self) { try SiteBuilder(siteRoot: site, output: output).build() }
+        #expect(throws: BuildFailure.self) { try SiteBuilder(siteRoot: site, output: output, cacheFolder: output + ".cache").build() }
         #expect(Fixtures.read(output + "/machines/box/index.html") == before)
     }
 
@@ -111,11 +111,11 @@ struct SiteBuilderTests {
     func staleOutputIsRemoved() throws {
         let site = Fixtures.copy(Fixtures.site("minimal"))
         let output = Fixtures.temporaryFolder() + "/public"
-        try SiteBuilder(siteRoot: site, output: output).build()
+        try SiteBuilder(siteRoot: site, output: output, cacheFolder: output + ".cache").build()
         try "keep".write(toFile: output + "/.gitkeep", atomically: false, encoding: .utf8)
         try FileManager.default.removeItem(atPath: site + "/content/machines/box/parts/lid/comments")
         try FileManager.default.removeItem(atPath: site + "/content/manual")
-        try SiteBuilder(siteRoot: site, output: output).build()
+        try SiteBuilder(siteRoot: site, output: output, cacheFolder: output + ".cache").build()
         #expect(Fixtures.read(output + "/.gitkeep") == "keep")
         #expect(!Fixtures.read(output + "/machines/box/parts/lid/index.html").contains("Hello"))
         #expect(TextFile.exists(output + "/manual/index.html"), "the Help link still has a page")
@@ -134,7 +134,7 @@ struct SiteBuilderTests {
         try files.createDirectory(atPath: folder + "/.public.staging", withIntermediateDirectories: true)
         try "junk".write(toFile: folder + "/.public.staging/half.html", atomically: false, encoding: .utf8)
 
-        try SiteBuilder(siteRoot: Fixtures.site("minimal"), output: output).build()
+        try SiteBuilder(siteRoot: Fixtures.site("minimal"), output: output, cacheFolder: output + ".cache").build()
         #expect(Fixtures.read(output + "/.git/HEAD") == "ref")
         #expect(!TextFile.exists(output + "/half.html"))
         #expect(!TextFile.exists(folder + "/.public.previous"))
@@ -144,7 +144,7 @@ struct SiteBuilderTests {
 
     private func build(_ fixture: String) throws -> String {
         let output = Fixtures.temporaryFolder() + "/public"
-        try SiteBuilder(siteRoot: Fixtures.site(fixture), output: output).build()
+        try SiteBuilder(siteRoot: Fixtures.site(fixture), output: output, cacheFolder: output + ".cache").build()
         return output
     }
 }

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+@testable import TeardownKit
+
+/// A scratch copy of the minimal site with a second part, and a builder for it.
+private struct Scratch {
+    let site: String
+    let output: String
+
+    init() throws {
+        site = Fixtures.copy(Fixtures.site("minimal"))
+        output = (site as NSString).deletingLastPathComponent + "/public"
+        let parts = site + "/content/machines/box/parts"
+        try FileManager.default.copyItem(atPath: parts + "/lid", toPath: parts + "/base")
+        try FileManager.default.removeItem(atPath: parts + "/base/comments")
+        try write("name: \"Base\"\nlayer:\n  image: lid.svg\n  z: 0\n", to: "content/machines/box/parts/base/part.yaml")
+    }
+
+    func write(_ text: String, to path: String) throws {
+        let full = site + "/" + path
+        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try text.write(toFile: full, atomically: true, encoding: .utf8)
+    }
+
+    @discardableResult
+    func build(full: Bool = false, to folder: String? = nil) throws -> SiteBuilder.Report {
+        let output = folder ?? self.output
+        return try SiteBuilder(siteRoot: site, output: output, full: full, cacheFolder: output + ".cache").build()
+    }
+
+    func inode(_ path: String) -> UInt64? {
+        (try? FileManager.default.attributesOfItem(atPath: output + "/" + path)[.systemFileNumber] as? UInt64) ?? nil
+    }
+}
+
+@Suite("Incremental builds")
+struct IncrementalBuildTests {
+    @Test("A second build with no change writes nothing")
+    func noChange() throws {
+        let scratch = try Scratch()
+        let first = try scratch.build()
+        #expect(first.written == first.pages + first.files)
+        let second = try scratch.build()
+        #expect(second.unchanged)
+        #expect(second.written == 0)
+    }
+
+    @Test("A new comment rewrites its part's pages, its machine's page and the catalog, nothing else")
+    func newComment() throws {
+        let scratch = try Scratch()
+        try scratch.build()
+        let untouched = scratch.inode("machines/box/parts/base/index.html")
+        try scratch.write("---\nauthor: Grace\ndate: 2024-06-01\n---\nA brand new remark.\n",
+                          to: "content/machines/box/parts/lid/comments/new.md")
+        let report = try scratch.build()
+        // The lid page shows it; the machine page and the catalog count it.
+        #expect(report.written == 3)
+        #expect(Fixtures.read(scratch.output + "/machines/box/parts/lid/index.html").contains("A brand new remark."))
+        #expect(Fixtures.read(scratch.output + "/index.html").contains("2 comments"))
+        #expect(scratch.inode("machines/box/parts/base/index.html") == untouched, "the base page was not rewritten")
+    }
+
+    @Test("A changed template re-renders only the pages that use it")
+    func changedTemplate() throws {
+        let scratch = try Scratch()
+        try scratch.build()
+        let defaultManual = try String(contentsOfFile: Fixtures.demoSite + "/Themes/default/templates/manual.mustache",
+                                       encoding: .utf8)
+        try scratch.write(defaultManual.replacingOccurrences(of: "</article>", with: "<p>Printed in the manual.</p></article>"),
+                          to: "Themes/default/templates/manual.mustache")
+        let report = try scratch.build()
+        #expect(report.written == 1, "the minimal site has one manual page")
+        #expect(Fixtures.read(scratch.output + "/manual/index.html").contains("Printed in the manual."))
+    }
+
+    @Test("A changed site.yaml re-renders every page")
+    func changedSettings() throws {
+        let scratch = try Scratch()
+        let first = try scratch.build()
+        try scratch.write("title: \"Renamed catalog\"\nbase_url: \"https://example.org/catalog/\"\n", to: "content/site.yaml")
+        let report = try scratch.build()
+        #expect(report.written == first.pages)
+        #expect(Fixtures.read(scratch.output + "/machines/box/parts/base/index.html").contains("Renamed catalog"))
+    }
+
+    @Test("A deleted part's pages and layer disappear from the output")
+    func deletedPart() throws {
+        let scratch = try Scratch()
+        try scratch.build()
+        #expect(TextFile.exists(scratch.output + "/machines/box/parts/base/index.html"))
+        try FileManager.default.removeItem(atPath: scratch.site + "/content/machines/box/parts/base")
+        let report = try scratch.build()
+        #expect(report.removed == 2, "the page and the layer image")
+        #expect(!TextFile.exists(scratch.output + "/machines/box/parts/base"))
+        #expect(!Fixtures.read(scratch.output + "/machines/box/index.html").contains("Base"))
+    }
+
+    @Test("After a series of edits, the incremental output equals a full build, file for file")
+    func incrementalEqualsFull() throws {
+        let scratch = try Scratch()
+        try scratch.build()
+        try scratch.write("---\nauthor: Grace\ndate: 2024-06-01\n---\nFirst.\n", to: "content/machines/box/parts/lid/comments/a.md")
+        try scratch.build()
+        try scratch.write("# Help\n\nEdited.\n", to: "content/manual/index.md")
+        try scratch.write("# More\n\nA second page.\n", to: "content/manual/more.md")
+        try scratch.build()
+        try FileManager.default.removeItem(atPath: scratch.site + "/content/machines/box/parts/lid/comments/hello.md")
+        try scratch.write("The base, described.\n", to: "content/machines/box/parts/base/description.md")
+        try scratch.build()
+        try scratch.build()
+
+        let reference = (scratch.site as NSString).deletingLastPathComponent + "/reference"
+        try scratch.build(full: true, to: reference)
+        let incremental = try Self.snapshot(scratch.output)
+        #expect(incremental == (try Self.snapshot(reference)))
+        #expect(incremental.keys.contains("manual/more/index.html"))
+    }
+
+    @Test("--full renders everything again")
+    func fullBuild() throws {
+        let scratch = try Scratch()
+        let first = try scratch.build()
+        let report = try scratch.build(full: true)
+        #expect(report.written == first.written)
+    }
+
+    /// Every file below `root` with its bytes.
+    static func snapshot(_ root: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let path = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[path] = try Data(contentsOf: URL(fileURLWithPath: root + "/" + path))
+            }
+        }
+        return files
+    }
+}
