@@ -2,7 +2,9 @@
 SWIFT ?= swift
 PORT ?= 8080
 # Debian packages the build and the preview need.
-APT_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev python3
+APT_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-openssl-dev python3
+# Python packages the tests need: a real FTP server for the sync tests.
+PIP_PACKAGES := pyftpdlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TEARDOWN := .build/debug/teardown
 
@@ -19,6 +21,10 @@ deps:
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+	@for module in $(PIP_PACKAGES); do \
+	  python3 -c "import $$module" 2>/dev/null || { echo "Installing $$module from PyPI"; \
+	    python3 -m pip install -q $$module || python3 -m pip install -q --break-system-packages $$module; }; \
+	done
 
 ## build: compile the teardown command
 build: deps
@@ -42,4 +48,4 @@ test: deps
 	$(SWIFT) test
 
 clean:
-	rm -rf .build public/* .public.staging .public.previous
+	rm -rf .build public/* .public.* .teardown-cache

@@ -23,6 +23,8 @@ let package = Package(
         ),
         // Linux calls Swift cannot reach directly (renameat2, statx), behind a plain C header.
         .target(name: "CTeardownSystem"),
+        // Downloads from http(s) and ftp inboxes; libcurl's options are variadic, so C sets them.
+        .target(name: "CTeardownFetch", linkerSettings: [.linkedLibrary("curl")]),
         // The default theme ships inside the binary's resource bundle, so a site
         // made with `teardown new site` builds without a copy of it.
         .target(
@@ -36,6 +38,7 @@ let package = Package(
             dependencies: [
                 "CCmarkGFM",
                 "CTeardownSystem",
+                "CTeardownFetch",
                 "TeardownThemes",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Yams", package: "Yams"),

@@ -7,6 +7,6 @@ struct Teardown: ParsableCommand {
         commandName: "teardown",
         abstract: "Build static catalogs of machines you can take apart.",
         version: TeardownVersion.current,
-        subcommands: [BuildCommand.self, CheckCommand.self, NewCommand.self]
+        subcommands: [BuildCommand.self, CheckCommand.self, SyncCommand.self, NewCommand.self]
     )
 }

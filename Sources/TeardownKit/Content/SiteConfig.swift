@@ -37,6 +37,10 @@ public struct CommunityLimits: Sendable, Equatable {
     public var authorMax = 10
     public var commentMin = 1
     public var commentMax = 200
+    /// Largest photo file sync accepts, in bytes.
+    public var photoMaxBytes = 10_000_000
+    /// Largest photo sync accepts, in pixels (width times height).
+    public var photoMaxPixels = 40_000_000
 
     public init() {}
 }

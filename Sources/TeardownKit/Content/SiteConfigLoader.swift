@@ -4,7 +4,9 @@ enum SiteConfigLoader {
         "title", "description", "base_url", "language", "theme", "unsafe_html", "comments_per_page",
         "limits", "sync_source", "bug_report_url",
     ]
-    static let knownLimitKeys: Set<String> = ["author_min", "author_max", "comment_min", "comment_max"]
+    static let knownLimitKeys: Set<String> = [
+        "author_min", "author_max", "comment_min", "comment_max", "photo_max_bytes", "photo_max_pixels",
+    ]
 
     static func load(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> SiteConfig {
         var config = SiteConfig()
@@ -45,6 +47,8 @@ enum SiteConfigLoader {
             if let value = positive("author_max", in: limits, diagnostics: &diagnostics) { config.limits.authorMax = value }
             if let value = positive("comment_min", in: limits, diagnostics: &diagnostics) { config.limits.commentMin = value }
             if let value = positive("comment_max", in: limits, diagnostics: &diagnostics) { config.limits.commentMax = value }
+            if let value = positive("photo_max_bytes", in: limits, diagnostics: &diagnostics) { config.limits.photoMaxBytes = value }
+            if let value = positive("photo_max_pixels", in: limits, diagnostics: &diagnostics) { config.limits.photoMaxPixels = value }
         }
         return config
     }

@@ -1,0 +1,36 @@
+import CTeardownFetch
+import Foundation
+
+/// An inbox on an http(s) or ftp server, read through libcurl. Its manifest.json is required:
+/// it lists what there is, so only submissions not seen before are downloaded.
+/// This is the one Swift file that calls into CTeardownFetch.
+struct RemoteInbox: InboxSource {
+    let base: String
+    /// A folder for downloads in progress.
+    let scratch: String
+    var name: String { base }
+
+    func submissions() throws(InboxFailure) -> [InboxSubmission] {
+        try Inbox.parseManifest(try fetch("manifest.json", maxBytes: 64 << 20), source: base)
+    }
+
+    func fetch(_ file: String, maxBytes: Int) throws(InboxFailure) -> Data {
+        let url = (base.hasSuffix("/") ? base : base + "/") + (file.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? file)
+        do {
+            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        } catch {
+            throw InboxFailure(source: scratch, reason: "cannot create the download folder")
+        }
+        let path = scratch + "/download-\(getpid())-\(UUID().uuidString)"
+        defer { unlink(path) }
+        var message = [CChar](repeating: 0, count: 512)
+        guard td_fetch(url, path, Int64(maxBytes), 30, &message, message.count) == 0 else {
+            throw InboxFailure(source: url, reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
+                                                           as: UTF8.self))
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InboxFailure(source: url, reason: "the download could not be read back")
+        }
+        return data
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+
+/// What sync does with one submission.
+enum SyncDecision: Sendable {
+    /// Files to write, as paths relative to the site folder, in the order to write them.
+    case accept(summary: String, files: [(path: String, data: Data)])
+    case reject(reason: String)
+    /// Files to remove, in the order to remove them.
+    case takeDown(target: String, reason: String?, files: [String])
+    case alreadyPresent(String)
+}
+
+/// Checks one fetched submission against the site's content and limits, and works out where
+/// an accepted one goes. It reads nothing but its inputs and writes nothing.
+struct SubmissionReview: Sendable {
+    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
+    static let commentKeys: Set<String> = ["machine", "part", "author", "date"]
+    static let photoKeys: Set<String> = ["machine", "part", "author", "date", "caption", "location", "file", "license", "credit"]
+    static let takedownKeys: Set<String> = ["target", "reason"]
+
+    let content: SiteContent
+    /// Ids already in the content, with their files relative to the site folder.
+    let existing: [String: [String]]
+
+    init(content: SiteContent) {
+        self.content = content
+        var existing: [String: [String]] = [:]
+        let root = content.root
+        func relative(_ file: SourceFile) -> String {
+            file.absolutePath.hasPrefix(root + "/") ? String(file.absolutePath.dropFirst(root.count + 1)) : file.absolutePath
+        }
+        func collect(_ community: Community) {
+            for comment in community.comments { existing[comment.id, default: []].append(relative(comment.body.file)) }
+            for photo in community.photos {
+                // The image goes first, so a takedown never leaves a photo without its credit.
+                existing[photo.id ?? photo.file.stem, default: []] += [relative(photo.file)] + (photo.sidecar.map { [relative($0)] } ?? [])
+            }
+        }
+        for machine in content.machines {
+            collect(machine.community)
+            machine.parts.forEach { collect($0.community) }
+        }
+        self.existing = existing
+    }
+
+    /// Problems with the names alone, found before anything is downloaded.
+    static func nameProblem(_ submission: InboxSubmission) -> String? {
+        guard Inbox.isValidID(submission.id) else {
+            return "id '\(submission.id.prefix(80))' is not 1-64 letters, digits, '-' or '_'"
+        }
+        guard !submission.files.isEmpty else { return "the submission lists no files" }
+        for file in submission.files {
+            if file.contains("/") || file.contains("\\") || file.contains("\0") || file == "." || file == ".." {
+                return "file name '\(file.prefix(80))' has path components"
+            }
+            guard file.hasPrefix(submission.id + ".") else {
+                return "file name '\(file.prefix(80))' does not start with the submission id '\(submission.id).'"
+            }
+        }
+        return nil
+    }
+
+    func review(_ submission: InboxSubmission, files: [String: Data]) -> SyncDecision {
+        let id = submission.id
+        if let data = files[id + ".comment.md"] {
+            return comment(id, data: data, name: id + ".comment.md")
+        }
+        if let data = files[id + ".photo.yaml"] {
+            return photo(id, data: data, name: id + ".photo.yaml", files: files)
+        }
+        if let data = files[id + ".takedown.yaml"] {
+            return takedown(id, data: data, name: id + ".takedown.yaml")
+        }
+        return .reject(reason: "no \(id).comment.md, \(id).photo.yaml or \(id).takedown.yaml in the submission")
+    }
+
+    // MARK: Kinds
+
+    private func comment(_ id: String, data: Data, name: String) -> SyncDecision {
+        let file = SourceFile(absolutePath: name, displayPath: name)
+        guard let text = Self.text(data) else { return .reject(reason: "\(name): not UTF-8 text, or it contains NUL") }
+        let split: FrontMatter
+        do {
+            split = try FrontMatter.split(text)
+        } catch {
+            return .reject(reason: "\(name): front matter has no closing '---' line")
+        }
+        var diagnostics: [Diagnostic] = []
+        guard let yamlText = split.yaml,
+              let yaml = YAMLMap.parse(yamlText, file: file, lineOffset: 1, expected: "comment details", diagnostics: &diagnostics)
+        else { return .reject(reason: diagnostics.first?.plain ?? "\(name): no front matter with machine, author and date") }
+        let machineSlug = yaml.string("machine", required: true, diagnostics: &diagnostics)
+        let partSlug = yaml.string("part", diagnostics: &diagnostics)
+        let author = yaml.string("author", required: true, diagnostics: &diagnostics)
+        let date = yaml.date("date", required: true, diagnostics: &diagnostics)
+        if let error = diagnostics.first(where: { $0.severity == .error }) { return .reject(reason: error.plain) }
+        guard let machineSlug, let author, let date else { return .reject(reason: "\(name): incomplete") }
+        let target: String
+        switch folder(machine: machineSlug, part: partSlug, yaml: yaml) {
+        case .success(let folder): target = folder
+        case .failure(let problem): return .reject(reason: problem.reason)
+        }
+        if let problem = authorProblem(author, at: yaml.location(of: "author")) { return .reject(reason: problem) }
+        let limits = content.config.limits
+        let length = split.body.trimmingCharacters(in: .whitespacesAndNewlines).count
+        guard (limits.commentMin...limits.commentMax).contains(length) else {
+            return .reject(reason: "\(file.location(line: split.bodyLine)): "
+                + Problem.commentLength(length, min: limits.commentMin, max: limits.commentMax).message)
+        }
+        var body = split.body
+        if !body.hasSuffix("\n") { body += "\n" }
+        let written = Data("---\nid: \(id)\nauthor: \(Templates.yamlQuoted(author))\ndate: \(date.text)\n---\n\(body)".utf8)
+        let path = "\(target)/comments/\(Self.contentName(written)).md"
+        return settle(id, files: [(path, written)],
+                      summary: "comment by \(author) on \(partSlug.map { "\(machineSlug)/\($0)" } ?? machineSlug) -> \(path)")
+    }
+
+    private func photo(_ id: String, data: Data, name: String, files: [String: Data]) -> SyncDecision {
+        let file = SourceFile(absolutePath: name, displayPath: name)
+        guard let text = Self.text(data) else { return .reject(reason: "\(name): not UTF-8 text, or it contains NUL") }
+        var diagnostics: [Diagnostic] = []
+        guard let yaml = YAMLMap.parse(text, file: file, expected: "photo details", diagnostics: &diagnostics) else {
+            return .reject(reason: diagnostics.first?.plain ?? "\(name): not a mapping")
+        }
+        let machineSlug = yaml.string("machine", required: true, diagnostics: &diagnostics)
+        let partSlug = yaml.string("part", diagnostics: &diagnostics)
+        let author = yaml.string("author", required: true, diagnostics: &diagnostics)
+        let date = yaml.date("date", required: true, diagnostics: &diagnostics)
+        let caption = yaml.string("caption", diagnostics: &diagnostics)
+        let license = yaml.string("license", diagnostics: &diagnostics)
+        let credit = yaml.string("credit", diagnostics: &diagnostics)
+        let location = yaml.bool("location", diagnostics: &diagnostics) ?? false
+        let imageName = yaml.string("file", required: true, diagnostics: &diagnostics)
+        if let error = diagnostics.first(where: { $0.severity == .error }) { return .reject(reason: error.plain) }
+        guard let machineSlug, let author, let date, let imageName else { return .reject(reason: "\(name): incomplete") }
+        let target: String
+        switch folder(machine: machineSlug, part: partSlug, yaml: yaml) {
+        case .success(let folder): target = folder
+        case .failure(let problem): return .reject(reason: problem.reason)
+        }
+        if let problem = authorProblem(author, at: yaml.location(of: "author")) { return .reject(reason: problem) }
+        let fileAt = "\(yaml.location(of: "file"))"
+        let ext = (imageName as NSString).pathExtension.lowercased()
+        guard imageName.hasPrefix(id + "."), !imageName.contains("/"), Self.imageExtensions.contains(ext) else {
+            return .reject(reason: "\(fileAt): 'file' must name \(id).jpg, .jpeg, .png or .webp in the submission")
+        }
+        guard let image = files[imageName] else {
+            return .reject(reason: "\(fileAt): the photo '\(imageName)' is not in the submission")
+        }
+        let limits = content.config.limits
+        guard image.count <= limits.photoMaxBytes else {
+            return .reject(reason: "\(imageName): \(image.count) bytes is over the limit of \(limits.photoMaxBytes)")
+        }
+        guard Self.formatMatches(image, ext: ext), let size = try? ImageHeader.size(of: image, pathExtension: ext),
+              size.width > 0, size.height > 0
+        else {
+            return .reject(reason: "\(imageName): not a \(ext == "png" ? "PNG" : ext == "webp" ? "WebP" : "JPEG") image")
+        }
+        guard size.width * size.height <= limits.photoMaxPixels else {
+            return .reject(reason: "\(imageName): \(size.width)x\(size.height) pixels is over the limit of \(limits.photoMaxPixels)")
+        }
+        let stem = Self.contentName(image)
+        var sidecar = "id: \(id)\nauthor: \(Templates.yamlQuoted(author))\ndate: \(date.text)\n"
+        if let caption { sidecar += "caption: \(Templates.yamlQuoted(caption))\n" }
+        if let license { sidecar += "license: \(Templates.yamlQuoted(license))\n" }
+        if let credit { sidecar += "credit: \(Templates.yamlQuoted(credit))\n" }
+        sidecar += "location: \(location)\n"
+        let imagePath = "\(target)/photos/\(stem).\(ext == "jpeg" ? "jpg" : ext)"
+        // The sidecar is written first: a photo is never published without its credit.
+        return settle(id, files: [("\(target)/photos/\(stem).yaml", Data(sidecar.utf8)), (imagePath, image)],
+                      summary: "photo by \(author) of \(partSlug.map { "\(machineSlug)/\($0)" } ?? machineSlug) -> \(imagePath)")
+    }
+
+    private func takedown(_ id: String, data: Data, name: String) -> SyncDecision {
+        let file = SourceFile(absolutePath: name, displayPath: name)
+        guard let text = Self.text(data) else { return .reject(reason: "\(name): not UTF-8 text, or it contains NUL") }
+        var diagnostics: [Diagnostic] = []
+        guard let yaml = YAMLMap.parse(text, file: file, expected: "takedown details", diagnostics: &diagnostics) else {
+            return .reject(reason: diagnostics.first?.plain ?? "\(name): not a mapping")
+        }
+        let target = yaml.string("target", required: true, diagnostics: &diagnostics)
+        let reason = yaml.string("reason", diagnostics: &diagnostics)
+        if let error = diagnostics.first(where: { $0.severity == .error }) { return .reject(reason: error.plain) }
+        guard let target else { return .reject(reason: "\(name): no target") }
+        guard Inbox.isValidID(target) else { return .reject(reason: "\(yaml.location(of: "target")): '\(target.prefix(80))' is not a submission id") }
+        guard let files = existing[target] else { return .alreadyPresent("\(target) is not in the content") }
+        return .takeDown(target: target, reason: reason, files: files)
+    }
+
+    // MARK: Helpers
+
+    private struct TargetProblem: Error { let reason: String }
+
+    /// The bundle folder a submission goes to, relative to the site folder.
+    private func folder(machine slug: String, part partSlug: String?, yaml: YAMLMap) -> Result<String, TargetProblem> {
+        guard let machine = content.machines.first(where: { $0.slug == slug }) else {
+            return .failure(TargetProblem(reason: "\(yaml.location(of: "machine")): unknown machine '\(slug.prefix(80))'"))
+        }
+        let base = "content/machines/\(machine.slug)"
+        guard let partSlug else { return .success(base) }
+        guard let part = machine.parts.first(where: { $0.slug == partSlug }) else {
+            return .failure(TargetProblem(reason: "\(yaml.location(of: "part")): unknown part '\(partSlug.prefix(80))' of machine '\(slug)'"))
+        }
+        return .success("\(base)/parts/\(part.slug)")
+    }
+
+    private func authorProblem(_ author: String, at location: SourceLocation) -> String? {
+        let limits = content.config.limits
+        guard (limits.authorMin...limits.authorMax).contains(author.count) else {
+            return "\(location): " + Problem.authorLength(String(author.prefix(80)), min: limits.authorMin, max: limits.authorMax).message
+        }
+        return nil
+    }
+
+    /// Accepts, unless the same files are already there or the id belongs to something else.
+    private func settle(_ id: String, files: [(path: String, data: Data)], summary: String) -> SyncDecision {
+        let root = content.root
+        let present = files.allSatisfy { FileManager.default.contents(atPath: root + "/" + $0.path) == $0.data }
+        if present { return .alreadyPresent(files.map(\.path).joined(separator: ", ")) }
+        if let other = existing[id], Set(other) != Set(files.map(\.path)) {
+            return .reject(reason: "duplicate: id '\(id)' is already used by \(other.first ?? "other content")")
+        }
+        return .accept(summary: summary, files: files)
+    }
+
+    /// A name made from the bytes, so the same submission always lands on the same file.
+    static func contentName(_ data: Data) -> String { String(SHA256Hex.of(data).prefix(16)) }
+
+    static func text(_ data: Data) -> String? {
+        guard let text = String(validating: data, as: UTF8.self), !text.contains("\0") else { return nil }
+        return text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+    }
+
+    private static func formatMatches(_ data: Data, ext: String) -> Bool {
+        let head = [UInt8](data.prefix(12))
+        switch ext {
+        case "png": return head.starts(with: [0x89, 0x50, 0x4E, 0x47])
+        case "jpg", "jpeg": return head.starts(with: [0xFF, 0xD8, 0xFF])
+        case "webp": return head.count == 12 && head.starts(with: Array("RIFF".utf8)) && Array(head[8..<12]) == Array("WEBP".utf8)
+        default: return false
+        }
+    }
+}
+
+extension Diagnostic {
+    /// "file:line:col: message", without the severity: the form of a rejection reason.
+    var plain: String { "\(location): \(problem.message)" }
+}

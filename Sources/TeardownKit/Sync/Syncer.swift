@@ -1,0 +1,187 @@
+import Foundation
+
+/// One line of a sync's plan or result.
+public struct SyncAction: Sendable, Hashable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case accept = "accept"
+        case reject = "reject"
+        case takeDown = "take down"
+        case alreadyPresent = "already present"
+    }
+
+    public let kind: Kind
+    public let id: String
+    /// Where an accepted submission goes, why one is rejected, what a takedown removes.
+    public let detail: String
+}
+
+/// What a sync did, or would do in a dry run.
+public struct SyncReport: Sendable {
+    public let source: String
+    public let actions: [SyncAction]
+    public let dryRun: Bool
+
+    public func count(_ kind: SyncAction.Kind) -> Int { actions.filter { $0.kind == kind }.count }
+
+    /// The bundles changed, so the site needs a build.
+    public var changedContent: Bool { !dryRun && (count(.accept) > 0 || count(.takeDown) > 0) }
+}
+
+/// Pulls submissions from an inbox into the site's bundles: validates each, files accepted ones
+/// under content-addressed names (temporary file, then rename), keeps rejected ones with their
+/// reason in content/.quarantine/, and applies takedowns. Running it twice changes nothing.
+public struct Syncer: Sendable {
+    public let siteRoot: String
+    public let source: any InboxSource
+    public let cacheFolder: String
+
+    public init(siteRoot: String, source: any InboxSource, cacheFolder: String? = nil) {
+        self.siteRoot = siteRoot
+        self.source = source
+        self.cacheFolder = cacheFolder ?? (siteRoot as NSString).appendingPathComponent(".teardown-cache")
+    }
+
+    /// The folder rejected submissions are kept in, with a `<id>.reason` file each.
+    public var quarantine: String { siteRoot + "/content/.quarantine" }
+
+    public func run(dryRun: Bool) throws -> SyncReport {
+        let (content, diagnostics) = ContentLoader(siteRoot: siteRoot).load()
+        guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
+        let review = SubmissionReview(content: content)
+        let ledger = SyncLedger(path: cacheFolder + "/sync/ledger")
+        let submissions = try source.submissions()
+
+        var actions: [SyncAction] = []
+        var decisions: [(InboxSubmission, [String: Data], SyncDecision)] = []
+        var seenIDs = Set<String>()
+        // Takedowns go last, so a takedown can withdraw a submission from the same inbox.
+        let ordered = submissions.filter { !$0.isTakedown } + submissions.filter(\.isTakedown)
+        let withdrawn = try Set(ordered.filter(\.isTakedown).compactMap { try takedownTarget($0) })
+        for submission in ordered {
+            if !seenIDs.insert(submission.id).inserted {
+                decisions.append((submission, [:], .reject(reason: "duplicate: id '\(submission.id)' appears twice in the inbox")))
+                continue
+            }
+            if !submission.sha256.isEmpty, ledger.contains(submission) {
+                decisions.append((submission, [:], .alreadyPresent("synced before")))
+                continue
+            }
+            if let problem = SubmissionReview.nameProblem(submission) {
+                decisions.append((submission, [:], .reject(reason: problem)))
+                continue
+            }
+            let fetched = fetch(submission, limits: content.config.limits)
+            switch fetched {
+            case .failure(let problem):
+                decisions.append((submission, [:], .reject(reason: problem.reason)))
+            case .success(let files):
+                let checked = InboxSubmission(id: submission.id, files: submission.files,
+                                              sha256: files.mapValues { SHA256Hex.of($0) })
+                if submission.sha256.isEmpty, ledger.contains(checked) {
+                    decisions.append((checked, files, .alreadyPresent("synced before")))
+                } else if withdrawn.contains(submission.id), !submission.isTakedown {
+                    decisions.append((checked, files, .alreadyPresent("withdrawn by a takedown in the same inbox")))
+                } else {
+                    decisions.append((checked, files, review.review(checked, files: files)))
+                }
+            }
+        }
+        for (submission, files, decision) in decisions {
+            if !dryRun { try apply(decision, submission: submission, files: files, ledger: ledger) }
+            actions.append(Self.action(submission.id, decision))
+        }
+        return SyncReport(source: source.name, actions: actions, dryRun: dryRun)
+    }
+
+    private func takedownTarget(_ submission: InboxSubmission) throws -> String? {
+        guard SubmissionReview.nameProblem(submission) == nil,
+              let data = try? source.fetch(submission.id + ".takedown.yaml", maxBytes: 1 << 20),
+              let text = SubmissionReview.text(data)
+        else { return nil }
+        var ignored: [Diagnostic] = []
+        let file = SourceFile(absolutePath: "takedown", displayPath: "takedown")
+        return YAMLMap.parse(text, file: file, expected: "takedown", diagnostics: &ignored)?.string("target", diagnostics: &ignored)
+    }
+
+    private func fetch(_ submission: InboxSubmission, limits: CommunityLimits) -> Result<[String: Data], FetchProblem> {
+        var files: [String: Data] = [:]
+        for name in submission.files {
+            let isImage = SubmissionReview.imageExtensions.contains((name as NSString).pathExtension.lowercased())
+            let limit = isImage ? limits.photoMaxBytes : 1 << 20
+            do {
+                files[name] = try source.fetch(name, maxBytes: limit)
+            } catch {
+                return .failure(FetchProblem(reason: "cannot fetch \(name): \(error.reason)"))
+            }
+            if let expected = submission.sha256[name], expected.lowercased() != SHA256Hex.of(files[name]!) {
+                return .failure(FetchProblem(reason: "\(name): its SHA-256 does not match the manifest"))
+            }
+        }
+        return .success(files)
+    }
+
+    private struct FetchProblem: Error { let reason: String }
+
+    private func apply(_ decision: SyncDecision, submission: InboxSubmission, files: [String: Data], ledger: SyncLedger) throws {
+        switch decision {
+        case .accept(_, let written):
+            for (path, data) in written {
+                let full = siteRoot + "/" + path
+                try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
+                                                        withIntermediateDirectories: true)
+                try FileSystem.writeAtomically(data, to: full)
+            }
+            // Rejected before (a failed download, say) and accepted now: the quarantined copy is stale.
+            try FileSystem.removeTree(quarantine + "/" + submission.id)
+            try FileSystem.unlinkIfPresent(quarantine + "/" + submission.id + ".reason")
+        case .reject(let reason):
+            // Not recorded in the ledger: a rejected submission is looked at again next time,
+            // so adding the part it was for, or raising a limit, lets it in.
+            try keepInQuarantine(submission, files: files, reason: reason)
+            return
+        case .takeDown(_, _, let removed):
+            for path in removed { try FileSystem.unlinkIfPresent(siteRoot + "/" + path) }
+        case .alreadyPresent:
+            break
+        }
+        try ledger.record(submission)
+    }
+
+    private func keepInQuarantine(_ submission: InboxSubmission, files: [String: Data], reason: String) throws {
+        let key = Inbox.isValidID(submission.id) ? submission.id : "invalid-" + String(SHA256Hex.of(Data(submission.id.utf8)).prefix(12))
+        let folder = quarantine + "/" + key
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (name, data) in files where SubmissionReview.nameProblem(InboxSubmission(id: submission.id, files: [name], sha256: [:])) == nil {
+            if FileManager.default.contents(atPath: folder + "/" + name) != data {
+                try FileSystem.writeAtomically(data, to: folder + "/" + name)
+            }
+        }
+        let listed = submission.files.map { "\"\($0.replacingOccurrences(of: "\"", with: "\\\""))\"" }.joined(separator: ", ")
+        let note = Data("reason: \(reason)\nsource: \(source.name)\nid: \(submission.id)\nfiles: \(listed)\n".utf8)
+        if FileManager.default.contents(atPath: quarantine + "/" + key + ".reason") != note {
+            try FileSystem.writeAtomically(note, to: quarantine + "/" + key + ".reason")
+        }
+    }
+
+    private static func action(_ id: String, _ decision: SyncDecision) -> SyncAction {
+        switch decision {
+        case .accept(let summary, _): SyncAction(kind: .accept, id: id, detail: summary)
+        case .reject(let reason): SyncAction(kind: .reject, id: id, detail: reason)
+        case .takeDown(let target, let reason, let files):
+            SyncAction(kind: .takeDown, id: id, detail: "\(target)\(reason.map { " (\($0))" } ?? ""): removes \(files.joined(separator: ", "))")
+        case .alreadyPresent(let detail): SyncAction(kind: .alreadyPresent, id: id, detail: detail)
+        }
+    }
+}
+
+extension InboxSubmission {
+    var isTakedown: Bool { files.contains(id + ".takedown.yaml") }
+}
+
+extension Syncer {
+    /// The inbox named by site.yaml's sync_source, if any.
+    public static func configuredSource(siteRoot: String) -> String? {
+        var ignored: [Diagnostic] = []
+        return SiteConfigLoader.load(SourceFile(root: siteRoot, relative: "content/site.yaml"), diagnostics: &ignored).syncSource
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import TeardownKit
+
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Pull community comments, photos and takedowns from an inbox into the bundles.",
+        discussion: """
+            SOURCE is a folder, an http(s):// URL or an ftp:// URL holding an inbox (see the \
+            manual's "Syncing community content"). Accepted submissions are filed into their \
+            bundles, rejected ones are kept in content/.quarantine/ with a reason, and a sync that \
+            changed anything is followed by an incremental build.
+            """
+    )
+
+    @OptionGroup var options: SiteOptions
+
+    @Option(name: .long, help: ArgumentHelp("The inbox (default: sync_source in site.yaml).", valueName: "source"))
+    var from: String?
+
+    @Flag(name: .long, help: "Print what would be accepted, rejected and taken down; change nothing.")
+    var dryRun = false
+
+    @Option(name: .long, help: ArgumentHelp("Where the build writes the site (default: <site>/public).", valueName: "dir"))
+    var output: String?
+
+    func run() throws {
+        guard let location = from ?? Syncer.configuredSource(siteRoot: options.site) else {
+            throw ValidationError("No inbox given: pass --from SOURCE or set sync_source in content/site.yaml.")
+        }
+        let cache = (options.site as NSString).appendingPathComponent(".teardown-cache")
+        let syncer = Syncer(siteRoot: options.site, source: Inbox.source(location, scratch: cache + "/sync/downloads"))
+        let report: SyncReport
+        do {
+            report = try syncer.run(dryRun: dryRun)
+        } catch let failure as BuildFailure {
+            DiagnosticPrinter.print(failure.diagnostics, site: options.site)
+            FileHandle.standardError.write(Data("Sync stopped: the site has \(DiagnosticPrinter.summary(failure.diagnostics)); nothing was changed.\n".utf8))
+            throw ExitCode.failure
+        } catch {
+            FileHandle.standardError.write(Data("Sync stopped: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        let width = SyncAction.Kind.allCases.map(\.rawValue.count).max() ?? 0
+        for action in report.actions {
+            print(action.kind.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(action.id): \(action.detail)")
+        }
+        print(Self.summary(report))
+        guard report.changedContent else { return }
+        let start = Date()
+        do {
+            let build = try SiteBuilder(siteRoot: options.site, output: output).build()
+            DiagnosticPrinter.print(build.warnings, site: options.site)
+            print(BuildSummary.line(build, seconds: String(format: "%.2f", Date().timeIntervalSince(start))))
+        } catch {
+            DiagnosticPrinter.print(error.diagnostics, site: options.site)
+            FileHandle.standardError.write(Data("Build failed after sync: \(DiagnosticPrinter.summary(error.diagnostics)); the output was not changed.\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    static func summary(_ report: SyncReport) -> String {
+        let counts = (report.count(.accept), report.count(.reject), report.count(.takeDown), report.count(.alreadyPresent))
+        if report.dryRun {
+            return "Dry run of \(report.source): \(counts.0) to accept, \(counts.1) to reject, \(counts.2) to take down, "
+                + "\(counts.3) already present; nothing was changed"
+        }
+        return "Synced \(report.source): \(counts.0) accepted, \(counts.1) rejected, \(counts.2) taken down, \(counts.3) already present"
+    }
+}
