@@ -1,0 +1,94 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real server process on 127.0.0.1 for the duration of a test: python3's http.server, or
+/// pyftpdlib's FTP server (installed by `make deps`).
+final class LocalServer: @unchecked Sendable {
+    let port: Int
+    private let process = Process()
+    private let log: String
+
+    enum Kind { case http, ftp }
+
+    init(_ kind: Kind, serving folder: String) throws {
+        port = Self.freePort()
+        log = folder + ".server.log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        switch kind {
+        case .http:
+            process.arguments = ["python3", "-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", folder]
+        case .ftp:
+            process.arguments = ["python3", "-m", "pyftpdlib", "-i", "127.0.0.1", "-p", "\(port)", "-d", folder]
+        }
+        let handle = FileHandle(forWritingAtPath: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        try waitUntilListening()
+    }
+
+    var url: String { "127.0.0.1:\(port)" }
+
+    /// What the server logged: one line per request.
+    var requests: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+
+    func stop() {
+        if process.isRunning {
+            // SIGKILL: the test process's blocked signal mask can reach the child, so it may
+            // never see a SIGTERM.
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    deinit { stop() }
+
+    private func waitUntilListening() throws {
+        for _ in 0..<100 {
+            if Self.accepts(port) { return }
+            guard process.isRunning else { break }
+            usleep(100_000)
+        }
+        throw Failure(message: "server did not start on port \(port): \(requests)")
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
+    private static func accepts(_ port: Int) -> Bool {
+        let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socketDescriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    /// A port the kernel says is free now.
+    private static func freePort() -> Int {
+        let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socketDescriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketDescriptor, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketDescriptor, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+@testable import TeardownKit
+
+/// A scratch site (the minimal fixture) and an inbox folder beside it.
+private struct SyncScratch {
+    let site: String
+    let inbox: String
+
+    init() throws {
+        site = Fixtures.copy(Fixtures.site("minimal"))
+        inbox = (site as NSString).deletingLastPathComponent + "/inbox"
+        try FileManager.default.createDirectory(atPath: inbox, withIntermediateDirectories: true)
+    }
+
+    func put(_ name: String, _ text: String) throws { try put(name, Data(text.utf8)) }
+
+    func put(_ name: String, _ data: Data) throws {
+        try data.write(to: URL(fileURLWithPath: inbox + "/" + name))
+    }
+
+    func comment(_ id: String, part: String? = "lid", author: String = "Ada", date: String = "2025-03-01",
+                 body: String = "A fine lid.") throws {
+        try put("\(id).comment.md", "---\nmachine: box\n\(part.map { "part: \($0)\n" } ?? "")author: \(author)\ndate: \(date)\n---\n\(body)\n")
+    }
+
+    /// Writes manifest.json listing every file of the inbox with its SHA-256, grouped by id.
+    func writeManifest(extra: [[String: Any]] = []) throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: inbox).filter { $0 != "manifest.json" }.sorted()
+        var groups: [String: [String]] = [:]
+        for name in names { groups[String(name.split(separator: ".")[0]), default: []].append(name) }
+        let submissions: [[String: Any]] = groups.keys.sorted().map { id in
+            let files = groups[id]!
+            var sums: [String: String] = [:]
+            for file in files { sums[file] = SHA256Hex.of(FileManager.default.contents(atPath: inbox + "/" + file)!) }
+            return ["id": id, "files": files, "sha256": sums]
+        } + extra
+        let data = try JSONSerialization.data(withJSONObject: ["version": 1, "submissions": submissions], options: [.sortedKeys])
+        try put("manifest.json", data)
+    }
+
+    func sync(from source: String? = nil, dryRun: Bool = false) throws -> SyncReport {
+        let cache = site + "/.teardown-cache"
+        return try Syncer(siteRoot: site, source: Inbox.source(source ?? inbox, scratch: cache + "/downloads"))
+            .run(dryRun: dryRun)
+    }
+
+    func build() throws -> String {
+        let output = (site as NSString).deletingLastPathComponent + "/public"
+        try SiteBuilder(siteRoot: site, output: output).build()
+        return output
+    }
+
+    var content: [String: Data] { (try? IncrementalBuildTests.snapshot(site + "/content")) ?? [:] }
+}
+
+/// The smallest PNG header that says 2x1 pixels: enough for the size checks.
+private let tinyPNG = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
+                            0, 0, 0, 2, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0, 0, 0])
+
+@Suite("Syncing community content")
+struct SyncTests {
+    @Test("Accepted comments land in their bundle and on the page; a second sync changes nothing")
+    func syncTwice() throws {
+        let scratch = try SyncScratch()
+        try scratch.comment("c1", body: "Synced remark about the hinge.")
+        try scratch.comment("c2", part: nil, body: "About the whole box.")
+        let first = try scratch.sync()
+        #expect(first.count(.accept) == 2)
+        #expect(first.changedContent)
+        let page = Fixtures.read(try scratch.build() + "/machines/box/parts/lid/index.html")
+        #expect(page.contains("Synced remark about the hinge."))
+
+        let before = scratch.content
+        let second = try scratch.sync()
+        #expect(second.count(.accept) == 0)
+        #expect(second.count(.alreadyPresent) == 2)
+        #expect(!second.changedContent)
+        #expect(scratch.content == before)
+    }
+
+    @Test("A dry run reports the plan and changes nothing")
+    func dryRun() throws {
+        let scratch = try SyncScratch()
+        try scratch.comment("c1")
+        try scratch.comment("c2", part: "ghost")
+        let before = scratch.content
+        let report = try scratch.sync(dryRun: true)
+        #expect(report.count(.accept) == 1)
+        #expect(report.count(.reject) == 1)
+        #expect(scratch.content == before)
+        #expect(!TextFile.exists(scratch.site + "/content/.quarantine"))
+    }
+
+    @Test("A takedown removes the comment and its rendered text")
+    func takedown() throws {
+        let scratch = try SyncScratch()
+        try scratch.comment("c1", body: "Regrettable words.")
+        _ = try scratch.sync()
+        #expect(Fixtures.read(try scratch.build() + "/machines/box/parts/lid/index.html").contains("Regrettable words."))
+
+        try FileManager.default.removeItem(atPath: scratch.inbox + "/c1.comment.md")
+        try scratch.put("t1.takedown.yaml", "target: c1\nreason: asked by the author\n")
+        let report = try scratch.sync()
+        #expect(report.count(.takeDown) == 1)
+        let comments = try FileManager.default.contentsOfDirectory(atPath: scratch.site + "/content/machines/box/parts/lid/comments")
+        #expect(comments == ["hello.md"])
+        #expect(!Fixtures.read(try scratch.build() + "/machines/box/parts/lid/index.html").contains("Regrettable words."))
+    }
+
+    @Test("Each bad submission is quarantined with its reason", arguments: [
+        ("long", "comment is 201 characters long; the limit is 1-200"),
+        ("ghost", "unknown part 'ghost' of machine 'box'"),
+        ("baddate", "'date' is not an ISO 8601 date"),
+        ("notimage", "notimage.png: not a PNG image"),
+        ("slip", "file name '../x' has path components"),
+        ("hello", "duplicate: id 'hello' is already used by content/machines/box/parts/lid/comments/hello.md"),
+    ])
+    func quarantine(_ id: String, _ reason: String) throws {
+        let scratch = try SyncScratch()
+        switch id {
+        case "long": try scratch.comment(id, body: String(repeating: "x", count: 201))
+        case "ghost": try scratch.comment(id, part: "ghost")
+        case "baddate": try scratch.comment(id, date: "2025-02-30")
+        case "notimage":
+            try scratch.put("notimage.png", "GIF89a, or text pretending")
+            try scratch.put("notimage.photo.yaml", "machine: box\nauthor: Ada\ndate: 2025-03-01\nfile: notimage.png\n")
+        case "hello": try scratch.comment(id, body: "Same id as the fixture's comment, other words.")
+        default: break
+        }
+        try scratch.writeManifest(extra: id == "slip" ? [["id": "slip", "files": ["../x"]]] : [])
+        let report = try scratch.sync()
+        let rejected = report.actions.filter { $0.kind == .reject }
+        #expect(rejected.map(\.id) == [id])
+        #expect(rejected.first?.detail.contains(reason) == true, "\(rejected)")
+        let note = Fixtures.read(scratch.site + "/content/.quarantine/\(id).reason")
+        #expect(note.contains(reason))
+        #expect(report.count(.accept) == 0)
+    }
+
+    @Test("A photo is filed with its sidecar; one over the pixel limit is rejected")
+    func photos() throws {
+        let scratch = try SyncScratch()
+        try scratch.put("p1.png", tinyPNG)
+        try scratch.put("p1.photo.yaml", "machine: box\npart: lid\nauthor: Ada\ndate: 2025-03-01\ncaption: \"Lid, open\"\nlocation: false\nfile: p1.png\n")
+        try scratch.writeManifest()
+        let report = try scratch.sync()
+        #expect(report.count(.accept) == 1)
+        let photos = try FileManager.default.contentsOfDirectory(atPath: scratch.site + "/content/machines/box/parts/lid/photos").sorted()
+        #expect(photos.count == 2)
+        #expect(photos.allSatisfy { $0.hasPrefix(SubmissionReview.contentName(tinyPNG)) })
+        let (content, _) = ContentLoader(siteRoot: scratch.site).load()
+        #expect(content.machines[0].parts[0].community.photos.first?.caption == "Lid, open")
+        #expect(content.machines[0].parts[0].community.photos.first?.id == "p1")
+
+        try scratch.write(limits: "photo_max_pixels: 1")
+        try scratch.put("p2.png", tinyPNG + Data([1]))
+        try scratch.put("p2.photo.yaml", "machine: box\nauthor: Ada\ndate: 2025-03-01\nfile: p2.png\n")
+        try scratch.writeManifest()
+        let second = try scratch.sync()
+        #expect(second.actions.first { $0.id == "p2" }?.detail.contains("2x1 pixels is over the limit of 1") == true)
+    }
+
+    @Test("An HTTP inbox is read through its manifest; a second sync downloads only the manifest")
+    func httpInbox() throws {
+        let scratch = try SyncScratch()
+        try scratch.comment("c1", body: "Over HTTP.")
+        try scratch.writeManifest()
+        let server = try LocalServer(.http, serving: scratch.inbox)
+        defer { server.stop() }
+        let report = try scratch.sync(from: "http://\(server.url)/")
+        #expect(report.count(.accept) == 1)
+        #expect(server.requests.contains("GET /c1.comment.md"))
+        let second = try scratch.sync(from: "http://\(server.url)/")
+        #expect(second.count(.alreadyPresent) == 1)
+        #expect(server.requests.components(separatedBy: "GET /c1.comment.md").count == 2, "fetched once only")
+    }
+
+    @Test("An FTP inbox on a real FTP server is synced")
+    func ftpInbox() throws {
+        let scratch = try SyncScratch()
+        try scratch.comment("c1", body: "Over FTP.")
+        try scratch.put("p1.png", tinyPNG)
+        try scratch.put("p1.photo.yaml", "machine: box\nauthor: Ada\ndate: 2025-03-01\nfile: p1.png\n")
+        try scratch.writeManifest()
+        let server = try LocalServer(.ftp, serving: scratch.inbox)
+        defer { server.stop() }
+        let report = try scratch.sync(from: "ftp://\(server.url)/")
+        #expect(report.count(.accept) == 2, "\(report.actions)")
+        #expect(Fixtures.read(try scratch.build() + "/machines/box/parts/lid/index.html").contains("Over FTP."))
+    }
+
+    @Test("A remote inbox without a manifest stops the sync with a clear message")
+    func missingManifest() throws {
+        let scratch = try SyncScratch()
+        try scratch.comment("c1")
+        let server = try LocalServer(.http, serving: scratch.inbox)
+        defer { server.stop() }
+        #expect {
+            _ = try scratch.sync(from: "http://\(server.url)/")
+        } throws: { error in
+            "\(error)".contains("manifest.json") && "\(error)".contains("404")
+        }
+    }
+}
+
+extension SyncScratch {
+    func write(limits: String) throws {
+        try "title: \"Tiny catalog\"\nbase_url: \"https://example.org/catalog/\"\nlimits:\n  \(limits)\n"
+            .write(toFile: site + "/content/site.yaml", atomically: true, encoding: .utf8)
+    }
+}
