@@ -2,11 +2,11 @@ import ArgumentParser
 import TeardownKit
 
 @main
-struct Teardown: ParsableCommand {
+struct Teardown: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "teardown",
         abstract: "Build static catalogs of machines you can take apart.",
         version: TeardownVersion.current,
-        subcommands: [BuildCommand.self, CheckCommand.self, SyncCommand.self, NewCommand.self]
+        subcommands: [BuildCommand.self, CheckCommand.self, SyncCommand.self, ServeCommand.self, NewCommand.self]
     )
 }

@@ -1,0 +1,127 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Calls back when anything below the watched folders changes. Uses inotify; when the kernel's
+/// watch limit is reached (a known way for other generators to stop watching without a word),
+/// it says so and polls modification times instead.
+final class ChangeWatcher: @unchecked Sendable {
+    enum Mode: Equatable, Sendable { case inotify, polling(reason: String) }
+
+    private let folders: [String]
+    private let onChange: @Sendable () -> Void
+    private(set) var mode: Mode = .inotify
+    private var descriptor: Int32 = -1
+    private var watches: [Int32: String] = [:]
+
+    /// `forcePolling` is for tests of the fallback.
+    init(folders: [String], forcePolling: Bool = false, onChange: @escaping @Sendable () -> Void) {
+        self.folders = folders
+        self.onChange = onChange
+        if forcePolling {
+            mode = .polling(reason: "polling was asked for")
+        } else {
+            descriptor = inotify_init1(Int32(IN_CLOEXEC))
+            if descriptor < 0 {
+                mode = .polling(reason: "inotify is unavailable: \(String(cString: strerror(errno)))")
+            } else {
+                for folder in folders where !addWatches(below: folder) {
+                    close(descriptor)
+                    descriptor = -1
+                    break
+                }
+            }
+        }
+        let thread = Thread { [self] in
+            if case .inotify = mode { readEvents() } else { poll() }
+        }
+        thread.name = "teardown-watch"
+        thread.start()
+    }
+
+    private func addWatches(below folder: String) -> Bool {
+        var pending = [folder]
+        let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_ATTRIB)
+        while let next = pending.popLast() {
+            guard TextFileCheck.isDirectory(next) else { continue }
+            let watch = inotify_add_watch(descriptor, next, mask)
+            if watch < 0 {
+                if errno == ENOSPC || errno == ENOMEM {
+                    mode = .polling(reason: "the inotify watch limit is reached (fs.inotify.max_user_watches)")
+                    return false
+                }
+                continue
+            }
+            watches[watch] = next
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: next)) ?? [] {
+                pending.append(next + "/" + name)
+            }
+        }
+        return true
+    }
+
+    private func readEvents() {
+        let size = 64 * 1024
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(descriptor, buffer, size)
+            if count < 0 {
+                if errno == EINTR { continue }
+                mode = .polling(reason: "inotify failed: \(String(cString: strerror(errno)))")
+                poll()
+                return
+            }
+            var offset = 0
+            while offset < count {
+                let event = (buffer + offset).assumingMemoryBound(to: inotify_event.self).pointee
+                let nameLength = Int(event.len)
+                if event.mask & UInt32(IN_ISDIR) != 0, event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0,
+                   let parent = watches[event.wd], nameLength > 0 {
+                    let name = String(cString: (buffer + offset + MemoryLayout<inotify_event>.size).assumingMemoryBound(to: CChar.self))
+                    if !addWatches(below: parent + "/" + name) {
+                        poll()
+                        return
+                    }
+                }
+                offset += MemoryLayout<inotify_event>.size + nameLength
+            }
+            onChange()
+        }
+    }
+
+    private func poll() {
+        var last = snapshot()
+        while true {
+            usleep(300_000)
+            let now = snapshot()
+            if now != last {
+                last = now
+                onChange()
+            }
+        }
+    }
+
+    /// Path to size and modification time of everything below the folders.
+    private func snapshot() -> [String: [Int]] {
+        var result: [String: [Int]] = [:]
+        for folder in folders {
+            guard let enumerator = FileManager.default.enumerator(
+                at: URL(fileURLWithPath: folder), includingPropertiesForKeys: [.contentModificationDateKey, .fileSizeKey])
+            else { continue }
+            for case let url as URL in enumerator {
+                let values = try? url.resourceValues(forKeys: [.contentModificationDateKey, .fileSizeKey])
+                result[url.path] = [Int((values?.contentModificationDate?.timeIntervalSince1970 ?? 0) * 1e6), values?.fileSize ?? -1]
+            }
+        }
+        return result
+    }
+}
+
+enum TextFileCheck {
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+}

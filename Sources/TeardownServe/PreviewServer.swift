@@ -1,0 +1,162 @@
+import Foundation
+import Hummingbird
+import TeardownKit
+
+/// `teardown serve`: builds the site, serves the output folder on loopback, rebuilds
+/// incrementally when content/ or Themes/ change, and reloads open pages.
+public struct PreviewServer: Sendable {
+    public enum Event: Sendable {
+        case built(SiteBuilder.Report, seconds: Double)
+        case failed(BuildFailure)
+        case watching(polling: String?)
+        case listening(url: String)
+    }
+
+    public let siteRoot: String
+    public let output: String?
+    public let host: String
+    public let port: Int
+    public let forcePolling: Bool
+    private let onEvent: @Sendable (Event) -> Void
+
+    public init(siteRoot: String, output: String? = nil, host: String = "127.0.0.1", port: Int = 8080,
+                forcePolling: Bool = false, onEvent: @escaping @Sendable (Event) -> Void) {
+        self.siteRoot = siteRoot
+        self.output = output
+        self.host = host
+        self.port = port
+        self.forcePolling = forcePolling
+        self.onEvent = onEvent
+    }
+
+    public func run() async throws {
+        let live = LiveReload()
+        let builder = SiteBuilder(siteRoot: siteRoot, output: output, baseURL: "http://\(host):\(port)/")
+        let scheduler = RebuildScheduler(builder: builder, live: live, onEvent: onEvent)
+        scheduler.rebuild()
+        let watcher = ChangeWatcher(folders: [siteRoot + "/content", siteRoot + "/Themes"], forcePolling: forcePolling) {
+            scheduler.request()
+        }
+        if case .polling(let reason) = watcher.mode { onEvent(.watching(polling: reason)) } else { onEvent(.watching(polling: nil)) }
+
+        let files = StaticFiles(root: builder.output)
+        let router = Router()
+        router.get("/__teardown/live.js") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
+                     body: .init(byteBuffer: ByteBuffer(string: LiveReload.script)))
+        }
+        router.get("/__teardown/events") { _, _ in
+            let (id, stream) = await live.subscribe()
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                body: .init { writer in
+                    defer { Task { await live.unsubscribe(id) } }
+                    try await writer.write(ByteBuffer(string: ": connected\n\n"))
+                    for await event in stream {
+                        try await writer.write(ByteBuffer(string: event))
+                    }
+                    try await writer.finish(nil)
+                })
+        }
+        router.get("**") { request, _ in
+            Self.respond(to: request.uri.path, files: files)
+        }
+        router.head("**") { request, _ in
+            var response = Self.respond(to: request.uri.path, files: files)
+            response.body = .init()
+            return response
+        }
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "teardown"),
+            onServerRunning: { [onEvent, host, port] _ in onEvent(.listening(url: "http://\(host):\(port)/")) }
+        )
+        try await app.runService()
+        _ = watcher
+    }
+
+    static func respond(to path: String, files: StaticFiles) -> Response {
+        switch files.resolve(path) {
+        case .redirect(let location):
+            return Response(status: .movedPermanently, headers: [.location: location])
+        case .file(let file):
+            return serve(file, status: .ok)
+        case .notFound:
+            if case .file(let page) = files.resolve("/404.html") { return serve(page, status: .notFound) }
+            return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: "Not found\n")))
+        }
+    }
+
+    private static func serve(_ file: String, status: HTTPResponse.Status) -> Response {
+        guard var data = FileManager.default.contents(atPath: file) else {
+            return Response(status: .notFound)
+        }
+        let type = StaticFiles.mediaType(of: file)
+        if type.hasPrefix("text/html") {
+            data = LiveReload.inject(into: data)
+        }
+        return Response(status: status, headers: [.contentType: type, .cacheControl: "no-cache"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+extension LiveReload {
+    static let tag = Data("<script src=\"/__teardown/live.js\"></script>".utf8)
+
+    /// Adds the live-reload script before </body>, or at the end of a page without one.
+    static func inject(into page: Data) -> Data {
+        guard let range = page.range(of: Data("</body>".utf8), options: .backwards) else { return page + tag }
+        var result = page
+        result.replaceSubrange(range.lowerBound..<range.lowerBound, with: tag)
+        return result
+    }
+}
+
+/// Runs one build at a time; changes that arrive during a build cause one more build after it.
+final class RebuildScheduler: @unchecked Sendable {
+    private let builder: SiteBuilder
+    private let live: LiveReload
+    private let onEvent: @Sendable (PreviewServer.Event) -> Void
+    private let queue = DispatchQueue(label: "teardown-rebuild")
+    private let lock = NSLock()
+    private var pending = false
+    /// Whether the last build failed: then even an unchanged build must reload the pages.
+    private var failedBefore = false
+
+    init(builder: SiteBuilder, live: LiveReload, onEvent: @escaping @Sendable (PreviewServer.Event) -> Void) {
+        self.builder = builder
+        self.live = live
+        self.onEvent = onEvent
+    }
+
+    func request() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !pending else { return }
+        pending = true
+        // Editors write a file in several steps; a short pause lets them finish.
+        queue.asyncAfter(deadline: .now() + .milliseconds(40)) { [self] in
+            lock.lock()
+            pending = false
+            lock.unlock()
+            rebuild()
+        }
+    }
+
+    func rebuild() {
+        let start = Date()
+        do {
+            let report = try builder.build()
+            onEvent(.built(report, seconds: Date().timeIntervalSince(start)))
+            if !report.unchanged || failedBefore { Task { await live.reload() } }
+            failedBefore = false
+        } catch {
+            onEvent(.failed(error))
+            failedBefore = true
+            let text = error.diagnostics.filter { $0.severity == .error }.map(\.description).joined(separator: "\n")
+            Task { await live.failed(text) }
+        }
+    }
+}

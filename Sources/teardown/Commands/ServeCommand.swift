@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import TeardownKit
+import TeardownServe
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Build the site, serve it locally, and rebuild and reload on every change.",
+        discussion: """
+            Watches content/ and Themes/; each change triggers an incremental build, and open \
+            pages reload. A build error shows on the open pages instead of stopping the server. \
+            Stop with Ctrl-C.
+            """
+    )
+
+    @OptionGroup var options: SiteOptions
+
+    @Option(name: .long, help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: "The port to listen on.")
+    var port = 8080
+
+    @Option(name: .long, help: ArgumentHelp("Where to write the site (default: <site>/public).", valueName: "dir"))
+    var output: String?
+
+    @Flag(name: .long, help: "Watch by polling modification times instead of inotify.")
+    var poll = false
+
+    func run() async throws {
+        let site = options.site
+        let server = PreviewServer(siteRoot: site, output: output, host: host, port: port, forcePolling: poll) { event in
+            switch event {
+            case .built(let report, let seconds):
+                DiagnosticPrinter.print(report.warnings, site: site)
+                say(BuildSummary.line(report, seconds: String(format: "%.2f", seconds)))
+            case .failed(let failure):
+                DiagnosticPrinter.print(failure.diagnostics, site: site)
+                FileHandle.standardError.write(Data("Build failed: \(DiagnosticPrinter.summary(failure.diagnostics)); serving the last good build.\n".utf8))
+            case .watching(let polling):
+                if let polling {
+                    FileHandle.standardError.write(Data("warning: \(polling); watching by polling every 0.3 s instead\n".utf8))
+                } else {
+                    say("Watching content/ and Themes/ for changes")
+                }
+            case .listening(let url):
+                say("Serving on \(url) (Ctrl-C to stop)")
+            }
+        }
+        try await server.run()
+    }
+}
+
+/// Writes a line at once: print() is buffered when output goes to a file or a pipe, and a
+/// server's log should not wait for its exit.
+private func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
