@@ -67,6 +67,10 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(
+            name: "TeardownServeTests",
+            dependencies: ["TeardownServe"]
+        ),
+        .testTarget(
             name: "TeardownCLITests",
             dependencies: ["teardown"]
         ),

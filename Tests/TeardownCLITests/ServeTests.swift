@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+/// Runs `teardown serve` on a scratch copy of the demo site and talks to it with curl.
+@Suite("teardown serve", .serialized)
+struct ServeTests {
+    final class Server: @unchecked Sendable {
+        let process = Process()
+        let port = Int.random(in: 20000...60000)
+        let site: URL
+        let log: URL
+
+        init(polling: Bool = false) throws {
+            site = TeardownBinary.temporaryFolder()
+            try FileManager.default.copyItem(at: TeardownBinary.packageRoot.appendingPathComponent("content"),
+                                             to: site.appendingPathComponent("content"))
+            log = site.appendingPathComponent("serve.log")
+            FileManager.default.createFile(atPath: log.path, contents: nil)
+            process.executableURL = TeardownBinary.url
+            process.arguments = ["serve", "--site", site.path, "--port", "\(port)"] + (polling ? ["--poll"] : [])
+            let handle = try FileHandle(forWritingTo: log)
+            process.standardOutput = handle
+            process.standardError = handle
+            try process.run()
+            for _ in 0..<100 where !output.contains("Serving on") {
+                usleep(100_000)
+            }
+        }
+
+        var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+        func curl(_ arguments: [String]) throws -> String {
+            let curl = Process()
+            curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            curl.arguments = ["curl", "-s", "--path-as-is"] + arguments
+            let pipe = Pipe()
+            curl.standardOutput = pipe
+            try curl.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            curl.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+
+        func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+        func stop() {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+
+        /// Collects server-sent events while `change` runs, until `until` appears or 10 s pass.
+        func events(until marker: String, while change: () throws -> Void) throws -> String {
+            let curl = Process()
+            curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            curl.arguments = ["curl", "-s", "-N", "--max-time", "10", url("/__teardown/events")]
+            let file = site.appendingPathComponent("events-\(UUID().uuidString).log")
+            FileManager.default.createFile(atPath: file.path, contents: nil)
+            curl.standardOutput = try FileHandle(forWritingTo: file)
+            try curl.run()
+            defer { curl.terminate(); kill(curl.processIdentifier, SIGKILL); curl.waitUntilExit() }
+            var text = ""
+            for _ in 0..<50 where !text.contains(": connected") {
+                usleep(50_000)
+                text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+            }
+            try change()
+            for _ in 0..<100 where !text.contains(marker) {
+                usleep(100_000)
+                text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+            }
+            return text
+        }
+    }
+
+    @Test("Pages are served with the reload script, the right types, and the site's 404 page")
+    func serves() throws {
+        let server = try Server()
+        defer { server.stop() }
+        #expect(server.output.contains("Built"), "\(server.output)")
+        let page = try server.curl([server.url("/machines/desk-fan/")])
+        #expect(page.contains("Desk fan"))
+        #expect(page.contains("/__teardown/live.js"))
+        let css = try server.curl(["-o", "/dev/null", "-w", "%{http_code} %{content_type}", server.url("/assets/style.css")])
+        #expect(css == "200 text/css; charset=utf-8")
+        let redirect = try server.curl(["-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", server.url("/machines/desk-fan")])
+        #expect(redirect.hasPrefix("301 ") && redirect.hasSuffix("/machines/desk-fan/"))
+        for path in ["/../content/site.yaml", "/%2e%2e/content/site.yaml", "/nowhere/"] {
+            let status = try server.curl(["-o", "/dev/null", "-w", "%{http_code}", server.url(path)])
+            #expect(status == "404", "\(path)")
+        }
+        #expect(try server.curl([server.url("/%2e%2e/content/site.yaml")]).contains("Page not found"))
+    }
+
+    @Test("An edit reloads open pages; a broken edit shows its error, and fixing it reloads", arguments: [false, true])
+    func liveReload(polling: Bool) throws {
+        let server = try Server(polling: polling)
+        defer { server.stop() }
+        let description = server.site.appendingPathComponent("content/machines/desk-fan/description.md")
+        let original = try String(contentsOf: description, encoding: .utf8)
+        let reload = try server.events(until: "event: reload") {
+            try (original + "\nFreshly edited line.\n").write(to: description, atomically: true, encoding: .utf8)
+        }
+        #expect(reload.contains("event: reload"), "\(reload)\n\(server.output)")
+        #expect(try server.curl([server.url("/machines/desk-fan/")]).contains("Freshly edited line."))
+
+        let machine = server.site.appendingPathComponent("content/machines/desk-fan/machine.yaml")
+        let good = try String(contentsOf: machine, encoding: .utf8)
+        let failure = try server.events(until: "event: failure") {
+            try (good + "canvas: [\n").write(to: machine, atomically: true, encoding: .utf8)
+        }
+        #expect(failure.contains("event: failure"))
+        #expect(failure.contains("machine.yaml"))
+        #expect(try server.curl([server.url("/machines/desk-fan/")]).contains("Freshly edited line."), "the last good build is served")
+
+        let fixed = try server.events(until: "event: reload") {
+            try good.write(to: machine, atomically: true, encoding: .utf8)
+        }
+        #expect(fixed.contains("event: reload"))
+        if polling { #expect(server.output.contains("watching by polling")) }
+    }
+}
