@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// SIGKILL at random moments: the published site and the content stay whole, and the next
+/// run finishes the job.
+@Suite("Killed builds and syncs", .serialized)
+struct KillTests {
+    static func copyDemo() throws -> URL {
+        let site = TeardownBinary.temporaryFolder()
+        try FileManager.default.copyItem(at: TeardownBinary.packageRoot.appendingPathComponent("content"),
+                                         to: site.appendingPathComponent("content"))
+        return site
+    }
+
+    /// Starts the command and kills it after a random delay; returns whether it was still running.
+    @discardableResult
+    static func runAndKill(_ arguments: [String], within microseconds: UInt32) throws -> Bool {
+        let process = Process()
+        process.executableURL = TeardownBinary.url
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        usleep(UInt32.random(in: 0...microseconds))
+        let wasRunning = process.isRunning
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return wasRunning
+    }
+
+    static func snapshot(_ root: URL) -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
+        while let url = enumerator?.nextObject() as? URL {
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            files[String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))] = try? Data(contentsOf: url)
+        }
+        return files
+    }
+
+    @Test("A build killed at any moment leaves the previous site whole; the next build completes")
+    func killedBuilds() throws {
+        let site = try Self.copyDemo()
+        let public_ = site.appendingPathComponent("public")
+        #expect(try TeardownBinary.run(["build", "--site", site.path]).status == 0)
+        let files = Set(Self.snapshot(public_).keys)
+        let description = site.appendingPathComponent("content/machines/desk-fan/description.md")
+        let original = try String(contentsOf: description, encoding: .utf8)
+        var published = Set(["Edition 0"])
+        var killedWhileRunning = 0
+        for edition in 1...15 {
+            try (original + "\nEdition \(edition)\n").write(to: description, atomically: true, encoding: .utf8)
+            if try Self.runAndKill(["build", "--site", site.path], within: 150_000) { killedWhileRunning += 1 }
+            published.insert("Edition \(edition)")
+            let now = Self.snapshot(public_)
+            #expect(Set(now.keys) == files, "edition \(edition): the same files, none missing or extra")
+            for (path, data) in now where path.hasSuffix(".html") {
+                #expect(String(decoding: data, as: UTF8.self).hasSuffix("</html>\n"), "\(path) is complete")
+            }
+            let page = String(decoding: now["machines/desk-fan/index.html"] ?? Data(), as: UTF8.self)
+            #expect(page.contains("Desk fan"))
+        }
+        #expect(killedWhileRunning > 0, "at least some kills hit a running build")
+        #expect(try TeardownBinary.run(["build", "--site", site.path]).status == 0)
+        let reference = site.appendingPathComponent("reference")
+        #expect(try TeardownBinary.run(["build", "--site", site.path, "--output", reference.path, "--full"]).status == 0)
+        #expect(Self.snapshot(public_) == Self.snapshot(reference))
+        #expect(String(decoding: Self.snapshot(public_)["machines/desk-fan/index.html"]!, as: UTF8.self).contains("Edition 15"))
+    }
+
+    @Test("A sync killed at any moment leaves whole files; the next sync completes, equal to an unkilled one")
+    func killedSyncs() throws {
+        let site = try Self.copyDemo()
+        let calm = try Self.copyDemo()
+        let inbox = site.appendingPathComponent("inbox")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        let parts = ["blades", "motor", "switch", "stand", "base"]
+        for index in 0..<20 {
+            let text = "---\nmachine: desk-fan\npart: \(parts[index % parts.count])\nauthor: K\(index)\ndate: 2025-04-\(10 + index)\n---\nKill-proof remark \(index).\n"
+            try text.write(to: inbox.appendingPathComponent("k\(index).comment.md"), atomically: true, encoding: .utf8)
+        }
+        try "target: k3\nreason: test\n".write(to: inbox.appendingPathComponent("t1.takedown.yaml"), atomically: true, encoding: .utf8)
+        #expect(try TeardownBinary.run(["build", "--site", site.path]).status == 0)
+        for _ in 0..<10 {
+            try Self.runAndKill(["sync", "--site", site.path, "--from", inbox.path], within: 200_000)
+            for (path, data) in Self.snapshot(site.appendingPathComponent("content")) where path.contains("/comments/") {
+                #expect(String(decoding: data, as: UTF8.self).hasSuffix("\n"), "\(path) is whole")
+            }
+            #expect(try TeardownBinary.run(["check", "--site", site.path]).status == 0, "the content still loads")
+        }
+        let final = try TeardownBinary.run(["sync", "--site", site.path, "--from", inbox.path])
+        #expect(final.status == 0, "\(final.stderr)")
+        #expect(try TeardownBinary.run(["sync", "--site", calm.path, "--from", inbox.path]).status == 0)
+        #expect(Self.snapshot(site.appendingPathComponent("content")) == Self.snapshot(calm.appendingPathComponent("content")))
+        #expect(Self.snapshot(site.appendingPathComponent("public")) == Self.snapshot(calm.appendingPathComponent("public")))
+    }
+}
