@@ -34,10 +34,9 @@ build: deps
 site: build
 	$(TEARDOWN) build --base-url http://127.0.0.1:$(PORT)/
 
-## preview: build, render and serve the demo catalog on http://127.0.0.1:$(PORT)
-preview: site
-	@echo "Serving public/ on http://127.0.0.1:$(PORT)/ (Ctrl-C to stop)"
-	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory public
+## preview: build, render and serve the demo catalog on http://127.0.0.1:$(PORT) with live reload
+preview: build
+	$(TEARDOWN) serve --port $(PORT)
 
 ## check: validate the demo catalog without writing anything
 check: build

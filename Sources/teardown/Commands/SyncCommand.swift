@@ -9,8 +9,8 @@ struct SyncCommand: ParsableCommand {
         discussion: """
             SOURCE is a folder, an http(s):// URL or an ftp:// URL holding an inbox (see the \
             manual's "Syncing community content"). Accepted submissions are filed into their \
-            bundles, rejected ones are kept in content/.quarantine/ with a reason, and a sync that \
-            changed anything is followed by an incremental build.
+            bundles, rejected ones are kept in content/.quarantine/ with a reason, and an \
+            incremental build follows.
             """
     )
 
@@ -47,7 +47,10 @@ struct SyncCommand: ParsableCommand {
             print(action.kind.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(action.id): \(action.detail)")
         }
         print(Self.summary(report))
-        guard report.changedContent else { return }
+        // Always build after a real sync, even one that changed nothing: the incremental build
+        // costs little when nothing changed, and it finishes the job of a sync killed before
+        // its build.
+        guard !report.dryRun else { return }
         let start = Date()
         do {
             let build = try SiteBuilder(siteRoot: options.site, output: output).build()
