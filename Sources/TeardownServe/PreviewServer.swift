@@ -59,13 +59,16 @@ public struct PreviewServer: Sendable {
                     try await writer.finish(nil)
                 })
         }
-        router.get("**") { request, _ in
-            Self.respond(to: request.uri.path, files: files)
-        }
-        router.head("**") { request, _ in
-            var response = Self.respond(to: request.uri.path, files: files)
-            response.body = .init()
-            return response
+        // "**" matches one segment or more, so the home page needs its own route.
+        for path in ["/", "**"] {
+            router.get(RouterPath(path)) { request, _ in
+                Self.respond(to: request.uri.path, files: files)
+            }
+            router.head(RouterPath(path)) { request, _ in
+                var response = Self.respond(to: request.uri.path, files: files)
+                response.body = .init()
+                return response
+            }
         }
         let app = Application(
             router: router,

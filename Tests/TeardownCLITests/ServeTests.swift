@@ -77,6 +77,7 @@ struct ServeTests {
         let server = try Server()
         defer { server.stop() }
         #expect(server.output.contains("Built"), "\(server.output)")
+        #expect(try server.curl([server.url("/")]).contains("Teardown demo catalog"), "the home page")
         let page = try server.curl([server.url("/machines/desk-fan/")])
         #expect(page.contains("Desk fan"))
         #expect(page.contains("/__teardown/live.js"))
