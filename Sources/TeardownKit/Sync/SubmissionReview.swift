@@ -116,11 +116,11 @@ struct SubmissionReview: Sendable {
     }
 
     private func photo(_ id: String, data: Data, name: String, files: [String: Data]) -> SyncDecision {
-        let file = SourceFile(absolutePath: name, displayPath: name)
-        guard let text = Self.text(data) else { return .reject(reason: "\(name): not UTF-8 text, or it contains NUL") }
         var diagnostics: [Diagnostic] = []
-        guard let yaml = YAMLMap.parse(text, file: file, expected: "photo details", diagnostics: &diagnostics) else {
-            return .reject(reason: diagnostics.first?.plain ?? "\(name): not a mapping")
+        let yaml: YAMLMap
+        switch Self.details(data, name: name, expected: "photo details") {
+        case .success(let parsed): yaml = parsed
+        case .failure(let problem): return .reject(reason: problem.reason)
         }
         let machineSlug = yaml.string("machine", required: true, diagnostics: &diagnostics)
         let partSlug = yaml.string("part", diagnostics: &diagnostics)
@@ -172,11 +172,11 @@ struct SubmissionReview: Sendable {
     }
 
     private func takedown(_ id: String, data: Data, name: String) -> SyncDecision {
-        let file = SourceFile(absolutePath: name, displayPath: name)
-        guard let text = Self.text(data) else { return .reject(reason: "\(name): not UTF-8 text, or it contains NUL") }
         var diagnostics: [Diagnostic] = []
-        guard let yaml = YAMLMap.parse(text, file: file, expected: "takedown details", diagnostics: &diagnostics) else {
-            return .reject(reason: diagnostics.first?.plain ?? "\(name): not a mapping")
+        let yaml: YAMLMap
+        switch Self.details(data, name: name, expected: "takedown details") {
+        case .success(let parsed): yaml = parsed
+        case .failure(let problem): return .reject(reason: problem.reason)
         }
         let target = yaml.string("target", required: true, diagnostics: &diagnostics)
         let reason = yaml.string("reason", diagnostics: &diagnostics)
@@ -188,6 +188,17 @@ struct SubmissionReview: Sendable {
     }
 
     // MARK: Helpers
+
+    /// A YAML file of a submission, read as a mapping; the reason names the file and line.
+    private static func details(_ data: Data, name: String, expected: String) -> Result<YAMLMap, TargetProblem> {
+        guard let text = text(data) else { return .failure(TargetProblem(reason: "\(name): not UTF-8 text, or it contains NUL")) }
+        var diagnostics: [Diagnostic] = []
+        let file = SourceFile(absolutePath: name, displayPath: name)
+        guard let yaml = YAMLMap.parse(text, file: file, expected: expected, diagnostics: &diagnostics) else {
+            return .failure(TargetProblem(reason: diagnostics.first?.plain ?? "\(name): not a mapping"))
+        }
+        return .success(yaml)
+    }
 
     private struct TargetProblem: Error { let reason: String }
 
