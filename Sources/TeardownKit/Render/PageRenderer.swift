@@ -7,6 +7,15 @@ struct PageRenderer: Sendable {
     let markdown = MarkdownRenderer()
     /// The base URL pages are published at, for canonical links.
     let baseURL: String
+    /// Each machine's layers, laid out once: every page of a machine and its parts shows them.
+    private let stacks: [StackLayout]
+
+    init(content: SiteContent, theme: Theme, baseURL: String) {
+        self.content = content
+        self.theme = theme
+        self.baseURL = baseURL
+        self.stacks = content.machines.map(StackLayout.init)
+    }
 
     func render(_ page: SitePlan.Page, at url: URLPath) -> String {
         switch page {
@@ -15,12 +24,12 @@ struct PageRenderer: Sendable {
         case .machine(let index, let number):
             let machine = content.machines[index]
             return theme.render("machine", model(url, title: machine.name, description: machine.summary,
-                                                 machinePage(machine, page: number, at: url)))
+                                                 machinePage(index, page: number, at: url)))
         case .part(let machineIndex, let partIndex, let number):
             let machine = content.machines[machineIndex]
             let part = machine.parts[partIndex]
             return theme.render("part", model(url, title: "\(part.name) — \(machine.name)", description: part.name,
-                                              partPage(part, of: machine, page: number, at: url)))
+                                              partPage(partIndex, of: machineIndex, page: number, at: url)))
         case .manual(let index):
             let page = manualPage(index, at: url)
             return theme.render("manual", model(url, title: page.title, description: "", page))
@@ -58,35 +67,26 @@ struct PageRenderer: Sendable {
     // MARK: Catalog and machines
 
     private func catalog(at url: URLPath) -> CatalogModel {
-        let cards = content.machines.map { machine in
+        let cards = content.machines.enumerated().map { index, machine in
             MachineCardModel(
                 name: machine.name, url: Routes.machine(machine).relative(from: url), summary: machine.summary,
                 tags: machine.tags,
                 partCount: Plural.count(machine.parts.count, "part"),
                 commentCount: Plural.count(machine.commentCount, "comment"),
                 photoCount: Plural.count(machine.photoCount, "photo"),
-                stack: stack(machine, at: url))
+                backdrop: stacks[index].backdrop(prefix: prefix(index, at: url)))
         }
         return CatalogModel(machines: cards, hasMachines: !cards.isEmpty)
     }
 
-    private func stack(_ machine: Machine, at url: URLPath, current: Part? = nil) -> StackModel {
-        func percent(_ value: Int, of total: Int) -> String {
-            let scaled = (Double(value) / Double(total) * 100 * 1000).rounded() / 1000
-            return "\(scaled)%"
-        }
-        let layers = machine.parts.map { part in
-            StackLayerModel(
-                name: part.name, url: Routes.layer(part, of: machine).relative(from: url), z: part.layer.z,
-                left: percent(part.layer.x, of: machine.canvas.width), top: percent(part.layer.y, of: machine.canvas.height),
-                width: percent(part.layer.size.width, of: machine.canvas.width),
-                height: percent(part.layer.size.height, of: machine.canvas.height),
-                current: part.slug == current?.slug)
-        }
-        return StackModel(name: machine.name, width: machine.canvas.width, height: machine.canvas.height, layers: layers)
+    /// The way from the page at `url` to the page of machine `index`, which layer URLs start from.
+    private func prefix(_ index: Int, at url: URLPath) -> String {
+        let up = Routes.machine(content.machines[index]).relative(from: url)
+        return up == "./" ? "" : up
     }
 
-    private func machinePage(_ machine: Machine, page number: Int, at url: URLPath) -> MachinePageModel {
+    private func machinePage(_ index: Int, page number: Int, at url: URLPath) -> MachinePageModel {
+        let machine = content.machines[index]
         let base = Routes.machine(machine)
         let parts = machine.parts.sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }.map { part in
             PartLinkModel(name: part.name, url: Routes.part(part, of: machine).relative(from: url),
@@ -95,20 +95,23 @@ struct PageRenderer: Sendable {
         let photos = machine.community.photos.map { photoModel($0, owner: base, at: url) }
         return MachinePageModel(
             name: machine.name, summary: machine.summary, designer: machine.designer, license: machine.license,
-            updated: machine.updated?.day, tags: machine.tags, stack: stack(machine, at: url), parts: parts,
+            updated: machine.updated?.day, tags: machine.tags, stack: stacks[index].stack(prefix: prefix(index, at: url)), parts: parts,
             discussion: discussion(machine.description, machine.community.comments, designer: machine.designer,
                                    base: base, page: number, at: url),
             photos: photos, hasPhotos: !photos.isEmpty)
     }
 
-    private func partPage(_ part: Part, of machine: Machine, page number: Int, at url: URLPath) -> PartPageModel {
+    private func partPage(_ partIndex: Int, of machineIndex: Int, page number: Int, at url: URLPath) -> PartPageModel {
+        let machine = content.machines[machineIndex]
+        let part = machine.parts[partIndex]
         let base = Routes.part(part, of: machine)
         let photos = part.community.photos.map { photoModel($0, owner: base, at: url) }
         let specs = part.specs.map { SpecModel(label: $0.label, value: $0.value) }
         return PartPageModel(
             name: part.name,
             machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
-            stack: stack(machine, at: url, current: part),
+            backdrop: stacks[machineIndex].backdrop(prefix: prefix(machineIndex, at: url), excluding: partIndex),
+            layer: stacks[machineIndex].layer(partIndex, url: Routes.layer(part, of: machine).relative(from: url)),
             specs: specs, hasSpecs: !specs.isEmpty, tags: part.tags,
             discussion: discussion(part.description, part.community.comments, designer: machine.designer,
                                    base: base, page: number, at: url),

@@ -63,14 +63,17 @@ public struct Theme: Sendable {
         var texts: [String: String] = [:]
         var references: [String: Set<String>] = [:]
         var failed = false
+        _ = HTMLEscaping.registered
         for (name, file) in files.sorted(by: { $0.key < $1.key }) {
             guard let text = TextFile.read(file, diagnostics: &diagnostics) else { failed = true; continue }
             do {
-                templates[name] = try MustacheTemplate(string: text)
+                templates[name] = try MustacheTemplate(string: HTMLEscaping.pragma + text)
             } catch let error as MustacheTemplate.ParserError {
                 failed = true
-                diagnostics.append(.error(.templateSyntax(describe(error.error)),
-                                          at: file.location(line: error.context.lineNumber, column: error.context.columnNumber)))
+                // The pragma is not the author's text: errors on its line are placed without it.
+                let line = error.context.lineNumber
+                let column = line == 1 ? max(1, error.context.columnNumber - HTMLEscaping.pragma.count) : error.context.columnNumber
+                diagnostics.append(.error(.templateSyntax(describe(error.error)), at: file.location(line: line, column: column)))
                 continue
             } catch {
                 failed = true

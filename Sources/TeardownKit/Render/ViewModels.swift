@@ -48,6 +48,15 @@ struct StackModel: Sendable {
     let layers: [StackLayerModel]
 }
 
+/// The assembled machine as one element: its layers are that element's CSS backgrounds.
+struct BackdropModel: Sendable {
+    let name: String
+    let width: Int
+    let height: Int
+    /// CSS declarations for the `style` attribute.
+    let style: String
+}
+
 struct MachineCardModel: Sendable {
     let name: String
     let url: String
@@ -56,7 +65,7 @@ struct MachineCardModel: Sendable {
     let partCount: String
     let commentCount: String
     let photoCount: String
-    let stack: StackModel
+    let backdrop: BackdropModel
 }
 
 struct CatalogModel: Sendable {
@@ -127,8 +136,9 @@ struct MachinePageModel: Sendable {
 struct PartPageModel: Sendable {
     let name: String
     let machine: LinkModel
-    /// The machine with this part in place and the others faded.
-    let stack: StackModel
+    /// The rest of the machine, drawn faded behind this part's layer.
+    let backdrop: BackdropModel
+    let layer: StackLayerModel
     let specs: [SpecModel]
     let hasSpecs: Bool
     let tags: [String]

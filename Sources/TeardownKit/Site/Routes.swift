@@ -16,7 +16,12 @@ enum Routes {
     }
 
     static func layer(_ part: Part, of machine: Machine) -> URLPath {
-        .file(["machines", machine.slug, "parts", part.slug, part.layer.image.name])
+        URLPath(Routes.machine(machine).value + layerInMachine(part))
+    }
+
+    /// A part's layer image relative to its machine's page.
+    static func layerInMachine(_ part: Part) -> String {
+        String(URLPath.file(["parts", part.slug, part.layer.image.name]).value.dropFirst())
     }
 
     /// A photo published under the page of the machine or part it belongs to.

@@ -49,6 +49,12 @@ public struct URLPath: Hashable, Sendable, Comparable, CustomStringConvertible {
     public var description: String { value }
 
     private static func escape(_ component: String) -> String {
-        component.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(.init(charactersIn: "/?#"))) ?? component
+        // Slugs are almost always plain ASCII; Foundation's encoder is slow enough to show in builds.
+        let plain = component.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == 0x2D || byte == 0x5F || byte == 0x2E
+        }
+        if plain { return component }
+        return component.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(.init(charactersIn: "/?#"))) ?? component
     }
 }

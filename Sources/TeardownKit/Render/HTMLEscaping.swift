@@ -1,0 +1,41 @@
+import Mustache
+
+/// HTML escaping for templates, byte by byte. swift-mustache's own escaper looks every
+/// character up in a dictionary, which took a quarter of a build's time; this one returns
+/// text without special characters untouched and escapes the same five characters the same way.
+struct HTMLEscaping: MustacheContentType {
+    /// The pragma that selects this escaping; `Theme` puts it at the start of every template.
+    static let pragma = "{{% CONTENT_TYPE: TEARDOWN_HTML}}"
+
+    /// Registered once, before the first template is parsed.
+    static let registered: Bool = {
+        MustacheContentTypes.register(HTMLEscaping(), named: "TEARDOWN_HTML")
+        return true
+    }()
+
+    func escapeText(_ text: String) -> String {
+        var text = text
+        let escaped: String? = text.withUTF8 { bytes in
+            guard bytes.contains(where: Self.isSpecial) else { return nil }
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count + 16)
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "<"): output += Array("&lt;".utf8)
+                case UInt8(ascii: ">"): output += Array("&gt;".utf8)
+                case UInt8(ascii: "&"): output += Array("&amp;".utf8)
+                case UInt8(ascii: "\""): output += Array("&quot;".utf8)
+                case UInt8(ascii: "'"): output += Array("&#39;".utf8)
+                default: output.append(byte)
+                }
+            }
+            return String(decoding: output, as: UTF8.self)
+        }
+        return escaped ?? text
+    }
+
+    private static func isSpecial(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&")
+            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+    }
+}

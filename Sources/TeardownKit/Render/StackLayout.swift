@@ -1,0 +1,73 @@
+/// A machine's layers placed on its canvas, worked out once per build: the machine page, its
+/// card in the catalog and every one of its part pages show them.
+///
+/// The machine page draws each layer as an image. The catalog card and the part pages draw the
+/// layers as the backgrounds of one element instead: a part page would otherwise repeat an
+/// image tag per part of its machine, so a machine's part pages together grew with the square
+/// of its part count, in bytes written and in template work.
+struct StackLayout: Sendable {
+    let name: String
+    let canvas: PixelSize
+    /// Layer URLs relative to the machine's page, bottom first.
+    private let layers: [StackLayerModel]
+    /// Each layer as a CSS background: its URL, position and size, keyed like `layers`.
+    private let backgrounds: [(url: String, position: String, size: String)]
+
+    init(_ machine: Machine) {
+        name = machine.name
+        canvas = machine.canvas
+        let width = machine.canvas.width, height = machine.canvas.height
+        layers = machine.parts.map { part in
+            StackLayerModel(
+                name: part.name, url: Routes.layerInMachine(part), z: part.layer.z,
+                left: Self.percent(part.layer.x, of: width), top: Self.percent(part.layer.y, of: height),
+                width: Self.percent(part.layer.size.width, of: width),
+                height: Self.percent(part.layer.size.height, of: height),
+                current: false)
+        }
+        backgrounds = machine.parts.map { part in
+            // A percentage position aligns that point of the image with the same point of the
+            // box, so a layer at x of a canvas W wide, itself w wide, sits at x / (W - w).
+            let x = Self.percent(part.layer.x, of: width - part.layer.size.width)
+            let y = Self.percent(part.layer.y, of: height - part.layer.size.height)
+            let size = "\(Self.percent(part.layer.size.width, of: width)) \(Self.percent(part.layer.size.height, of: height))"
+            return (Routes.layerInMachine(part), "\(x) \(y)", size)
+        }
+    }
+
+    /// Every layer as an image, with URLs prefixed by the way from the page to the machine's page.
+    func stack(prefix: String, current: Int? = nil) -> StackModel {
+        let placed = layers.enumerated().map { index, layer in
+            StackLayerModel(name: layer.name, url: prefix + layer.url, z: layer.z, left: layer.left, top: layer.top,
+                            width: layer.width, height: layer.height, current: index == current)
+        }
+        return StackModel(name: name, width: canvas.width, height: canvas.height, layers: placed)
+    }
+
+    /// The layers as one element's CSS backgrounds, topmost first, leaving out `excluded`.
+    func backdrop(prefix: String, excluding excluded: Int? = nil) -> BackdropModel {
+        var images: [String] = [], positions: [String] = [], sizes: [String] = []
+        for index in backgrounds.indices.reversed() where index != excluded {
+            // Layer URLs are percent-encoded: a double quote cannot occur in them.
+            images.append("url(\"\(prefix)\(backgrounds[index].url)\")")
+            positions.append(backgrounds[index].position)
+            sizes.append(backgrounds[index].size)
+        }
+        let style = images.isEmpty ? "" : "background-image: \(images.joined(separator: ", ")); "
+            + "background-position: \(positions.joined(separator: ", ")); background-size: \(sizes.joined(separator: ", "))"
+        return BackdropModel(name: name, width: canvas.width, height: canvas.height, style: style)
+    }
+
+    /// One layer as an image at `url`, for the part page that shows it over its faded machine.
+    func layer(_ index: Int, url: String) -> StackLayerModel {
+        let layer = layers[index]
+        return StackLayerModel(name: layer.name, url: url, z: layer.z, left: layer.left, top: layer.top,
+                               width: layer.width, height: layer.height, current: true)
+    }
+
+    private static func percent(_ value: Int, of total: Int) -> String {
+        guard total != 0 else { return "0%" }
+        let scaled = (Double(value) / Double(total) * 100 * 1000).rounded() / 1000
+        return "\(scaled)%"
+    }
+}

@@ -1,0 +1,258 @@
+import Mustache
+
+// Templates look values up by name. Without these conformances swift-mustache finds them
+// with Mirror, which decodes type metadata on every lookup and took most of a build's time.
+// A test checks that every stored property of every model is reachable here.
+
+extension LayoutModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "siteTitle": siteTitle
+        case "language": language
+        case "pageTitle": pageTitle
+        case "description": description
+        case "canonical": canonical
+        case "home": home
+        case "help": help
+        case "stylesheet": stylesheet
+        case "generator": generator
+        case "bugReport": bugReport
+        default: nil
+        }
+    }
+}
+
+extension PageModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "site": site
+        case "page": page
+        default: nil
+        }
+    }
+}
+
+extension LinkModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "url": url
+        default: nil
+        }
+    }
+}
+
+extension StackLayerModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "url": url
+        case "z": z
+        case "left": left
+        case "top": top
+        case "width": width
+        case "height": height
+        case "current": current
+        default: nil
+        }
+    }
+}
+
+extension StackModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "width": width
+        case "height": height
+        case "layers": layers
+        default: nil
+        }
+    }
+}
+
+extension BackdropModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "width": width
+        case "height": height
+        case "style": style
+        default: nil
+        }
+    }
+}
+
+extension MachineCardModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "url": url
+        case "summary": summary
+        case "tags": tags
+        case "partCount": partCount
+        case "commentCount": commentCount
+        case "photoCount": photoCount
+        case "backdrop": backdrop
+        default: nil
+        }
+    }
+}
+
+extension CatalogModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "machines": machines
+        case "hasMachines": hasMachines
+        default: nil
+        }
+    }
+}
+
+extension EntryModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "author": author
+        case "date": date
+        case "dateTime": dateTime
+        case "html": html
+        case "isDesigner": isDesigner
+        default: nil
+        }
+    }
+}
+
+extension PaginationModel.PageLink: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "number": number
+        case "url": url
+        case "current": current
+        default: nil
+        }
+    }
+}
+
+extension PaginationModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "pages": pages
+        case "previous": previous
+        case "next": next
+        default: nil
+        }
+    }
+}
+
+extension DiscussionModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "entries": entries
+        case "hasEntries": hasEntries
+        case "commentCount": commentCount
+        case "pagination": pagination
+        default: nil
+        }
+    }
+}
+
+extension PhotoModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "url": url
+        case "alt": alt
+        case "caption": caption
+        case "credit": credit
+        case "license": license
+        case "date": date
+        default: nil
+        }
+    }
+}
+
+extension PartLinkModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "url": url
+        case "counts": counts
+        default: nil
+        }
+    }
+}
+
+extension SpecModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "label": label
+        case "value": value
+        default: nil
+        }
+    }
+}
+
+extension MachinePageModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "summary": summary
+        case "designer": designer
+        case "license": license
+        case "updated": updated
+        case "tags": tags
+        case "stack": stack
+        case "parts": parts
+        case "discussion": discussion
+        case "photos": photos
+        case "hasPhotos": hasPhotos
+        default: nil
+        }
+    }
+}
+
+extension PartPageModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "machine": machine
+        case "backdrop": backdrop
+        case "layer": layer
+        case "specs": specs
+        case "hasSpecs": hasSpecs
+        case "tags": tags
+        case "discussion": discussion
+        case "photos": photos
+        case "hasPhotos": hasPhotos
+        default: nil
+        }
+    }
+}
+
+extension ManualPageModel.NavItem: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "url": url
+        case "current": current
+        default: nil
+        }
+    }
+}
+
+extension ManualPageModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "html": html
+        case "navigation": navigation
+        case "previous": previous
+        case "next": next
+        default: nil
+        }
+    }
+}
+
+extension NotFoundModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        name == "home" ? home : nil
+    }
+}
