@@ -1,7 +1,7 @@
 /// One problem found in a site, with where it is and how bad it is.
-public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
+public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Errors stop the build; warnings are reported and the build goes on.
-    public enum Severity: String, Sendable {
+    public enum Severity: String, Sendable, Codable {
         case error
         case warning
     }

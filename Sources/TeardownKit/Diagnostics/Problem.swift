@@ -1,5 +1,5 @@
 /// Everything a user can get wrong in a site, as values that tests can compare.
-public enum Problem: Hashable, Sendable {
+public enum Problem: Hashable, Sendable, Codable {
     case unreadableFile(reason: String)
     case notUTF8
     case yamlSyntax(String)

@@ -1,5 +1,5 @@
 /// A position in a source file, printed the way editors and compilers expect (`path:line:col`).
-public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+public struct SourceLocation: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The file, as a path relative to the site folder.
     public let path: String
     /// 1-based line.

@@ -1,4 +1,5 @@
 import Foundation
+import TeardownThemes
 
 /// Runs the pipeline: load -> validate -> theme -> plan -> fingerprint -> render what changed
 /// -> publish.
@@ -47,6 +48,15 @@ public struct SiteBuilder: Sendable {
     /// inputs changed; on any error, the output is left as it was.
     @discardableResult
     public func build() throws(BuildFailure) -> Report {
+        let snapshotPath = outputCacheFolder + "/inputs"
+        let roots = inputRoots, key = settingsKey
+        if !full, let record = InputSnapshot.unchanged(at: snapshotPath, roots: roots, key: key),
+           FileSystem.identity(of: output)?.description == record.tree {
+            return Report(pages: record.pages, files: record.files, written: 0, removed: 0,
+                          warnings: record.warnings, output: output)
+        }
+        // Taken before anything is read, so an edit made during the build shows as a change next time.
+        let snapshot = InputSnapshot.take(roots: roots, key: key)
         let (prepared, diagnostics) = prepare()
         guard let (content, theme) = prepared, !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
         let warnings = diagnostics.filter { $0.severity == .warning }.sortedByLocation()
@@ -64,6 +74,7 @@ public struct SiteBuilder: Sendable {
             let trees = try publisher.recover()
             let published = full ? nil : trees.published
             if let published, published == target {
+                remember(snapshot, at: snapshotPath, pages: plan.pages.count, files: plan.copies.count, warnings: warnings)
                 return Report(pages: plan.pages.count, files: plan.copies.count, written: 0, removed: 0,
                               warnings: warnings, output: output)
             }
@@ -102,11 +113,48 @@ public struct SiteBuilder: Sendable {
                 throw OutputWriter.Failure(path: output, reason: failure)
             }
             try publisher.publish(target)
+            remember(snapshot, at: snapshotPath, pages: plan.pages.count, files: plan.copies.count, warnings: warnings)
             let gone = published.map { $0.keys.filter { target[$0] == nil }.count } ?? 0
             return Report(pages: plan.pages.count, files: plan.copies.count, written: pages.count + copies.count,
                           removed: gone, warnings: warnings, output: output)
         } catch {
             throw BuildFailure(warnings + [.error(.outputFailed(reason: "\(error)"), at: SourceLocation(output))])
+        }
+    }
+
+    /// Where the inputs live: the content, the site's themes and the built-in theme.
+    private var inputRoots: [String] {
+        [(siteRoot as NSString).appendingPathComponent("content"), (siteRoot as NSString).appendingPathComponent("Themes"),
+         DefaultTheme.directory?.path ?? ""]
+    }
+
+    /// Everything besides the inputs that shapes the output: the same content built by another
+    /// version of Teardown, or for another base URL, is another site.
+    private var settingsKey: ContentDigest {
+        var fingerprint = Fingerprint()
+        fingerprint.add(TeardownVersion.current)
+        // The executable itself, so a rebuilt Teardown of the same version does not trust old output.
+        fingerprint.add(FileSystem.status("/proc/self/exe").map { InputSnapshot.hex($0.signature) } ?? "")
+        fingerprint.add(baseURL ?? "")
+        fingerprint.add(output)
+        return fingerprint.digest
+    }
+
+    /// Stores what this build read, for the next build to skip loading when nothing changed.
+    /// Losing it costs only speed, so it is written without fsync.
+    private func remember(_ snapshot: InputSnapshot?, at path: String, pages: Int, files: Int, warnings: [Diagnostic]) {
+        guard let snapshot, let tree = FileSystem.identity(of: output)?.description else {
+            try? FileSystem.unlinkIfPresent(path)
+            return
+        }
+        let record = InputSnapshot.Record(tree: tree, pages: pages, files: files, warnings: warnings)
+        let temporary = path + ".tmp-\(getpid())"
+        guard FileManager.default.createFile(atPath: temporary, contents: snapshot.serialized(record)),
+              (try? FileSystem.rename(temporary, to: path)) != nil
+        else {
+            try? FileSystem.unlinkIfPresent(temporary)
+            try? FileSystem.unlinkIfPresent(path)
+            return
         }
     }
 

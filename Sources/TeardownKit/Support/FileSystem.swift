@@ -59,6 +59,64 @@ enum FileSystem {
         return fingerprint.digest
     }
 
+    /// What `stat` tells of an entry, reduced to what shows a change.
+    struct Status {
+        /// Size, modification and change times, inode and type, mixed into one number.
+        let signature: UInt64
+        /// The later of the modification and change times, in seconds.
+        let changed: Double
+        let isDirectory: Bool
+    }
+
+    /// The status of `path`, following symbolic links; nil when it cannot be read.
+    static func status(_ path: UnsafePointer<CChar>) -> Status? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        var mixed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for field in [UInt64(bitPattern: Int64(info.st_size)), UInt64(bitPattern: Int64(info.st_mtim.tv_sec)),
+                      UInt64(info.st_mtim.tv_nsec), UInt64(bitPattern: Int64(info.st_ctim.tv_sec)),
+                      UInt64(info.st_ctim.tv_nsec), UInt64(info.st_ino), UInt64(info.st_mode)] {
+            // splitmix64: deterministic across runs, unlike Hasher.
+            mixed = (mixed ^ field) &+ 0x9E37_79B9_7F4A_7C15
+            mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+            mixed ^= mixed >> 31
+        }
+        let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        let changed = Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9
+        return Status(signature: mixed, changed: max(modified, changed), isDirectory: (info.st_mode & S_IFMT) == S_IFDIR)
+    }
+
+    static func status(_ path: String) -> Status? { path.withCString { status($0) } }
+
+    /// Calls `visit` with the path relative to `root` and the status of `root` ("") and every
+    /// visible entry below it, folders before their entries. False when the tree holds what a
+    /// walk cannot vouch for: an unreadable entry, or a symbolic link to a folder.
+    static func walk(_ root: String, _ visit: (String, Status) -> Void) -> Bool {
+        guard let top = status(root), top.isDirectory else { return false }
+        visit("", top)
+        var pending = [""]
+        while let relative = pending.popLast() {
+            let folder = relative.isEmpty ? root : root + "/" + relative
+            guard let stream = opendir(folder) else { return false }
+            defer { closedir(stream) }
+            while let entry = readdir(stream) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name.hasPrefix(".") { continue }
+                let path = relative.isEmpty ? name : relative + "/" + name
+                guard let entryStatus = status(root + "/" + path) else { return false }
+                if entryStatus.isDirectory {
+                    if entry.pointee.d_type == UInt8(DT_LNK) { return false }
+                    pending.append(path)
+                }
+                visit(path, entryStatus)
+            }
+        }
+        return true
+    }
+
     static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0

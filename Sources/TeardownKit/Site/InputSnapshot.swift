@@ -1,0 +1,194 @@
+import Crypto
+import Dispatch
+import Foundation
+
+/// What every input of a build looked like before the build read it: the `stat` signature of
+/// each file and folder under content/, the site's Themes/ and the built-in theme. When nothing
+/// differs on the next build, and the published tree is still the one that build wrote, the
+/// output is up to date without loading a single file: a few thousand `stat` calls instead of
+/// parsing the whole site.
+///
+/// A folder's signature changes when an entry is added, removed or renamed in it, so new files
+/// are noticed without listing folders again. An entry changed so shortly before the snapshot
+/// that a later change could keep its timestamps (the racy case git also guards against) is
+/// recorded with a digest of its content, which the check compares too.
+struct InputSnapshot: Sendable {
+    static let header = "teardown-inputs 1"
+    /// The signature recorded for a root that does not exist.
+    static let missing: UInt64 = 0
+
+    /// Entries changed this recently, in seconds, are checked by content as well.
+    static let racyWindow = 2.0
+
+    struct Entry: Sendable {
+        let root: Int
+        let path: String
+        let signature: UInt64
+        /// For racy entries: the digest of the file's bytes or of the folder's entry names.
+        let content: ContentDigest?
+    }
+
+    /// The build's settings: the same inputs under other settings give another site.
+    let key: ContentDigest
+    let roots: [String]
+    let entries: [Entry]
+
+    /// Records the inputs under `roots`; nil when a root holds something a walk cannot vouch for.
+    static func take(roots: [String], key: ContentDigest, racyWindow: Double = racyWindow) -> InputSnapshot? {
+        let started = Date().timeIntervalSince1970
+        var entries: [Entry] = []
+        for (index, root) in roots.enumerated() {
+            guard FileSystem.exists(root) else {
+                // A root that appears later (a site's first Themes/ folder) must count as a change.
+                entries.append(Entry(root: index, path: "", signature: missing, content: nil))
+                continue
+            }
+            let complete = FileSystem.walk(root) { path, status in
+                let racy = status.changed > started - racyWindow
+                entries.append(Entry(root: index, path: path, signature: status.signature,
+                                     content: racy ? contentDigest(root, path, isDirectory: status.isDirectory) : nil))
+            }
+            guard complete, !entries.contains(where: { $0.path.contains("\n") }) else { return nil }
+        }
+        return InputSnapshot(key: key, roots: roots, entries: entries)
+    }
+
+    /// The bytes of a file or the sorted entry names of a folder.
+    static func contentDigest(_ root: String, _ path: String, isDirectory: Bool) -> ContentDigest {
+        let full = path.isEmpty ? root : root + "/" + path
+        if isDirectory {
+            var fingerprint = Fingerprint()
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: full)) ?? []).sorted() {
+                fingerprint.add(name)
+            }
+            return fingerprint.digest
+        }
+        return ContentDigest(SHA256.hash(data: FileManager.default.contents(atPath: full) ?? Data()))
+    }
+
+    // MARK: The stored form
+
+    /// What a build left: its inputs, the tree it published and what it reported.
+    struct Record: Sendable {
+        let tree: String
+        let pages: Int
+        let files: Int
+        let warnings: [Diagnostic]
+    }
+
+    func serialized(_ record: Record) -> Data {
+        var text = Self.header + "\nkey \(key)\ntree \(record.tree)\ncounts \(record.pages) \(record.files)\n"
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        for warning in record.warnings {
+            let json = (try? encoder.encode(warning)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            text += "warning \(json)\n"
+        }
+        for root in roots { text += "root \(root)\n" }
+        text += "entries\n"
+        text.reserveCapacity(text.utf8.count + entries.count * 64)
+        for entry in entries {
+            text += Self.hex(entry.signature)
+            text += entry.content.map { " \($0)" } ?? ""
+            text += " \(entry.root)/\(entry.path)\n"
+        }
+        // A file cut short must not vouch for the entries it lost.
+        text += "end \(entries.count)\n"
+        return Data(text.utf8)
+    }
+
+    /// The record stored at `path`, if the inputs under `roots` and the `key` are what they
+    /// were when it was written; nil on any difference or doubt.
+    static func unchanged(at path: String, roots: [String], key: ContentDigest) -> Record? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let bytes = [UInt8](data)
+        guard let marker = bytes.firstRange(of: Array("\nentries\n".utf8)), bytes.last == UInt8(ascii: "\n"),
+              let trailer = bytes[..<(bytes.count - 1)].lastIndex(of: UInt8(ascii: "\n")), trailer + 1 >= marker.upperBound
+        else { return nil }
+        let last = String(decoding: bytes[(trailer + 1)..<(bytes.count - 1)], as: UTF8.self)
+        guard last.hasPrefix("end "), let count = Int(last.dropFirst(4)),
+              bytes[marker.upperBound..<(trailer + 1)].count(where: { $0 == UInt8(ascii: "\n") }) == count
+        else { return nil }
+        let head = String(decoding: bytes[..<marker.lowerBound], as: UTF8.self).split(separator: "\n").map(String.init)
+        guard head.first == header, head.contains("key \(key)"),
+              head.filter({ $0.hasPrefix("root ") }).map({ String($0.dropFirst(5)) }) == roots,
+              let tree = head.first(where: { $0.hasPrefix("tree ") })?.dropFirst(5),
+              let counts = head.first(where: { $0.hasPrefix("counts ") })?.split(separator: " "), counts.count == 3,
+              let pages = Int(counts[1]), let files = Int(counts[2])
+        else { return nil }
+        let decoder = JSONDecoder()
+        var warnings: [Diagnostic] = []
+        for line in head where line.hasPrefix("warning ") {
+            guard let warning = try? decoder.decode(Diagnostic.self, from: Data(line.dropFirst(8).utf8)) else { return nil }
+            warnings.append(warning)
+        }
+        guard verify(Array(bytes[..<(trailer + 1)]), from: marker.upperBound, roots: roots) else { return nil }
+        return Record(tree: String(tree), pages: pages, files: files, warnings: warnings)
+    }
+
+    /// Checks every entry line in `bytes` from `start`, on all cores.
+    private static func verify(_ bytes: [UInt8], from start: Int, roots: [String]) -> Bool {
+        // Split at line ends into about as many chunks as there are cores, times four for balance.
+        let chunkCount = max(1, ProcessInfo.processInfo.activeProcessorCount * 4)
+        var bounds = [start]
+        let step = max(1, (bytes.count - start) / chunkCount)
+        var cursor = start + step
+        while cursor < bytes.count {
+            guard let end = bytes[cursor...].firstIndex(of: UInt8(ascii: "\n")) else { break }
+            bounds.append(end + 1)
+            cursor = end + 1 + step
+        }
+        bounds.append(bytes.count)
+        let prefixes = roots.map { Array($0.utf8) + [UInt8(ascii: "/")] }
+        let results = ParallelMap.map(Array(zip(bounds, bounds.dropFirst()))) { range in
+            verifyLines(bytes, range.0..<range.1, prefixes: prefixes, roots: roots)
+        }
+        return results.allSatisfy { $0 }
+    }
+
+    /// One chunk of entry lines: `<signature> [<content digest>] <root>/<path>`.
+    private static func verifyLines(_ bytes: [UInt8], _ range: Range<Int>, prefixes: [[UInt8]], roots: [String]) -> Bool {
+        var path: [UInt8] = []
+        var index = range.lowerBound
+        while index < range.upperBound {
+            guard let end = bytes[index..<range.upperBound].firstIndex(of: UInt8(ascii: "\n")) else { return false }
+            let line = bytes[index..<end]
+            index = end + 1
+            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count >= 2, let signature = UInt64(String(decoding: fields[0], as: UTF8.self), radix: 16) else {
+                return false
+            }
+            // Located paths always hold a slash after the root number; digests never do.
+            let hasDigest = fields.count == 3 && fields[1].count == 32 && !fields[1].contains(UInt8(ascii: "/"))
+            let digest: String? = hasDigest ? String(decoding: fields[1], as: UTF8.self) : nil
+            let located = digest == nil ? bytes[fields[1].startIndex..<end] : fields[2]
+            guard let slash = located.firstIndex(of: UInt8(ascii: "/")),
+                  let root = Int(String(decoding: located[..<slash], as: UTF8.self)), prefixes.indices.contains(root)
+            else { return false }
+            let relative = located[(slash + 1)...]
+            path.removeAll(keepingCapacity: true)
+            path += relative.isEmpty ? prefixes[root].dropLast() : prefixes[root][...]
+            path += relative
+            path.append(0)
+            let status = path.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { FileSystem.status($0.baseAddress!) }
+            }
+            if signature == missing, relative.isEmpty {
+                guard status == nil else { return false }
+                continue
+            }
+            guard let status, status.signature == signature else { return false }
+            if let digest {
+                let current = contentDigest(roots[root], String(decoding: relative, as: UTF8.self), isDirectory: status.isDirectory)
+                guard current.description == digest else { return false }
+            }
+        }
+        return true
+    }
+
+    static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+

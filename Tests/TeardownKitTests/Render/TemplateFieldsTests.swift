@@ -1,0 +1,55 @@
+import Mustache
+import Testing
+@testable import TeardownKit
+
+/// Templates find model values through `child(named:)`; a property missing there would render
+/// as nothing, silently. Every stored property of every model must be reachable by its name.
+@Suite("Template fields")
+struct TemplateFieldsTests {
+    private func unreachable<Model: MustacheParent>(_ model: Model) -> [String] {
+        Mirror(reflecting: model).children.compactMap { child in
+            guard let label = child.label else { return nil }
+            return model.child(named: label) == nil ? "\(Model.self).\(label)" : nil
+        }
+    }
+
+    @Test("Every property of every view model is reachable from templates")
+    func everyPropertyReachable() {
+        let link = LinkModel(title: "t", url: "u")
+        let layer = StackLayerModel(name: "n", url: "u", z: 1, left: "0%", top: "0%", width: "1%", height: "1%", current: true)
+        let stack = StackModel(name: "n", width: 1, height: 1, layers: [layer])
+        let backdrop = BackdropModel(name: "n", width: 1, height: 1, style: "s")
+        let entry = EntryModel(author: "a", date: "d", dateTime: "t", html: "h", isDesigner: true)
+        let pageLink = PaginationModel.PageLink(number: 1, url: "u", current: true)
+        let pagination = PaginationModel(pages: [pageLink], previous: "p", next: "n")
+        let discussion = DiscussionModel(entries: [entry], hasEntries: true, commentCount: "1", pagination: pagination)
+        let photo = PhotoModel(url: "u", alt: "a", caption: "c", credit: "c", license: "l", date: "d")
+        let card = MachineCardModel(name: "n", url: "u", summary: "s", tags: ["t"], partCount: "1", commentCount: "1",
+                                    photoCount: "1", backdrop: backdrop)
+        let layout = LayoutModel(siteTitle: "s", language: "en", pageTitle: "p", description: "d", canonical: "c",
+                                 home: "h", help: "h", stylesheet: "s", generator: "g", bugReport: "b")
+        let navItem = ManualPageModel.NavItem(title: "t", url: "u", current: true)
+        var missing: [String] = []
+        missing += unreachable(link) + unreachable(layer) + unreachable(stack) + unreachable(backdrop)
+        missing += unreachable(entry) + unreachable(pageLink) + unreachable(pagination) + unreachable(discussion)
+        missing += unreachable(photo) + unreachable(card) + unreachable(layout) + unreachable(navItem)
+        missing += unreachable(CatalogModel(machines: [card], hasMachines: true))
+        missing += unreachable(PartLinkModel(name: "n", url: "u", counts: "c"))
+        missing += unreachable(SpecModel(label: "l", value: "v"))
+        missing += unreachable(MachinePageModel(name: "n", summary: "s", designer: "d", license: "l", updated: "u", tags: ["t"],
+                                                stack: stack, parts: [], discussion: discussion, photos: [photo], hasPhotos: true))
+        missing += unreachable(PartPageModel(name: "n", machine: link, backdrop: backdrop, layer: layer, specs: [], hasSpecs: false,
+                                             tags: [], discussion: discussion, photos: [], hasPhotos: false))
+        missing += unreachable(ManualPageModel(title: "t", html: "h", navigation: [navItem], previous: link, next: link))
+        missing += unreachable(NotFoundModel(home: "h"))
+        missing += unreachable(PageModel(site: layout, page: link))
+        #expect(missing == [])
+    }
+
+    @Test("Escaping in templates matches Mustache's: the five special characters, nothing else")
+    func escaping() {
+        let escaping = HTMLEscaping()
+        #expect(escaping.escapeText("plain text, ünïcode") == "plain text, ünïcode")
+        #expect(escaping.escapeText("<a href=\"x\">Tom & Jerry's</a>") == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;")
+    }
+}

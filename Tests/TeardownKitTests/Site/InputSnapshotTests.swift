@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import TeardownKit
+
+@Suite("Skipping a build when no input changed")
+struct InputSnapshotTests {
+    private let key = ContentDigest(of: "settings")
+
+    /// A site copy with its snapshot taken and stored; `window` 0 trusts timestamps alone,
+    /// which is what a build does for files older than the racy window.
+    private func stored(window: Double = 0) throws -> (site: String, path: String, roots: [String]) {
+        let site = Fixtures.copy(Fixtures.site("minimal"))
+        let roots = [site + "/content", site + "/Themes"]
+        let snapshot = try #require(InputSnapshot.take(roots: roots, key: key, racyWindow: window))
+        let path = site + "/inputs"
+        let record = InputSnapshot.Record(tree: "tree", pages: 4, files: 2, warnings: [])
+        try snapshot.serialized(record).write(to: URL(fileURLWithPath: path))
+        return (site, path, roots)
+    }
+
+    @Test("Untouched inputs are recognised, with the stored counts")
+    func untouched() throws {
+        let (_, path, roots) = try stored()
+        let record = try #require(InputSnapshot.unchanged(at: path, roots: roots, key: key))
+        #expect(record.pages == 4 && record.files == 2 && record.tree == "tree")
+    }
+
+    @Test("An edit that keeps the file's size and modification time is still seen")
+    func sameSizeSameTime() throws {
+        let (site, path, roots) = try stored()
+        let file = site + "/content/machines/box/parts/lid/description.md"
+        let before = try FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as! Date
+        let text = Fixtures.read(file)
+        try String(text.reversed()).write(toFile: file, atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.modificationDate: before], ofItemAtPath: file)
+        #expect(InputSnapshot.unchanged(at: path, roots: roots, key: key) == nil)
+    }
+
+    @Test("A new file, a removed file and a new folder are seen without listing folders again")
+    func addedAndRemoved() throws {
+        let (site, path, roots) = try stored()
+        try "---\nauthor: Ada\ndate: 2024-01-01\n---\nNew.\n".write(
+            toFile: site + "/content/machines/box/parts/lid/comments/zz.md", atomically: false, encoding: .utf8)
+        #expect(InputSnapshot.unchanged(at: path, roots: roots, key: key) == nil)
+
+        let (site2, path2, roots2) = try stored()
+        try FileManager.default.removeItem(atPath: site2 + "/content/machines/box/description.md")
+        #expect(InputSnapshot.unchanged(at: path2, roots: roots2, key: key) == nil)
+
+        let (site3, path3, roots3) = try stored()
+        try FileManager.default.createDirectory(atPath: site3 + "/Themes/default/templates/extra", withIntermediateDirectories: true)
+        #expect(InputSnapshot.unchanged(at: path3, roots: roots3, key: key) == nil)
+    }
+
+    @Test("Other settings, other roots or a snapshot cut short are not trusted")
+    func doubts() throws {
+        let (_, path, roots) = try stored()
+        #expect(InputSnapshot.unchanged(at: path, roots: roots, key: ContentDigest(of: "other")) == nil)
+        #expect(InputSnapshot.unchanged(at: path, roots: Array(roots.prefix(1)), key: key) == nil)
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        // Cut after a whole line in the middle of the entries: every remaining line would still verify.
+        let text = String(decoding: data, as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let cut = lines.prefix(lines.count - 4).joined(separator: "\n") + "\n"
+        try Data(cut.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(InputSnapshot.unchanged(at: path, roots: roots, key: key) == nil)
+    }
+
+    @Test("A file changed just before the snapshot is checked by content, so a same-second edit is seen")
+    func racyEntries() throws {
+        let (site, path, roots) = try stored(window: 3600)
+        #expect(InputSnapshot.unchanged(at: path, roots: roots, key: key) != nil)
+        let stored = Fixtures.read(path)
+        #expect(stored.contains(" 0/machines/box/parts/lid/description.md"))
+        #expect(stored.split(separator: "\n").contains { $0.hasSuffix(" 0/machines/box/parts/lid/description.md") && $0.split(separator: " ").count == 3 },
+                "racy entries carry a content digest")
+        let file = site + "/content/machines/box/parts/lid/description.md"
+        let text = Fixtures.read(file)
+        try String(text.reversed()).write(toFile: file, atomically: false, encoding: .utf8)
+        #expect(InputSnapshot.unchanged(at: path, roots: roots, key: key) == nil)
+    }
+}
+
+@Suite("Builds that skip loading")
+struct UpToDateBuildTests {
+    @Test("A build with nothing changed reports the previous build's pages and warnings")
+    func replaysWarnings() throws {
+        let site = Fixtures.copy(Fixtures.site("minimal"))
+        let yaml = site + "/content/machines/box/parts/lid/part.yaml"
+        try (Fixtures.read(yaml) + "colour: red\n").write(toFile: yaml, atomically: true, encoding: .utf8)
+        let output = site + "/public"
+        let builder = SiteBuilder(siteRoot: site, output: output, cacheFolder: output + ".cache")
+        let first = try builder.build()
+        #expect(first.warnings.count == 1)
+        let second = try builder.build()
+        #expect(second.unchanged)
+        #expect(second.warnings == first.warnings)
+        #expect(second.pages == first.pages && second.files == first.files)
+    }
+
+    @Test("A published folder replaced by hand is rebuilt, not trusted")
+    func replacedOutput() throws {
+        let site = Fixtures.copy(Fixtures.site("minimal"))
+        let output = site + "/public"
+        let builder = SiteBuilder(siteRoot: site, output: output, cacheFolder: output + ".cache")
+        try builder.build()
+        try FileManager.default.removeItem(atPath: output)
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: false)
+        let report = try builder.build()
+        #expect(!report.unchanged)
+        #expect(FileManager.default.fileExists(atPath: output + "/machines/box/parts/lid/index.html"))
+    }
+
+    @Test("--full renders everything even when nothing changed")
+    func full() throws {
+        let site = Fixtures.copy(Fixtures.site("minimal"))
+        let output = site + "/public"
+        try SiteBuilder(siteRoot: site, output: output, cacheFolder: output + ".cache").build()
+        let report = try SiteBuilder(siteRoot: site, output: output, full: true, cacheFolder: output + ".cache").build()
+        #expect(report.written == report.pages + report.files)
+    }
+}
