@@ -233,7 +233,7 @@ def main():
     text = report(rows, incremental, versions, args.runs, skipped)
     results = os.path.join(HERE, "results")
     os.makedirs(results, exist_ok=True)
-    for name in (f"{datetime.date.today().isoformat()}.md", "latest.md"):
+    for name in (f"{datetime.datetime.now().strftime('%Y-%m-%d-%H%M')}.md", "latest.md"):
         with open(os.path.join(results, name), "w") as handle:
             handle.write(text)
     readme = os.path.join(ROOT, "README.md")

@@ -36,6 +36,11 @@ struct InputSnapshot: Sendable {
     /// Records the inputs under `roots`; nil when a root holds something a walk cannot vouch for.
     static func take(roots: [String], key: ContentDigest, racyWindow: Double = racyWindow) -> InputSnapshot? {
         let started = Date().timeIntervalSince1970
+        func entry(_ index: Int, _ path: String, _ status: FileSystem.Status) -> Entry {
+            let racy = status.changed > started - racyWindow
+            return Entry(root: index, path: path, signature: status.signature,
+                         content: racy ? contentDigest(roots[index], path, isDirectory: status.isDirectory) : nil)
+        }
         var entries: [Entry] = []
         for (index, root) in roots.enumerated() {
             guard FileSystem.exists(root) else {
@@ -43,13 +48,27 @@ struct InputSnapshot: Sendable {
                 entries.append(Entry(root: index, path: "", signature: missing, content: nil))
                 continue
             }
-            let complete = FileSystem.walk(root) { path, status in
-                let racy = status.changed > started - racyWindow
-                entries.append(Entry(root: index, path: path, signature: status.signature,
-                                     content: racy ? contentDigest(root, path, isDirectory: status.isDirectory) : nil))
+            // The top two levels (content/machines/<machine>) are walked here, the bundles below
+            // them on all cores: a large catalog has tens of thousands of entries to stat.
+            var bundles: [String] = []
+            let complete = FileSystem.walk(root, descend: { $0.split(separator: "/").count < 2 }) { path, status in
+                entries.append(entry(index, path, status))
+                if status.isDirectory, path.split(separator: "/").count == 2 { bundles.append(path) }
             }
-            guard complete, !entries.contains(where: { $0.path.contains("\n") }) else { return nil }
+            guard complete else { return nil }
+            let below = ParallelMap.map(bundles) { bundle -> [Entry]? in
+                var found: [Entry] = []
+                let complete = FileSystem.walk(root + "/" + bundle) { path, status in
+                    if !path.isEmpty { found.append(entry(index, bundle + "/" + path, status)) }
+                }
+                return complete ? found : nil
+            }
+            for part in below {
+                guard let part else { return nil }
+                entries += part
+            }
         }
+        guard !entries.contains(where: { $0.path.contains("\n") }) else { return nil }
         return InputSnapshot(key: key, roots: roots, entries: entries)
     }
 

@@ -92,7 +92,8 @@ enum FileSystem {
     /// Calls `visit` with the path relative to `root` and the status of `root` ("") and every
     /// visible entry below it, folders before their entries. False when the tree holds what a
     /// walk cannot vouch for: an unreadable entry, or a symbolic link to a folder.
-    static func walk(_ root: String, _ visit: (String, Status) -> Void) -> Bool {
+    /// Folders for which `descend` says false are visited but not entered.
+    static func walk(_ root: String, descend: (String) -> Bool = { _ in true }, _ visit: (String, Status) -> Void) -> Bool {
         guard let top = status(root), top.isDirectory else { return false }
         visit("", top)
         var pending = [""]
@@ -109,7 +110,7 @@ enum FileSystem {
                 guard let entryStatus = status(root + "/" + path) else { return false }
                 if entryStatus.isDirectory {
                     if entry.pointee.d_type == UInt8(DT_LNK) { return false }
-                    pending.append(path)
+                    if descend(path) { pending.append(path) }
                 }
                 visit(path, entryStatus)
             }
