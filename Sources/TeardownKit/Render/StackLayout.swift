@@ -36,10 +36,10 @@ struct StackLayout: Sendable {
     }
 
     /// Every layer as an image, with URLs prefixed by the way from the page to the machine's page.
-    func stack(prefix: String, current: Int? = nil) -> StackModel {
-        let placed = layers.enumerated().map { index, layer in
+    func stack(prefix: String) -> StackModel {
+        let placed = layers.map { layer in
             StackLayerModel(name: layer.name, url: prefix + layer.url, z: layer.z, left: layer.left, top: layer.top,
-                            width: layer.width, height: layer.height, current: index == current)
+                            width: layer.width, height: layer.height, current: false)
         }
         return StackModel(name: name, width: canvas.width, height: canvas.height, layers: placed)
     }

@@ -141,23 +141,24 @@ struct InputSnapshot: Sendable {
             guard let warning = try? decoder.decode(Diagnostic.self, from: Data(line.dropFirst(8).utf8)) else { return nil }
             warnings.append(warning)
         }
-        guard verify(Array(bytes[..<(trailer + 1)]), from: marker.upperBound, roots: roots) else { return nil }
+        guard verify(bytes, marker.upperBound..<(trailer + 1), roots: roots) else { return nil }
         return Record(tree: String(tree), pages: pages, files: files, warnings: warnings)
     }
 
-    /// Checks every entry line in `bytes` from `start`, on all cores.
-    private static func verify(_ bytes: [UInt8], from start: Int, roots: [String]) -> Bool {
+    /// Checks every entry line of `bytes` in `lines`, on all cores.
+    private static func verify(_ bytes: [UInt8], _ lines: Range<Int>, roots: [String]) -> Bool {
+        let start = lines.lowerBound
         // Split at line ends into about as many chunks as there are cores, times four for balance.
         let chunkCount = max(1, ProcessInfo.processInfo.activeProcessorCount * 4)
         var bounds = [start]
-        let step = max(1, (bytes.count - start) / chunkCount)
+        let step = max(1, lines.count / chunkCount)
         var cursor = start + step
-        while cursor < bytes.count {
-            guard let end = bytes[cursor...].firstIndex(of: UInt8(ascii: "\n")) else { break }
+        while cursor < lines.upperBound {
+            guard let end = bytes[cursor..<lines.upperBound].firstIndex(of: UInt8(ascii: "\n")) else { break }
             bounds.append(end + 1)
             cursor = end + 1 + step
         }
-        bounds.append(bytes.count)
+        if bounds.last != lines.upperBound { bounds.append(lines.upperBound) }
         let prefixes = roots.map { Array($0.utf8) + [UInt8(ascii: "/")] }
         let results = ParallelMap.map(Array(zip(bounds, bounds.dropFirst()))) { range in
             verifyLines(bytes, range.0..<range.1, prefixes: prefixes, roots: roots)

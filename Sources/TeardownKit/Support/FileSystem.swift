@@ -47,16 +47,7 @@ enum FileSystem {
     /// Size, modification and change times and inode: what make and git use to tell that a
     /// file changed without reading it. Nil when the file is missing.
     static func stamp(of path: String) -> ContentDigest? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        var fingerprint = Fingerprint()
-        fingerprint.add(Int(info.st_size))
-        fingerprint.add(Int(info.st_mtim.tv_sec))
-        fingerprint.add(Int(info.st_mtim.tv_nsec))
-        fingerprint.add(Int(info.st_ctim.tv_sec))
-        fingerprint.add(Int(info.st_ctim.tv_nsec))
-        fingerprint.add(Int(bitPattern: UInt(info.st_ino)))
-        return fingerprint.digest
+        status(path).map { ContentDigest(high: $0.signature, low: 0) }
     }
 
     /// What `stat` tells of an entry, reduced to what shows a change.
