@@ -1,4 +1,5 @@
 import CCmarkGFM
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #else
@@ -24,6 +25,8 @@ public struct MarkdownRenderer: Sendable {
         return extensionNames.allSatisfy { cmark_find_syntax_extension($0) != nil }
     }()
 
+    private static let inlineLock = NSLock()
+
     public init() {
         _ = Self.registered
     }
@@ -46,7 +49,13 @@ public struct MarkdownRenderer: Sendable {
                 cmark_parser_feed(parser, chars.baseAddress, chars.count)
             }
         }
-        guard let document = cmark_parser_finish(parser) else { return "" }
+        // Finishing parses the inlines, and cmark-gfm keeps the extensions' trigger characters
+        // (`:` and `w` for autolinks, `~` for strikethrough) in one global table that every
+        // parse adds to and removes from as it goes: two at once lose each other's links.
+        Self.inlineLock.lock()
+        let finished = cmark_parser_finish(parser)
+        Self.inlineLock.unlock()
+        guard let document = finished else { return "" }
         defer { cmark_node_free(document) }
         guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else {
             return ""

@@ -149,8 +149,12 @@ enum FileSystem {
     }
 
     /// Writes a small file durably: a temporary file, fsync, then rename over the target.
+    /// The temporary file is hidden, so a run killed before the rename leaves nothing that
+    /// loads as content; the next write of the same target removes what such runs left.
     static func writeAtomically(_ data: Data, to path: String) throws {
-        let temporary = path + ".tmp-\(getpid())"
+        let folder = (path as NSString).deletingLastPathComponent
+        let stale = "." + (path as NSString).lastPathComponent + ".tmp-"
+        let temporary = folder + "/" + stale + "\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure.errno(temporary) }
         var failed = false
@@ -177,6 +181,11 @@ enum FileSystem {
             let failure = Failure.errno(path)
             unlink(temporary)
             throw failure
+        }
+        // Only temporaries of processes that are gone: a concurrent writer keeps its own.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(stale) {
+            guard let pid = pid_t(name.dropFirst(stale.count)), kill(pid, 0) != 0, Glibc.errno == ESRCH else { continue }
+            unlink(folder + "/" + name)
         }
     }
 }
