@@ -2,7 +2,7 @@
 SWIFT ?= swift
 PORT ?= 8080
 # Debian packages the build and the preview need.
-APT_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-openssl-dev curl python3
+APT_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-openssl-dev libvips-dev curl python3
 # Python packages the tests need: a real FTP server for the sync tests.
 PIP_PACKAGES := pyftpdlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

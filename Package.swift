@@ -21,6 +21,14 @@ let package = Package(
             pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
         ),
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        // Image decoding, resizing and saving over libvips, whose API is variadic and full of
+        // glib types: Swift sees a small plain header.
+        .target(name: "CTeardownImage", dependencies: ["CVips"]),
         // Linux calls Swift cannot reach directly (renameat2, statx), behind a plain C header.
         .target(name: "CTeardownSystem"),
         // Downloads from http(s) and ftp inboxes; libcurl's options are variadic, so C sets them.
@@ -39,6 +47,7 @@ let package = Package(
                 "CCmarkGFM",
                 "CTeardownSystem",
                 "CTeardownFetch",
+                "CTeardownImage",
                 "TeardownThemes",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Yams", package: "Yams"),

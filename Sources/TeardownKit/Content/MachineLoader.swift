@@ -22,6 +22,7 @@ struct MachineLoader {
         let designer = yaml.string("designer", diagnostics: &diagnostics)
         let license = yaml.string("license", diagnostics: &diagnostics)
         let updated = yaml.date("updated", diagnostics: &diagnostics)
+        let cover = loadCover(yaml, folder: folder, diagnostics: &diagnostics)
         let description = loadDescription(folder, diagnostics: &diagnostics)
         let communityContent = community.load(in: folder, diagnostics: &diagnostics)
 
@@ -34,7 +35,7 @@ struct MachineLoader {
         guard let name, let canvas else { return nil }
         return Machine(
             slug: slug, folder: folder, source: source, name: name, summary: summary, canvas: canvas, tags: tags,
-            designer: designer, license: license, updated: updated, parts: parts,
+            designer: designer, license: license, updated: updated, cover: cover, parts: parts,
             description: description, community: communityContent
         )
     }
@@ -70,6 +71,22 @@ struct MachineLoader {
             return nil
         }
         return PixelSize(width: width, height: height)
+    }
+
+    /// A photo file in the machine folder; a missing one is an error, like a missing layer.
+    private func loadCover(_ yaml: YAMLMap, folder: SourceFile, diagnostics: inout [Diagnostic]) -> SourceFile? {
+        guard let name = yaml.string("cover", diagnostics: &diagnostics) else { return nil }
+        guard !name.contains("/"), !name.contains("\\"), !name.hasPrefix(".") else {
+            diagnostics.append(.error(.invalidValue(key: "cover", reason: "must be a file name in the machine folder"),
+                                      at: yaml.location(of: "cover")))
+            return nil
+        }
+        let file = folder.appending(name)
+        guard TextFile.exists(file.absolutePath) else {
+            diagnostics.append(.error(.missingFile(name), at: yaml.location(of: "cover")))
+            return nil
+        }
+        return file
     }
 
     private func loadDescription(_ folder: SourceFile, diagnostics: inout [Diagnostic]) -> MarkdownSource? {

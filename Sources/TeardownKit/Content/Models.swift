@@ -7,7 +7,7 @@ public struct MarkdownSource: Sendable, Hashable {
 }
 
 /// Width and height in pixels (or SVG user units).
-public struct PixelSize: Sendable, Hashable {
+public struct PixelSize: Sendable, Hashable, Codable {
     public let width: Int
     public let height: Int
 }
@@ -86,6 +86,8 @@ public struct Machine: Sendable, Hashable {
     public let designer: String?
     public let license: String?
     public let updated: ISODate?
+    /// The cover photo machine.yaml names; without one, the cover is composed from the layers.
+    public let cover: SourceFile?
     /// Parts in stacking order, bottom first.
     public let parts: [Part]
     public let description: MarkdownSource?
@@ -110,4 +112,23 @@ public struct SiteContent: Sendable {
     public let config: SiteConfig
     public let machines: [Machine]
     public let manual: [ManualPage]
+
+    /// The same content with only the photos `keep` accepts: a photo that cannot be published
+    /// disappears from every page, gallery and count.
+    func keepingPhotos(_ keep: (Photo) -> Bool) -> SiteContent {
+        func filtered(_ community: Community) -> Community {
+            Community(comments: community.comments, photos: community.photos.filter(keep))
+        }
+        let machines = machines.map { machine in
+            Machine(slug: machine.slug, folder: machine.folder, source: machine.source, name: machine.name,
+                    summary: machine.summary, canvas: machine.canvas, tags: machine.tags, designer: machine.designer,
+                    license: machine.license, updated: machine.updated, cover: machine.cover,
+                    parts: machine.parts.map { part in
+                        Part(slug: part.slug, source: part.source, name: part.name, layer: part.layer, specs: part.specs,
+                             tags: part.tags, description: part.description, community: filtered(part.community))
+                    },
+                    description: machine.description, community: filtered(machine.community))
+        }
+        return SiteContent(root: root, config: config, machines: machines, manual: manual)
+    }
 }

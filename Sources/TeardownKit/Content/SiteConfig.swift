@@ -12,6 +12,7 @@ public struct SiteConfig: Sendable, Equatable {
     public var unsafeHTML: Bool = false
     public var commentsPerPage: Int = 5
     public var limits = CommunityLimits()
+    public var photos = PhotoSettings()
     public var syncSource: String?
     public var bugReportURL: String?
     /// Digest of site.yaml: a change to any setting re-renders every page.
@@ -29,6 +30,16 @@ public struct SiteConfig: Sendable, Equatable {
         let path = String(rest[slash...])
         return path.hasSuffix("/") ? path : path + "/"
     }
+}
+
+/// How photos are published.
+public struct PhotoSettings: Sendable, Equatable {
+    /// Widths of the responsive copies, in pixels; a photo is never enlarged to reach one.
+    public var widths = [320, 640, 1280, 2048]
+    /// WebP and JPEG quality, 1-100.
+    public var quality = 80
+
+    public init() {}
 }
 
 /// Limits on community submissions; the defaults are the original mobile application's.

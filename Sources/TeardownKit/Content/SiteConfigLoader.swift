@@ -2,7 +2,7 @@
 enum SiteConfigLoader {
     static let knownKeys: Set<String> = [
         "title", "description", "base_url", "language", "theme", "unsafe_html", "comments_per_page",
-        "limits", "sync_source", "bug_report_url",
+        "limits", "sync_source", "bug_report_url", "photos",
     ]
     static let knownLimitKeys: Set<String> = [
         "author_min", "author_max", "comment_min", "comment_max", "photo_max_bytes", "photo_max_pixels",
@@ -50,7 +50,31 @@ enum SiteConfigLoader {
             if let value = positive("photo_max_bytes", in: limits, diagnostics: &diagnostics) { config.limits.photoMaxBytes = value }
             if let value = positive("photo_max_pixels", in: limits, diagnostics: &diagnostics) { config.limits.photoMaxPixels = value }
         }
+        if let photos = yaml.map("photos", diagnostics: &diagnostics) {
+            loadPhotoSettings(photos, into: &config.photos, diagnostics: &diagnostics)
+        }
         return config
+    }
+
+    private static func loadPhotoSettings(_ yaml: YAMLMap, into settings: inout PhotoSettings, diagnostics: inout [Diagnostic]) {
+        yaml.warnUnknownKeys(known: ["widths", "quality"], diagnostics: &diagnostics)
+        if let entry = yaml.entry("widths") {
+            let widths = entry.value.sequence?.compactMap { $0.int } ?? []
+            if widths.isEmpty || widths.count != entry.value.sequence?.count || widths.contains(where: { !(16...8192).contains($0) }) {
+                diagnostics.append(.error(.wrongType(key: "widths", expected: "a list of widths in pixels between 16 and 8192"),
+                                          at: yaml.location(of: "widths")))
+            } else {
+                settings.widths = Array(Set(widths)).sorted()
+            }
+        }
+        if let quality = yaml.int("quality", diagnostics: &diagnostics) {
+            if (1...100).contains(quality) {
+                settings.quality = quality
+            } else {
+                diagnostics.append(.error(.invalidValue(key: "quality", reason: "must be between 1 and 100"),
+                                          at: yaml.location(of: "quality")))
+            }
+        }
     }
 
     private static func positive(_ key: String, in yaml: YAMLMap, diagnostics: inout [Diagnostic]) -> Int? {

@@ -17,6 +17,7 @@ public enum Problem: Hashable, Sendable, Codable {
     case authorLength(String, min: Int, max: Int)
     case commentLength(Int, min: Int, max: Int)
     case photoSidecarWithoutPhoto(String)
+    case photoSkipped(reason: String)
     case templateSyntax(String)
     case missingPartial(String)
     case missingTemplate(String)
@@ -47,6 +48,7 @@ public enum Problem: Hashable, Sendable, Codable {
         case .commentLength(let count, let min, let max):
             "comment is \(count) characters long; the limit is \(min)-\(max)"
         case .photoSidecarWithoutPhoto(let name): "sidecar has no photo named '\(name)' beside it"
+        case .photoSkipped(let reason): "photo skipped: \(reason)"
         case .templateSyntax(let problem): "template syntax error: \(problem)"
         case .missingPartial(let name): "partial '\(name)' does not exist in the theme"
         case .missingTemplate(let name): "the theme has no template '\(name).mustache'"

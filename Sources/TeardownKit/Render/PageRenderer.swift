@@ -4,17 +4,19 @@ import Foundation
 struct PageRenderer: Sendable {
     let content: SiteContent
     let theme: Theme
+    let images: ProcessedImages
     let markdown = MarkdownRenderer()
     /// The base URL pages are published at, for canonical links.
     let baseURL: String
     /// Each machine's layers, laid out once: every page of a machine and its parts shows them.
     private let stacks: [StackLayout]
 
-    init(content: SiteContent, theme: Theme, baseURL: String) {
+    init(content: SiteContent, theme: Theme, images: ProcessedImages, baseURL: String) {
         self.content = content
         self.theme = theme
+        self.images = images
         self.baseURL = baseURL
-        self.stacks = content.machines.map(StackLayout.init)
+        self.stacks = content.machines.map { StackLayout($0, images: images) }
     }
 
     func render(_ page: SitePlan.Page, at url: URLPath) -> String {
@@ -24,7 +26,20 @@ struct PageRenderer: Sendable {
         case .machine(let index, let number):
             let machine = content.machines[index]
             return theme.render("machine", model(url, title: machine.name, description: machine.summary,
+                                                 image: cover(of: index).map(sharingImage),
                                                  machinePage(index, page: number, at: url)))
+        case .gallery(let machineIndex, let partIndex):
+            let page = gallery(machineIndex, part: partIndex, at: url)
+            return theme.render("gallery", model(url, title: page.title, description: page.count, page))
+        case .photos(let number):
+            let page = siteGallery(page: number, at: url)
+            return theme.render("gallery", model(url, title: page.title, description: page.count, page))
+        case .photo(let address):
+            let (page, image) = photoPage(address, at: url)
+            return theme.render("photo", model(url, title: page.title, description: page.caption ?? page.title,
+                                               image: image, page))
+        case .machineData(let index):
+            return MachineData(content.machines[index], images: images, at: url).json
         case .part(let machineIndex, let partIndex, let number):
             let machine = content.machines[machineIndex]
             let part = machine.parts[partIndex]
@@ -41,11 +56,13 @@ struct PageRenderer: Sendable {
         }
     }
 
-    private func model<Body: Sendable>(_ url: URLPath, title: String?, description: String, _ body: Body) -> PageModel<Body> {
-        PageModel(site: layout(url, title: title, description: description, absoluteBase: nil), page: body)
+    private func model<Body: Sendable>(_ url: URLPath, title: String?, description: String, image: SharingImageModel? = nil,
+                                       _ body: Body) -> PageModel<Body> {
+        PageModel(site: layout(url, title: title, description: description, absoluteBase: nil, image: image), page: body)
     }
 
-    private func layout(_ url: URLPath, title: String?, description: String, absoluteBase: String?) -> LayoutModel {
+    private func layout(_ url: URLPath, title: String?, description: String, absoluteBase: String?,
+                        image: SharingImageModel? = nil) -> LayoutModel {
         func link(_ target: URLPath) -> String {
             absoluteBase.map { $0 + target.value.dropFirst() } ?? target.relative(from: url)
         }
@@ -60,7 +77,10 @@ struct PageRenderer: Sendable {
             help: link(Routes.manual),
             stylesheet: link(Routes.asset("style.css")),
             generator: "Teardown \(TeardownVersion.current)",
-            bugReport: content.config.bugReportURL
+            bugReport: content.config.bugReportURL,
+            photos: link(Routes.photos(page: 1)),
+            script: link(Routes.asset("lightbox.js")),
+            image: image
         )
     }
 
@@ -74,6 +94,11 @@ struct PageRenderer: Sendable {
                 partCount: Plural.count(machine.parts.count, "part"),
                 commentCount: Plural.count(machine.commentCount, "comment"),
                 photoCount: Plural.count(machine.photoCount, "photo"),
+                cover: cover(of: index).map {
+                    picture($0.processed, alt: "\(machine.name), assembled", sizes: "(min-width: 40em) 20rem, 100vw") { name in
+                        Routes.cover(machine, file: "cover-" + name).relative(from: url)
+                    }
+                },
                 backdrop: stacks[index].backdrop(prefix: prefix(index, at: url)))
         }
         return CatalogModel(machines: cards, hasMachines: !cards.isEmpty)
@@ -93,12 +118,17 @@ struct PageRenderer: Sendable {
                           counts: "\(Plural.count(part.community.comments.count, "comment")), \(Plural.count(part.community.photos.count, "photo"))")
         }
         let photos = machine.community.photos.map { photoModel($0, owner: base, at: url) }
+        let gallery = machine.photoCount > 0
+            ? LinkModel(title: "All \(Plural.count(machine.photoCount, "photo")) of the \(machine.name)",
+                        url: Routes.gallery(base).relative(from: url))
+            : nil
         return MachinePageModel(
             name: machine.name, summary: machine.summary, designer: machine.designer, license: machine.license,
             updated: machine.updated?.day, tags: machine.tags, stack: stacks[index].stack(prefix: prefix(index, at: url)), parts: parts,
             discussion: discussion(machine.description, machine.community.comments, designer: machine.designer,
                                    base: base, page: number, at: url),
-            photos: photos, hasPhotos: !photos.isEmpty)
+            photos: photos, hasPhotos: !photos.isEmpty, gallery: gallery,
+            data: Routes.machineData(machine).relative(from: url))
     }
 
     private func partPage(_ partIndex: Int, of machineIndex: Int, page number: Int, at url: URLPath) -> PartPageModel {
@@ -111,11 +141,13 @@ struct PageRenderer: Sendable {
             name: part.name,
             machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
             backdrop: stacks[machineIndex].backdrop(prefix: prefix(machineIndex, at: url), excluding: partIndex),
-            layer: stacks[machineIndex].layer(partIndex, url: Routes.layer(part, of: machine).relative(from: url)),
+            layer: stacks[machineIndex].layer(partIndex, url: Routes.layer(
+                part, of: machine, optimized: images.layers[part.layer.image.absolutePath]?.published != nil).relative(from: url)),
             specs: specs, hasSpecs: !specs.isEmpty, tags: part.tags,
             discussion: discussion(part.description, part.community.comments, designer: machine.designer,
                                    base: base, page: number, at: url),
-            photos: photos, hasPhotos: !photos.isEmpty)
+            photos: photos, hasPhotos: !photos.isEmpty,
+            gallery: photos.isEmpty ? nil : LinkModel(title: "Gallery", url: Routes.gallery(base).relative(from: url)))
     }
 
     /// The designer's description first (on the first page only), then comments newest first.
@@ -146,10 +178,163 @@ struct PageRenderer: Sendable {
     }
 
     private func photoModel(_ photo: Photo, owner: URLPath, at url: URLPath) -> PhotoModel {
-        let credit = photo.credit ?? photo.author.map { "Photo by \($0)" }
-        return PhotoModel(url: Routes.photo(photo, under: owner).relative(from: url),
-                          alt: photo.caption ?? "Photo \(photo.file.stem)", caption: photo.caption,
-                          credit: credit, license: photo.license, date: photo.date?.day)
+        let processed = images.photos[photo.file.absolutePath]!
+        let largest = processed.variants.last!
+        let file = { (name: String) in Routes.photoFile(photo, under: owner, name).relative(from: url) }
+        return PhotoModel(
+            url: Routes.photo(photo, under: owner).relative(from: url),
+            picture: picture(processed, alt: alt(photo), sizes: "(min-width: 40em) 14rem, 50vw") {
+                file(Self.variantName(photo, $0))
+            },
+            large: file(PhotoFiles.variant(photo, largest.width, "webp")),
+            largeWidth: largest.width, largeHeight: largest.height,
+            caption: photo.caption, credit: credit(photo), license: photo.license, date: photo.date?.day)
+    }
+
+    private func alt(_ photo: Photo) -> String { photo.caption ?? "Photo \(photo.file.stem)" }
+
+    private func credit(_ photo: Photo) -> String? {
+        let by = photo.author.map { "Photo by \($0)" }
+        switch (by, photo.credit) {
+        case (let by?, let credit?): return "\(by) · \(credit)"
+        case (let by, let credit): return by ?? credit
+        }
+    }
+
+    /// The published name of the cache file `cached` ("640.webp") of `photo`.
+    private static func variantName(_ photo: Photo, _ cached: String) -> String {
+        let parts = cached.split(separator: ".")
+        return PhotoFiles.variant(photo, Int(parts[0]) ?? 0, String(parts[1]))
+    }
+
+    /// `<picture>` sources from a processed image; `link` turns a cache file name into its URL.
+    private func picture(_ processed: ProcessedPhoto, alt: String, sizes: String, fallbackWidth: Int = 640,
+                         link: (String) -> String) -> PictureModel {
+        let fallback = processed.variants.last { $0.width <= fallbackWidth } ?? processed.variants[0]
+        return PictureModel(
+            webp: processed.variants.map { "\(link($0.webp)) \($0.width)w" }.joined(separator: ", "),
+            jpeg: processed.variants.map { "\(link($0.jpeg)) \($0.width)w" }.joined(separator: ", "),
+            src: link(fallback.jpeg), width: fallback.width, height: fallback.height, sizes: sizes, alt: alt)
+    }
+
+    /// The machine's cover photo, or its cover composed from the layers.
+    private func cover(of index: Int) -> (processed: ProcessedPhoto, machine: Machine)? {
+        let machine = content.machines[index]
+        guard let processed = machine.cover.flatMap({ images.photos[$0.absolutePath] }) ?? images.covers[machine.slug]
+        else { return nil }
+        return (processed, machine)
+    }
+
+    private func sharingImage(_ cover: (processed: ProcessedPhoto, machine: Machine)) -> SharingImageModel {
+        let variant = cover.processed.variants.last!
+        return SharingImageModel(url: baseURL + Routes.cover(cover.machine, file: "cover-" + variant.jpeg).value.dropFirst(),
+                                 width: variant.width, height: variant.height)
+    }
+
+    // MARK: Galleries
+
+    /// Photos of a machine or part with the page each belongs under, in gallery order.
+    private func photos(of machineIndex: Int, part partIndex: Int?) -> [(photo: Photo, owner: URLPath)] {
+        let machine = content.machines[machineIndex]
+        if let partIndex {
+            let part = machine.parts[partIndex]
+            return part.community.photos.map { ($0, Routes.part(part, of: machine)) }
+        }
+        return machine.community.photos.map { ($0, Routes.machine(machine)) }
+            + machine.parts.flatMap { part in part.community.photos.map { ($0, Routes.part(part, of: machine)) } }
+    }
+
+    private func gallery(_ machineIndex: Int, part partIndex: Int?, at url: URLPath) -> GalleryPageModel {
+        let machine = content.machines[machineIndex]
+        let models = photos(of: machineIndex, part: partIndex).map { photoModel($0.photo, owner: $0.owner, at: url) }
+        let part = partIndex.map { machine.parts[$0] }
+        return GalleryPageModel(
+            title: "Photos of the \(part.map { "\($0.name) of the " } ?? "")\(machine.name)",
+            machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
+            part: part.map { LinkModel(title: $0.name, url: Routes.part($0, of: machine).relative(from: url)) },
+            photos: models, hasPhotos: !models.isEmpty, count: Plural.count(models.count, "photo"), pagination: nil)
+    }
+
+    private func siteGallery(page number: Int, at url: URLPath) -> GalleryPageModel {
+        let all = content.machines.indices.flatMap { photos(of: $0, part: nil) }
+        let perPage = SitePlan.photosPerPage
+        let pageCount = SitePlan.pageCount(all.count, perPage)
+        let models = all.dropFirst((number - 1) * perPage).prefix(perPage).map { photoModel($0.photo, owner: $0.owner, at: url) }
+        var pagination: PaginationModel?
+        if pageCount > 1 {
+            let link = { (n: Int) in Routes.photos(page: n).relative(from: url) }
+            pagination = PaginationModel(
+                pages: (1...pageCount).map { .init(number: $0, url: link($0), current: $0 == number) },
+                previous: number > 1 ? link(number - 1) : nil, next: number < pageCount ? link(number + 1) : nil)
+        }
+        return GalleryPageModel(title: number > 1 ? "All photos, page \(number)" : "All photos", machine: nil, part: nil,
+                                photos: models, hasPhotos: !models.isEmpty, count: Plural.count(all.count, "photo"),
+                                pagination: pagination)
+    }
+
+    private func photoPage(_ address: PhotoAddress, at url: URLPath) -> (PhotoPageModel, SharingImageModel) {
+        let machine = content.machines[address.machine]
+        let part = address.part.map { machine.parts[$0] }
+        let owner = part.map { Routes.part($0, of: machine) } ?? Routes.machine(machine)
+        let siblings = (part?.community ?? machine.community).photos
+        let photo = siblings[address.photo]
+        let processed = images.photos[photo.file.absolutePath]!
+        let file = { (name: String) in Routes.photoFile(photo, under: owner, name) }
+        let largest = processed.variants.last!
+        let download = PhotoFiles.download(photo, processed)
+        let bytes = FileSystem.size(of: images.path(processed.key, processed.original ?? "")) ?? 0
+        func neighbour(_ index: Int) -> LinkModel? {
+            siblings.indices.contains(index)
+                ? LinkModel(title: siblings[index].caption ?? siblings[index].file.stem,
+                            url: Routes.photo(siblings[index], under: owner).relative(from: url))
+                : nil
+        }
+        let metadata = processed.metadata
+        var location: LocationModel?
+        if photo.showsLocation, let latitude = metadata.latitude, let longitude = metadata.longitude {
+            location = LocationModel(text: Self.position(latitude, longitude),
+                                     map: "https://www.openstreetmap.org/?mlat=\(Self.degrees(latitude))&mlon=\(Self.degrees(longitude))"
+                                         + "#map=16/\(Self.degrees(latitude))/\(Self.degrees(longitude))")
+        }
+        let shared = processed.variants.last { $0.width <= 1280 } ?? largest
+        let model = PhotoPageModel(
+            title: photo.caption ?? "Photo \(photo.file.stem)",
+            picture: picture(processed, alt: alt(photo), sizes: "(min-width: 64em) 60rem, 100vw", fallbackWidth: 1280) {
+                file(Self.variantName(photo, $0)).relative(from: url)
+            },
+            large: file(PhotoFiles.variant(photo, largest.width, "webp")).relative(from: url),
+            caption: photo.caption, author: photo.author, credit: photo.credit, license: photo.license,
+            date: photo.date?.day, dateTime: photo.date?.text, taken: metadata.taken, camera: metadata.camera,
+            location: location,
+            machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
+            part: part.map { LinkModel(title: $0.name, url: Routes.part($0, of: machine).relative(from: url)) },
+            gallery: LinkModel(title: "Photos of the \(part?.name ?? machine.name)", url: Routes.gallery(owner).relative(from: url)),
+            download: LinkModel(
+                title: "Download the photo (\(processed.format.fileExtension.uppercased()), \(processed.width) × \(processed.height), "
+                    + "\(Self.humanSize(bytes)), without location or camera data)",
+                url: file(download).relative(from: url)),
+            previous: neighbour(address.photo - 1), next: neighbour(address.photo + 1))
+        let image = SharingImageModel(url: baseURL + file(PhotoFiles.variant(photo, shared.width, "jpg")).value.dropFirst(),
+                                      width: shared.width, height: shared.height)
+        return (model, image)
+    }
+
+    static func position(_ latitude: Double, _ longitude: Double) -> String {
+        "\(degrees(abs(latitude)))° \(latitude < 0 ? "S" : "N"), \(degrees(abs(longitude)))° \(longitude < 0 ? "W" : "E")"
+    }
+
+    private static func degrees(_ value: Double) -> String { String(format: "%.5f", value) }
+
+    /// Decimal units, like file managers and browsers show.
+    static func humanSize(_ bytes: Int) -> String {
+        if bytes < 1000 { return "\(bytes) bytes" }
+        let units = ["kB", "MB", "GB"]
+        var value = Double(bytes) / 1000, unit = 0
+        while value >= 1000 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return String(format: value < 10 ? "%.1f" : "%.0f", value) + " " + units[unit]
     }
 
     // MARK: Manual

@@ -13,13 +13,14 @@ struct StackLayout: Sendable {
     /// Each layer as a CSS background: its URL, position and size, keyed like `layers`.
     private let backgrounds: [(url: String, position: String, size: String)]
 
-    init(_ machine: Machine) {
+    init(_ machine: Machine, images: ProcessedImages) {
+        let optimized = { (part: Part) in images.layers[part.layer.image.absolutePath]?.published != nil }
         name = machine.name
         canvas = machine.canvas
         let width = machine.canvas.width, height = machine.canvas.height
         layers = machine.parts.map { part in
             StackLayerModel(
-                name: part.name, url: Routes.layerInMachine(part), z: part.layer.z,
+                name: part.name, url: Routes.layerInMachine(part, optimized: optimized(part)), z: part.layer.z,
                 left: Self.percent(part.layer.x, of: width), top: Self.percent(part.layer.y, of: height),
                 width: Self.percent(part.layer.size.width, of: width),
                 height: Self.percent(part.layer.size.height, of: height),
@@ -31,7 +32,7 @@ struct StackLayout: Sendable {
             let x = Self.percent(part.layer.x, of: width - part.layer.size.width)
             let y = Self.percent(part.layer.y, of: height - part.layer.size.height)
             let size = "\(Self.percent(part.layer.size.width, of: width)) \(Self.percent(part.layer.size.height, of: height))"
-            return (Routes.layerInMachine(part), "\(x) \(y)", size)
+            return (Routes.layerInMachine(part, optimized: optimized(part)), "\(x) \(y)", size)
         }
     }
 

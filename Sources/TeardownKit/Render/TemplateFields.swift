@@ -17,6 +17,86 @@ extension LayoutModel: MustacheParent {
         case "stylesheet": stylesheet
         case "generator": generator
         case "bugReport": bugReport
+        case "photos": photos
+        case "script": script
+        case "image": image
+        default: nil
+        }
+    }
+}
+
+extension SharingImageModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "url": url
+        case "width": width
+        case "height": height
+        default: nil
+        }
+    }
+}
+
+extension PictureModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "webp": webp
+        case "jpeg": jpeg
+        case "src": src
+        case "width": width
+        case "height": height
+        case "sizes": sizes
+        case "alt": alt
+        default: nil
+        }
+    }
+}
+
+extension LocationModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "text": text
+        case "map": map
+        default: nil
+        }
+    }
+}
+
+extension PhotoPageModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "picture": picture
+        case "large": large
+        case "caption": caption
+        case "author": author
+        case "credit": credit
+        case "license": license
+        case "date": date
+        case "dateTime": dateTime
+        case "taken": taken
+        case "camera": camera
+        case "location": location
+        case "machine": machine
+        case "part": part
+        case "gallery": gallery
+        case "download": download
+        case "previous": previous
+        case "next": next
+        default: nil
+        }
+    }
+}
+
+extension GalleryPageModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "machine": machine
+        case "part": part
+        case "photos": photos
+        case "hasPhotos": hasPhotos
+        case "count": count
+        case "pagination": pagination
         default: nil
         }
     }
@@ -92,6 +172,7 @@ extension MachineCardModel: MustacheParent {
         case "partCount": partCount
         case "commentCount": commentCount
         case "photoCount": photoCount
+        case "cover": cover
         case "backdrop": backdrop
         default: nil
         }
@@ -159,7 +240,10 @@ extension PhotoModel: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "url": url
-        case "alt": alt
+        case "picture": picture
+        case "large": large
+        case "largeWidth": largeWidth
+        case "largeHeight": largeHeight
         case "caption": caption
         case "credit": credit
         case "license": license
@@ -204,6 +288,8 @@ extension MachinePageModel: MustacheParent {
         case "discussion": discussion
         case "photos": photos
         case "hasPhotos": hasPhotos
+        case "gallery": gallery
+        case "data": data
         default: nil
         }
     }
@@ -222,6 +308,7 @@ extension PartPageModel: MustacheParent {
         case "discussion": discussion
         case "photos": photos
         case "hasPhotos": hasPhotos
+        case "gallery": gallery
         default: nil
         }
     }

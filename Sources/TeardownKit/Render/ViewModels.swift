@@ -14,6 +14,31 @@ struct LayoutModel: Sendable {
     let generator: String
     /// site.yaml's bug_report_url, when given.
     let bugReport: String?
+    /// The site-wide photo gallery.
+    let photos: String
+    /// The theme's script: the lightbox.
+    let script: String
+    /// The image a shared link previews with, as an absolute URL.
+    let image: SharingImageModel?
+}
+
+struct SharingImageModel: Sendable {
+    let url: String
+    let width: Int
+    let height: Int
+}
+
+/// One image in several widths and two formats, for `<picture>` with `srcset` and `sizes`.
+struct PictureModel: Sendable {
+    /// "a-320.webp 320w, a-640.webp 640w"
+    let webp: String
+    let jpeg: String
+    /// The JPEG for browsers without srcset, and its size (which gives the aspect ratio).
+    let src: String
+    let width: Int
+    let height: Int
+    let sizes: String
+    let alt: String
 }
 
 /// A page: the layout's data and the page's own.
@@ -65,6 +90,8 @@ struct MachineCardModel: Sendable {
     let partCount: String
     let commentCount: String
     let photoCount: String
+    /// The cover photo or the cover composed from the layers; the backdrop when there is none.
+    let cover: PictureModel?
     let backdrop: BackdropModel
 }
 
@@ -99,13 +126,55 @@ struct DiscussionModel: Sendable {
     let pagination: PaginationModel?
 }
 
+/// A photo in a gallery: a link to its page, which the lightbox opens in place.
 struct PhotoModel: Sendable {
     let url: String
-    let alt: String
+    let picture: PictureModel
+    /// The widest WebP and its size, for the lightbox.
+    let large: String
+    let largeWidth: Int
+    let largeHeight: Int
     let caption: String?
     let credit: String?
     let license: String?
     let date: String?
+}
+
+struct LocationModel: Sendable {
+    /// "48.85840° N, 2.29448° E"
+    let text: String
+    let map: String
+}
+
+struct PhotoPageModel: Sendable {
+    let title: String
+    let picture: PictureModel
+    let large: String
+    let caption: String?
+    let author: String?
+    let credit: String?
+    let license: String?
+    let date: String?
+    let dateTime: String?
+    let taken: String?
+    let camera: String?
+    let location: LocationModel?
+    let machine: LinkModel
+    let part: LinkModel?
+    let gallery: LinkModel
+    let download: LinkModel
+    let previous: LinkModel?
+    let next: LinkModel?
+}
+
+struct GalleryPageModel: Sendable {
+    let title: String
+    let machine: LinkModel?
+    let part: LinkModel?
+    let photos: [PhotoModel]
+    let hasPhotos: Bool
+    let count: String
+    let pagination: PaginationModel?
 }
 
 struct PartLinkModel: Sendable {
@@ -131,6 +200,10 @@ struct MachinePageModel: Sendable {
     let discussion: DiscussionModel
     let photos: [PhotoModel]
     let hasPhotos: Bool
+    /// The gallery of the machine and all its parts, when there is a photo.
+    let gallery: LinkModel?
+    /// machine.json, for the interactive view.
+    let data: String
 }
 
 struct PartPageModel: Sendable {
@@ -145,6 +218,7 @@ struct PartPageModel: Sendable {
     let discussion: DiscussionModel
     let photos: [PhotoModel]
     let hasPhotos: Bool
+    let gallery: LinkModel?
 }
 
 struct ManualPageModel: Sendable {

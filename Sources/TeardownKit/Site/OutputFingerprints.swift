@@ -5,7 +5,7 @@ struct OutputFingerprints: Sendable {
     let pages: [ContentDigest]
     let copies: [ContentDigest]
 
-    init(plan: SitePlan, content: SiteContent, theme: Theme, baseURL: String) {
+    init(plan: SitePlan, content: SiteContent, theme: Theme, images: ProcessedImages, baseURL: String) {
         var site = Fingerprint()
         site.add(TeardownVersion.current)
         site.add(content.config.source)
@@ -13,7 +13,13 @@ struct OutputFingerprints: Sendable {
         let siteDigest = site.digest
 
         // Per-machine digests are computed once: every page of a machine reuses them.
-        let machines = ParallelMap.map(content.machines) { MachineDigests($0) }
+        let machines = ParallelMap.map(content.machines) { MachineDigests($0, images: images) }
+        var everyPhoto = Fingerprint()
+        for machine in machines {
+            everyPhoto.add(machine.stack)
+            everyPhoto.add(machine.allPhotos)
+        }
+        let allPhotos = everyPhoto.digest
         var navigation = Fingerprint()
         for page in content.manual {
             navigation.add(page.slug)
@@ -31,6 +37,7 @@ struct OutputFingerprints: Sendable {
                 for machine in machines {
                     fingerprint.add(machine.stack)
                     fingerprint.add(machine.counts)
+                    fingerprint.add(machine.cover)
                 }
             case .machine(let index, let number):
                 let machine = machines[index]
@@ -44,7 +51,26 @@ struct OutputFingerprints: Sendable {
                 fingerprint.add(theme.digest(of: "part"))
                 fingerprint.add(machine.stack)
                 fingerprint.add(machine.parts[partIndex])
+                fingerprint.add(machine.partPhotos[partIndex])
                 fingerprint.add(number)
+            case .gallery(let index, let part):
+                let machine = machines[index]
+                fingerprint.add(theme.digest(of: "gallery"))
+                fingerprint.add(machine.stack)
+                fingerprint.add(part.map { machine.partPhotos[$0] } ?? machine.allPhotos)
+            case .photo(let address):
+                let machine = machines[address.machine]
+                fingerprint.add(theme.digest(of: "photo"))
+                fingerprint.add(machine.stack)
+                fingerprint.add(address.part.map { machine.partPhotos[$0] } ?? machine.photos)
+                fingerprint.add(address.photo)
+            case .photos(let number):
+                fingerprint.add(theme.digest(of: "gallery"))
+                fingerprint.add(allPhotos)
+                fingerprint.add(number)
+            case .machineData(let index):
+                fingerprint.add(machines[index].stack)
+                fingerprint.add(machines[index].counts)
             case .manual(let index):
                 fingerprint.add(theme.digest(of: "manual"))
                 fingerprint.add(manualDigest)
@@ -56,10 +82,13 @@ struct OutputFingerprints: Sendable {
             }
             return fingerprint.digest
         }
+        let cached = images.entries + "/"
         copies = ParallelMap.map(plan.copies) { copy in
             var fingerprint = Fingerprint()
-            fingerprint.add(copy.source.absolutePath)
-            if let stamp = FileSystem.stamp(of: copy.source.absolutePath) {
+            fingerprint.add(copy.source)
+            // A cache entry's name is the digest of what it was made from, and its files are
+            // never changed: the path says it all (and linking them changes their ctime).
+            if !copy.source.hasPrefix(cached), let stamp = FileSystem.stamp(of: copy.source) {
                 fingerprint.add(stamp)
             }
             return fingerprint.digest
@@ -75,10 +104,16 @@ private struct MachineDigests: Sendable {
     let counts: ContentDigest
     /// The machine's description, comments and photos.
     let discussion: ContentDigest
-    /// Each part's own description, comments and photos.
+    /// Each part's own description and comments.
     let parts: [ContentDigest]
+    /// The machine's own photos, each part's, and all of them: galleries and photo pages show them.
+    let photos: ContentDigest
+    let partPhotos: [ContentDigest]
+    let allPhotos: ContentDigest
+    /// The cover the catalog card shows.
+    let cover: ContentDigest
 
-    init(_ machine: Machine) {
+    init(_ machine: Machine, images: ProcessedImages) {
         var stack = Fingerprint()
         stack.add(machine.slug)
         stack.add(machine.source)
@@ -90,21 +125,48 @@ private struct MachineDigests: Sendable {
             stack.add(part.source)
             // A layer's size is read from the image, so the image is an input of the stack.
             stack.add(FileSystem.stamp(of: part.layer.image.absolutePath) ?? ContentDigest(high: 0, low: 0))
+            // Whether the layer is published as an optimized copy changes its URL.
+            stack.add(images.layers[part.layer.image.absolutePath]?.published)
             counts.add(part.community.comments.count)
             counts.add(part.community.photos.count)
         }
         self.stack = stack.digest
         self.counts = counts.digest
-        discussion = Self.digest(machine.description, machine.community)
+        discussion = Self.digest(machine.description, machine.community, images)
         parts = machine.parts.map { part in
             var fingerprint = Fingerprint()
             fingerprint.add(part.slug)
-            fingerprint.add(Self.digest(part.description, part.community))
+            fingerprint.add(Self.digest(part.description, part.community, images))
             return fingerprint.digest
         }
+        photos = Self.digest(machine.community.photos, images)
+        partPhotos = machine.parts.map { Self.digest($0.community.photos, images) }
+        var all = Fingerprint()
+        all.add(photos)
+        for digest in partPhotos { all.add(digest) }
+        allPhotos = all.digest
+        var cover = Fingerprint()
+        cover.add((machine.cover.flatMap { images.photos[$0.absolutePath] } ?? images.covers[machine.slug])?.key)
+        self.cover = cover.digest
     }
 
-    private static func digest(_ description: MarkdownSource?, _ community: Community) -> ContentDigest {
+    private static func digest(_ photos: [Photo], _ images: ProcessedImages) -> ContentDigest {
+        var fingerprint = Fingerprint()
+        fingerprint.add(photos.count)
+        for photo in photos {
+            fingerprint.add(photo.file.name)
+            fingerprint.add(photo.caption)
+            fingerprint.add(photo.author)
+            fingerprint.add(photo.date?.text)
+            fingerprint.add(photo.credit)
+            fingerprint.add(photo.license)
+            fingerprint.add(photo.showsLocation)
+            fingerprint.add(images.photos[photo.file.absolutePath]?.key)
+        }
+        return fingerprint.digest
+    }
+
+    private static func digest(_ description: MarkdownSource?, _ community: Community, _ images: ProcessedImages) -> ContentDigest {
         var fingerprint = Fingerprint()
         fingerprint.add(description?.text)
         fingerprint.add(community.comments.count)
@@ -114,16 +176,7 @@ private struct MachineDigests: Sendable {
             fingerprint.add(comment.date.text)
             fingerprint.add(comment.body.text)
         }
-        fingerprint.add(community.photos.count)
-        for photo in community.photos {
-            fingerprint.add(photo.file.name)
-            fingerprint.add(photo.caption)
-            fingerprint.add(photo.author)
-            fingerprint.add(photo.date?.text)
-            fingerprint.add(photo.credit)
-            fingerprint.add(photo.license)
-            fingerprint.add(photo.showsLocation)
-        }
+        fingerprint.add(digest(community.photos, images))
         return fingerprint.digest
     }
 }

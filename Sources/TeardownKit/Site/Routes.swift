@@ -15,18 +15,39 @@ enum Routes {
         number <= 1 ? base : URLPath(base.value + "discussion/\(number)/")
     }
 
-    static func layer(_ part: Part, of machine: Machine) -> URLPath {
-        URLPath(Routes.machine(machine).value + layerInMachine(part))
+    static func layer(_ part: Part, of machine: Machine, optimized: Bool) -> URLPath {
+        URLPath(Routes.machine(machine).value + layerInMachine(part, optimized: optimized))
     }
 
-    /// A part's layer image relative to its machine's page.
-    static func layerInMachine(_ part: Part) -> String {
-        String(URLPath.file(["parts", part.slug, part.layer.image.name]).value.dropFirst())
+    /// A part's layer image relative to its machine's page; a raster layer is published as
+    /// an optimized WebP copy, an SVG as it is.
+    static func layerInMachine(_ part: Part, optimized: Bool) -> String {
+        let name = optimized ? part.layer.image.stem + ".webp" : part.layer.image.name
+        return String(URLPath.file(["parts", part.slug, name]).value.dropFirst())
     }
 
-    /// A photo published under the page of the machine or part it belongs to.
+    /// The data the interactive machine view reads.
+    static func machineData(_ machine: Machine) -> URLPath { URLPath(Routes.machine(machine).value + "machine.json") }
+
+    /// A copy of the machine's cover, composed from its layers or made from its cover photo.
+    static func cover(_ machine: Machine, file name: String) -> URLPath {
+        URLPath(Routes.machine(machine).value + "cover/" + (URLPath.file([name]).value.dropFirst()))
+    }
+
+    /// The photos of a machine or part: `owner` is its page.
+    static func gallery(_ owner: URLPath) -> URLPath { URLPath(owner.value + "photos/") }
+
+    /// Page `number` of the gallery of every photo of the site.
+    static func photos(page number: Int) -> URLPath { number <= 1 ? .page("photos") : .page("photos", "\(number)") }
+
+    /// A photo's own page, under the gallery of the machine or part it belongs to.
     static func photo(_ photo: Photo, under owner: URLPath) -> URLPath {
-        URLPath(owner.value + "photos/" + (URLPath.file([photo.file.name]).value.dropFirst()))
+        URLPath(gallery(owner).value + (URLPath.page(photo.file.stem).value.dropFirst()))
+    }
+
+    /// A file of a photo (a variant or the download), beside its page.
+    static func photoFile(_ photo: Photo, under owner: URLPath, _ name: String) -> URLPath {
+        URLPath(Routes.photo(photo, under: owner).value + (URLPath.file([name]).value.dropFirst()))
     }
 
     static func manual(_ page: ManualPage) -> URLPath { manual(slug: page.slug) }

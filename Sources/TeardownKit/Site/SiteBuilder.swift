@@ -15,6 +15,10 @@ public struct SiteBuilder: Sendable {
         public let removed: Int
         public let warnings: [Diagnostic]
         public let output: String
+        /// Images made by this build; the others came from the cache.
+        public var imagesProcessed = 0
+        /// Time the image stage took, cache lookups included.
+        public var imageSeconds = 0.0
         /// Nothing changed since the published build, so nothing was published.
         public var unchanged: Bool { written == 0 && removed == 0 }
     }
@@ -46,8 +50,10 @@ public struct SiteBuilder: Sendable {
 
     /// Brings the output folder up to date with the content, rendering only outputs whose
     /// inputs changed; on any error, the output is left as it was.
+    ///
+    /// `progress` is told how many images are made and left while the image stage runs.
     @discardableResult
-    public func build() throws(BuildFailure) -> Report {
+    public func build(progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws(BuildFailure) -> Report {
         let snapshotPath = outputCacheFolder + "/inputs"
         let roots = inputRoots, key = settingsKey
         if !full, let record = InputSnapshot.unchanged(at: snapshotPath, roots: roots, key: key),
@@ -57,13 +63,22 @@ public struct SiteBuilder: Sendable {
         }
         // Taken before anything is read, so an edit made during the build shows as a change next time.
         let snapshot = InputSnapshot.take(roots: roots, key: key)
-        let (prepared, diagnostics) = prepare()
-        guard let (content, theme) = prepared, !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
+        var (prepared, diagnostics) = prepare()
+        guard let (loaded, theme) = prepared, !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
+        let imageStart = DispatchTime.now()
+        let cache = ImageCache(root: cacheFolder + "/images")
+        let images = ImageProcessor(settings: loaded.config.photos, maxPixels: loaded.config.limits.photoMaxPixels, cache: cache)
+            .process(loaded, progress: progress)
+        let imageSeconds = Double(DispatchTime.now().uptimeNanoseconds - imageStart.uptimeNanoseconds) / 1e9
+        diagnostics += images.diagnostics
+        guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics.sortedByLocation()) }
+        // A photo that cannot be published leaves no trace: no page, no gallery entry, no count.
+        let content = loaded.keepingPhotos { images.photos[$0.file.absolutePath] != nil }
         let warnings = diagnostics.filter { $0.severity == .warning }.sortedByLocation()
-        let plan = SitePlan(content: content, theme: theme)
+        let plan = SitePlan(content: content, theme: theme, images: images)
         var base = baseURL ?? content.config.baseURL
         if !base.hasSuffix("/") { base += "/" }
-        let fingerprints = OutputFingerprints(plan: plan, content: content, theme: theme, baseURL: base)
+        let fingerprints = OutputFingerprints(plan: plan, content: content, theme: theme, images: images, baseURL: base)
         var target: [String: ContentDigest] = [:]
         target.reserveCapacity(plan.pages.count + plan.copies.count)
         for (entry, digest) in zip(plan.pages, fingerprints.pages) { target[entry.url.outputPath] = digest }
@@ -76,7 +91,7 @@ public struct SiteBuilder: Sendable {
             if let published, published == target {
                 remember(snapshot, at: snapshotPath, pages: plan.pages.count, files: plan.copies.count, warnings: warnings)
                 return Report(pages: plan.pages.count, files: plan.copies.count, written: 0, removed: 0,
-                              warnings: warnings, output: output)
+                              warnings: warnings, output: output, imagesProcessed: images.processed, imageSeconds: imageSeconds)
             }
             let spare = try publisher.openSpare(holding: trees.spare)
             let writer = OutputWriter(root: publisher.spare)
@@ -100,13 +115,19 @@ public struct SiteBuilder: Sendable {
             let pages = plan.pages.filter { changed($0.url.outputPath) || missing.contains($0.url.outputPath) }
             let copies = plan.copies.filter { changed($0.url.outputPath) || missing.contains($0.url.outputPath) }
             try writer.createDirectories(for: pages.map(\.url.outputPath) + copies.map(\.url.outputPath))
-            let renderer = PageRenderer(content: content, theme: theme, baseURL: base)
+            let renderer = PageRenderer(content: content, theme: theme, images: images, baseURL: base)
             let failures = ParallelMap.map(pages) { entry -> String? in
                 let html = renderer.render(entry.page, at: entry.url)
                 do { try writer.write(html, to: entry.url.outputPath) } catch { return "\(error)" }
                 return nil
             } + ParallelMap.map(copies) { copy -> String? in
-                do { try writer.copy(from: copy.source.absolutePath, to: copy.url.outputPath) } catch { return "\(error)" }
+                do {
+                    // Processed images are linked from the cache: their files are never changed in place.
+                    if !copy.source.hasPrefix(images.entries + "/")
+                        || (try? FileSystem.hardLink(copy.source, to: publisher.spare + "/" + copy.url.outputPath)) == nil {
+                        try writer.copy(from: copy.source, to: copy.url.outputPath)
+                    }
+                } catch { return "\(error)" }
                 return nil
             }
             if let failure = failures.compactMap({ $0 }).first {
@@ -116,7 +137,8 @@ public struct SiteBuilder: Sendable {
             remember(snapshot, at: snapshotPath, pages: plan.pages.count, files: plan.copies.count, warnings: warnings)
             let gone = published.map { $0.keys.filter { target[$0] == nil }.count } ?? 0
             return Report(pages: plan.pages.count, files: plan.copies.count, written: pages.count + copies.count,
-                          removed: gone, warnings: warnings, output: output)
+                          removed: gone, warnings: warnings, output: output, imagesProcessed: images.processed,
+                          imageSeconds: imageSeconds)
         } catch {
             throw BuildFailure(warnings + [.error(.outputFailed(reason: "\(error)"), at: SourceLocation(output))])
         }

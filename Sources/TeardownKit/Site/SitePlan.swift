@@ -5,39 +5,79 @@ public struct SitePlan: Sendable {
         case catalog
         case machine(Int, discussionPage: Int)
         case part(Int, Int, discussionPage: Int)
+        /// The photos of a machine and all its parts (part nil), or of one part.
+        case gallery(Int, part: Int?)
+        /// One photo's page: the machine, the part (nil for a machine's own photo) and the photo.
+        case photo(PhotoAddress)
+        /// Page `number` of every photo of the site.
+        case photos(Int)
+        /// machine.json, which the interactive machine view reads.
+        case machineData(Int)
         /// A manual page; nil is the generated contents page when the manual has no index.md.
         case manual(Int?)
         case notFound
     }
 
-    /// A source file published unchanged.
+    /// A file published as it is, from the content or from the image cache.
     public struct Copy: Sendable, Hashable {
         public let url: URLPath
-        public let source: SourceFile
+        /// Absolute path of the file to publish.
+        public let source: String
     }
 
     public let pages: [(url: URLPath, page: Page)]
     public let copies: [Copy]
 
-    /// Plans the pages and files of `content` themed by `theme`.
-    public init(content: SiteContent, theme: Theme) {
+    /// Photos on each page of the site-wide gallery.
+    static let photosPerPage = 24
+
+    /// Plans the pages and files of `content` themed by `theme`, with the images the image stage made.
+    init(content: SiteContent, theme: Theme, images: ProcessedImages) {
         var pages: [(URLPath, Page)] = [(Routes.catalog, .catalog), (Routes.notFound, .notFound)]
-        var copies: [Copy] = theme.assets.sorted { $0.key < $1.key }.map { Copy(url: Routes.asset($0.key), source: $0.value) }
+        var copies: [Copy] = theme.assets.sorted { $0.key < $1.key }.map { Copy(url: Routes.asset($0.key), source: $0.value.absolutePath) }
         let perPage = content.config.commentsPerPage
+        var photoCount = 0
+
+        func addPhotos(_ photos: [Photo], machine m: Int, part p: Int?, owner: URLPath) {
+            for (index, photo) in photos.enumerated() {
+                guard let processed = images.photos[photo.file.absolutePath] else { continue }
+                pages.append((Routes.photo(photo, under: owner), .photo(PhotoAddress(machine: m, part: p, photo: index))))
+                for file in PhotoFiles(photo: photo, processed: processed).all {
+                    copies.append(Copy(url: Routes.photoFile(photo, under: owner, file.published),
+                                       source: images.path(processed.key, file.cached)))
+                }
+                photoCount += 1
+            }
+        }
+
         for (m, machine) in content.machines.enumerated() {
             let machineURL = Routes.machine(machine)
             for number in 1...Self.pageCount(machine.community.comments.count, perPage) {
                 pages.append((Routes.discussion(machineURL, page: number), .machine(m, discussionPage: number)))
             }
-            copies += machine.community.photos.map { Copy(url: Routes.photo($0, under: machineURL), source: $0.file) }
+            pages.append((Routes.machineData(machine), .machineData(m)))
+            if machine.photoCount > 0 { pages.append((Routes.gallery(machineURL), .gallery(m, part: nil))) }
+            addPhotos(machine.community.photos, machine: m, part: nil, owner: machineURL)
+            let cover = machine.cover.flatMap { images.photos[$0.absolutePath] } ?? images.covers[machine.slug]
+            for variant in cover?.variants ?? [] {
+                for name in [variant.webp, variant.jpeg] {
+                    copies.append(Copy(url: Routes.cover(machine, file: "cover-" + name), source: images.path(cover!.key, name)))
+                }
+            }
             for (p, part) in machine.parts.enumerated() {
                 let partURL = Routes.part(part, of: machine)
                 for number in 1...Self.pageCount(part.community.comments.count, perPage) {
                     pages.append((Routes.discussion(partURL, page: number), .part(m, p, discussionPage: number)))
                 }
-                copies.append(Copy(url: Routes.layer(part, of: machine), source: part.layer.image))
-                copies += part.community.photos.map { Copy(url: Routes.photo($0, under: partURL), source: $0.file) }
+                let layer = images.layers[part.layer.image.absolutePath]
+                copies.append(Copy(url: Routes.layer(part, of: machine, optimized: layer?.published != nil),
+                                   source: layer?.published.map { images.path(layer!.key, $0) } ?? part.layer.image.absolutePath))
+                if !part.community.photos.isEmpty { pages.append((Routes.gallery(partURL), .gallery(m, part: p))) }
+                addPhotos(part.community.photos, machine: m, part: p, owner: partURL)
             }
+        }
+        for number in 1...Self.pageCount(photoCount, Self.photosPerPage) {
+            pages.append((Routes.photos(page: number), .photos(number)))
         }
         for (index, page) in content.manual.enumerated() {
             pages.append((Routes.manual(page), .manual(index)))
@@ -51,5 +91,34 @@ public struct SitePlan: Sendable {
 
     static func pageCount(_ items: Int, _ perPage: Int) -> Int {
         max(1, (items + perPage - 1) / perPage)
+    }
+}
+
+/// Where a photo is in the content.
+public struct PhotoAddress: Sendable, Hashable {
+    public let machine: Int
+    public let part: Int?
+    public let photo: Int
+}
+
+/// The published files of a photo: names beside its page, and where they are in the cache.
+struct PhotoFiles {
+    let all: [(published: String, cached: String)]
+
+    init(photo: Photo, processed: ProcessedPhoto) {
+        var files = processed.variants.flatMap { variant in
+            [(Self.variant(photo, variant.width, "webp"), variant.webp), (Self.variant(photo, variant.width, "jpg"), variant.jpeg)]
+        }
+        if let original = processed.original { files.append((Self.download(photo, processed), original)) }
+        all = files
+    }
+
+    static func variant(_ photo: Photo, _ width: Int, _ fileExtension: String) -> String {
+        "\(photo.file.stem)-\(width).\(fileExtension)"
+    }
+
+    /// The stripped original keeps the photo's name, so a download is named like the upload.
+    static func download(_ photo: Photo, _ processed: ProcessedPhoto) -> String {
+        "\(photo.file.stem).\(processed.format.fileExtension)"
     }
 }

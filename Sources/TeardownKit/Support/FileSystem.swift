@@ -109,6 +109,12 @@ enum FileSystem {
         return true
     }
 
+    /// The size of a file in bytes, following links; nil when it cannot be read.
+    static func size(of path: String) -> Int? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : nil
+    }
+
     static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0

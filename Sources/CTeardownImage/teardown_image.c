@@ -1,0 +1,280 @@
+#include "teardown_image.h"
+
+#include <string.h>
+#include <vips/vips.h>
+
+struct td_image {
+    VipsImage *vips;
+};
+
+/// Moves libvips' error buffer into `error`. The buffer is shared by all threads, so it is
+/// cleared after each failure to keep messages from piling up across images.
+static int fail(char *error, size_t size, const char *context) {
+    const char *buffer = vips_error_buffer();
+    const char *detail = (buffer && *buffer) ? buffer : "unknown libvips error";
+    snprintf(error, size, "%s%s%s", context ? context : "", context ? ": " : "", detail);
+    size_t length = strlen(error);
+    while (length > 0 && (error[length - 1] == '\n' || error[length - 1] == ' ')) error[--length] = 0;
+    vips_error_clear();
+    return -1;
+}
+
+static int fail_with(char *error, size_t size, const char *message) {
+    snprintf(error, size, "%s", message);
+    return -1;
+}
+
+int td_start(const char *argv0, char *error, size_t error_size) {
+    if (VIPS_INIT(argv0 ? argv0 : "teardown")) return fail(error, error_size, "cannot start libvips");
+    // Community files reach the loaders: only loaders fit for untrusted input may run. SVG
+    // stays allowed for designers' layers; photos never reach it, since the caller picks the
+    // loader from a photo's first bytes and accepts only JPEG, PNG and WebP.
+    vips_block_untrusted_set(TRUE);
+    vips_operation_block_set("VipsForeignLoadSvg", FALSE);
+    // Teardown runs one image per core itself; libvips' own threads and its operation
+    // cache would only add memory.
+    vips_concurrency_set(1);
+    vips_cache_set_max(0);
+    return 0;
+}
+
+const char *td_vips_version(void) { return vips_version_string(); }
+
+static VipsImage *load(const char *path, int format, double svg_scale) {
+    VipsImage *out = NULL;
+    int result = -1;
+    switch (format) {
+    case TD_JPEG: result = vips_jpegload(path, &out, "fail_on", VIPS_FAIL_ON_ERROR, NULL); break;
+    case TD_PNG: result = vips_pngload(path, &out, "fail_on", VIPS_FAIL_ON_ERROR, NULL); break;
+    case TD_WEBP: result = vips_webpload(path, &out, "fail_on", VIPS_FAIL_ON_ERROR, NULL); break;
+    case TD_GIF: result = vips_gifload(path, &out, "fail_on", VIPS_FAIL_ON_ERROR, NULL); break;
+    case TD_SVG: result = vips_svgload(path, &out, "scale", svg_scale, "fail_on", VIPS_FAIL_ON_ERROR, NULL); break;
+    default: vips_error("teardown", "unsupported image format"); break;
+    }
+    return result == 0 ? out : NULL;
+}
+
+static void copy_field(VipsImage *image, const char *name, char *target, size_t size) {
+    const char *value = NULL;
+    target[0] = 0;
+    if (vips_image_get_typeof(image, name) && vips_image_get_string(image, name, &value) == 0 && value)
+        snprintf(target, size, "%s", value);
+}
+
+int td_probe(const char *path, int format, td_metadata *metadata, char *error, size_t error_size) {
+    VipsImage *image = load(path, format, 1.0);
+    if (!image) return fail(error, error_size, NULL);
+    metadata->width = image->Xsize;
+    metadata->height = image->Ysize;
+    metadata->orientation = vips_image_get_orientation(image);
+    copy_field(image, "exif-ifd0-Make", metadata->make, sizeof metadata->make);
+    copy_field(image, "exif-ifd0-Model", metadata->model, sizeof metadata->model);
+    copy_field(image, "exif-ifd2-DateTimeOriginal", metadata->taken, sizeof metadata->taken);
+    copy_field(image, "exif-ifd3-GPSLatitude", metadata->latitude, sizeof metadata->latitude);
+    copy_field(image, "exif-ifd3-GPSLatitudeRef", metadata->latitude_ref, sizeof metadata->latitude_ref);
+    copy_field(image, "exif-ifd3-GPSLongitude", metadata->longitude, sizeof metadata->longitude);
+    copy_field(image, "exif-ifd3-GPSLongitudeRef", metadata->longitude_ref, sizeof metadata->longitude_ref);
+    g_object_unref(image);
+    return 0;
+}
+
+/// Replaces `*image` with `next`, releasing the old one; returns whether `next` exists.
+static int step(VipsImage **image, VipsImage *next) {
+    g_object_unref(*image);
+    *image = next;
+    return next != NULL;
+}
+
+/// Converts to 8-bit sRGB (keeping alpha), through the embedded colour profile when there is one.
+static int to_srgb(VipsImage **image) {
+    VipsImage *out = NULL;
+    if (vips_image_get_typeof(*image, VIPS_META_ICC_NAME)) {
+        if (vips_icc_transform(*image, &out, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_PERCEPTUAL, NULL) == 0) {
+            step(image, out);
+            out = NULL;
+        } else {
+            // A broken profile is no reason to drop a photo: fall back to plain conversion.
+            vips_error_clear();
+        }
+    }
+    if ((*image)->Type != VIPS_INTERPRETATION_sRGB || (*image)->BandFmt != VIPS_FORMAT_UCHAR) {
+        if (vips_colourspace(*image, &out, VIPS_INTERPRETATION_sRGB, NULL)) return -1;
+        step(image, out);
+        if ((*image)->BandFmt != VIPS_FORMAT_UCHAR) {
+            if (vips_cast_uchar(*image, &out, NULL)) return -1;
+            step(image, out);
+        }
+    }
+    return 0;
+}
+
+int td_open(const char *path, int format, int64_t max_pixels, int width, int height, td_image **result,
+            char *error, size_t error_size) {
+    *result = NULL;
+    double scale = 1.0;
+    if (format == TD_SVG && width > 0) {
+        VipsImage *header = load(path, format, 1.0);
+        if (!header) return fail(error, error_size, NULL);
+        if (header->Xsize > 0) scale = (double)width / header->Xsize;
+        g_object_unref(header);
+    }
+    VipsImage *image = load(path, format, scale);
+    if (!image) return fail(error, error_size, NULL);
+    if (max_pixels > 0 && (int64_t)image->Xsize * image->Ysize > max_pixels) {
+        char message[160];
+        snprintf(message, sizeof message, "%d x %d pixels is more than the limit of %lld pixels", image->Xsize,
+                 image->Ysize, (long long)max_pixels);
+        g_object_unref(image);
+        return fail_with(error, error_size, message);
+    }
+    VipsImage *out = NULL;
+    if (vips_autorot(image, &out, NULL) || !step(&image, out)) goto failed;
+    if (to_srgb(&image)) goto failed;
+    // Decoding everything now surfaces damage here, once, instead of in each save.
+    if (!step(&image, vips_image_copy_memory(image))) return fail(error, error_size, NULL);
+    *result = g_new0(td_image, 1);
+    (*result)->vips = image;
+    return 0;
+failed:
+    g_object_unref(image);
+    return fail(error, error_size, NULL);
+}
+
+void td_close(td_image *image) {
+    if (!image) return;
+    g_object_unref(image->vips);
+    g_free(image);
+}
+
+int td_width(const td_image *image) { return image->vips->Xsize; }
+int td_height(const td_image *image) { return image->vips->Ysize; }
+int td_has_alpha(const td_image *image) { return vips_image_hasalpha(image->vips); }
+
+int td_scaled(const td_image *image, int width, int height, td_image **result, char *error, size_t error_size) {
+    *result = NULL;
+    VipsImage *in = image->vips;
+    g_object_ref(in);
+    VipsImage *out = NULL;
+    int alpha = vips_image_hasalpha(in);
+    // Resampling straight alpha darkens the edges of transparent areas; premultiplied does not.
+    if (alpha && (vips_premultiply(in, &out, NULL) || !step(&in, out))) goto failed;
+    if (vips_resize(in, &out, (double)width / in->Xsize, "vscale", (double)height / in->Ysize, NULL) || !step(&in, out))
+        goto failed;
+    if (alpha && (vips_unpremultiply(in, &out, NULL) || !step(&in, out))) goto failed;
+    if (in->BandFmt != VIPS_FORMAT_UCHAR && (vips_cast_uchar(in, &out, NULL) || !step(&in, out))) goto failed;
+    if (!step(&in, vips_image_copy_memory(in))) return fail(error, error_size, "resize");
+    *result = g_new0(td_image, 1);
+    (*result)->vips = in;
+    return 0;
+failed:
+    g_object_unref(in);
+    return fail(error, error_size, "resize");
+}
+
+/// Header fields every image has; everything else (EXIF, XMP, IPTC, ICC, comments) is metadata.
+static int is_basic_field(const char *name) {
+    static const char *const basic[] = {"width", "height", "bands", "format", "coding", "interpretation",
+                                        "xoffset", "yoffset", "xres", "yres", "filename", "mode", NULL};
+    for (int i = 0; basic[i]; i++)
+        if (strcmp(name, basic[i]) == 0) return 1;
+    return 0;
+}
+
+int td_save(const td_image *image, const char *path, int format, int quality, int lossless, char *error,
+            size_t error_size) {
+    VipsImage *out = NULL;
+    if (vips_copy(image->vips, &out, NULL)) return fail(error, error_size, "save");
+    // libvips 8.14's WebP saver ignores `strip`: removing the fields themselves is what
+    // keeps GPS positions, serial numbers and dates out of every format.
+    gchar **fields = vips_image_get_fields(out);
+    for (int i = 0; fields[i]; i++)
+        if (!is_basic_field(fields[i])) vips_image_remove(out, fields[i]);
+    g_strfreev(fields);
+    int result = -1;
+    switch (format) {
+    case TD_JPEG:
+        if (vips_image_hasalpha(out)) {
+            VipsArrayDouble *white = vips_array_double_newv(3, 255.0, 255.0, 255.0);
+            VipsImage *flat = NULL;
+            int flattened = vips_flatten(out, &flat, "background", white, NULL);
+            vips_area_unref(VIPS_AREA(white));
+            if (flattened) break;
+            step(&out, flat);
+        }
+        result = vips_jpegsave(out, path, "Q", quality, "strip", TRUE, "optimize_coding", TRUE, NULL);
+        break;
+    case TD_PNG: result = vips_pngsave(out, path, "compression", 9, "strip", TRUE, NULL); break;
+    case TD_WEBP: result = vips_webpsave(out, path, "Q", quality, "lossless", lossless, "strip", TRUE, NULL); break;
+    default: vips_error("teardown", "cannot save in this format"); break;
+    }
+    g_object_unref(out);
+    return result == 0 ? 0 : fail(error, error_size, "save");
+}
+
+int td_alpha(const td_image *image, uint8_t **alpha, char *error, size_t error_size) {
+    *alpha = NULL;
+    VipsImage *in = image->vips;
+    if (!vips_image_hasalpha(in)) return 0;
+    VipsImage *band = NULL;
+    if (vips_extract_band(in, &band, in->Bands - 1, NULL)) return fail(error, error_size, "alpha");
+    size_t size = 0;
+    *alpha = vips_image_write_to_memory(band, &size);
+    g_object_unref(band);
+    return *alpha ? 0 : fail(error, error_size, "alpha");
+}
+
+void td_free(void *pointer) { g_free(pointer); }
+
+int td_compose(int width, int height, int count, td_image *const *layers, const int *x, const int *y,
+               td_image **result, char *error, size_t error_size) {
+    *result = NULL;
+    VipsImage *black = NULL, *canvas = NULL;
+    if (vips_black(&black, width, height, "bands", 4, NULL)) return fail(error, error_size, "compose");
+    int made = vips_copy(black, &canvas, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
+    g_object_unref(black);
+    if (made) return fail(error, error_size, "compose");
+
+    VipsImage **inputs = g_new0(VipsImage *, count + 1);
+    int *modes = g_new0(int, count);
+    int *xs = g_new0(int, count), *ys = g_new0(int, count);
+    int status = -1;
+    inputs[0] = canvas;
+    for (int i = 0; i < count; i++) {
+        VipsImage *layer = layers[i]->vips;
+        if (vips_image_hasalpha(layer)) {
+            g_object_ref(layer);
+            inputs[i + 1] = layer;
+        } else if (vips_addalpha(layer, &inputs[i + 1], NULL)) {
+            goto done;
+        }
+        modes[i] = VIPS_BLEND_MODE_OVER;
+        xs[i] = x[i];
+        ys[i] = y[i];
+    }
+    VipsArrayInt *xarray = vips_array_int_new(xs, count), *yarray = vips_array_int_new(ys, count);
+    VipsImage *out = NULL;
+    int composed = vips_composite(inputs, &out, count + 1, modes, "x", xarray, "y", yarray, NULL);
+    vips_area_unref(VIPS_AREA(xarray));
+    vips_area_unref(VIPS_AREA(yarray));
+    if (composed) goto done;
+    if (out->BandFmt != VIPS_FORMAT_UCHAR) {
+        VipsImage *cast = NULL;
+        if (vips_cast_uchar(out, &cast, NULL)) {
+            g_object_unref(out);
+            goto done;
+        }
+        step(&out, cast);
+    }
+    if (!step(&out, vips_image_copy_memory(out))) goto done;
+    *result = g_new0(td_image, 1);
+    (*result)->vips = out;
+    status = 0;
+done:
+    for (int i = 0; i <= count; i++)
+        if (inputs[i]) g_object_unref(inputs[i]);
+    g_free(inputs);
+    g_free(modes);
+    g_free(xs);
+    g_free(ys);
+    return status == 0 ? 0 : fail(error, error_size, "compose");
+}

@@ -1,0 +1,132 @@
+import Crypto
+import Foundation
+
+/// Processed images in the git-ignored cache folder, so an unchanged photo is never processed
+/// again. An entry is named by a digest of the source's bytes, the operation and its settings;
+/// a source's digest is remembered with the file's stat signature, so unchanged files are not
+/// read again either. Entries a build no longer uses are pruned when it ends.
+final class ImageCache: @unchecked Sendable {
+    /// A cached outcome: the result, or why the image cannot be used (kept too, so a broken
+    /// photo is not decoded again on every build).
+    enum Outcome: Codable, Sendable {
+        case photo(ProcessedPhoto)
+        case layer(ProcessedLayer)
+        case failed(ImageFailure)
+    }
+
+    let root: String
+    var entries: String { root + "/entries" }
+    private let lock = NSLock()
+    private var sources: [String: (signature: UInt64, digest: String)] = [:]
+    private var outcomes: [String: Outcome] = [:]
+    private var used = Set<String>()
+
+    init(root: String) {
+        self.root = root
+        if let text = try? String(contentsOfFile: root + "/sources", encoding: .utf8) {
+            for line in text.split(separator: "\n") {
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+                guard fields.count == 3, let signature = UInt64(fields[1], radix: 16) else { continue }
+                sources[String(fields[0])] = (signature, String(fields[2]))
+            }
+        }
+        if let data = FileManager.default.contents(atPath: root + "/outcomes"),
+           let stored = try? JSONDecoder().decode([String: Outcome].self, from: data) {
+            outcomes = stored
+        }
+    }
+
+    /// The SHA-256 of a file's bytes, read again only when its stat signature changed.
+    func digest(of path: String) throws(ImageFailure) -> String {
+        guard let status = FileSystem.status(path) else { throw .unreadable("the file cannot be read") }
+        lock.lock()
+        let known = sources[path]
+        lock.unlock()
+        if let known, known.signature == status.signature { return known.digest }
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe) else {
+            throw .unreadable("the file cannot be read")
+        }
+        let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        lock.lock()
+        sources[path] = (status.signature, digest)
+        lock.unlock()
+        return digest
+    }
+
+    /// The outcome stored under `key`, when its files are still there.
+    func outcome(_ key: String) -> Outcome? {
+        lock.lock()
+        let outcome = outcomes[key]
+        used.insert(key)
+        lock.unlock()
+        switch outcome {
+        case .photo, .layer: return FileSystem.isDirectory(entries + "/" + key) ? outcome : nil
+        case .failed, nil: return outcome
+        }
+    }
+
+    /// Makes the files of entry `key` in a hidden folder given to `make`, then renames it into
+    /// place, so a build killed half-way never leaves a partial entry behind.
+    func store(_ key: String, _ make: (String) throws(ImageFailure) -> Outcome) -> Outcome {
+        let folder = entries + "/" + key
+        let temporary = entries + "/.\(key).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let outcome: Outcome
+        do {
+            try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        } catch {
+            // The cache cannot be written: report it like an unreadable image, and keep nothing.
+            return .failed(.unreadable("the image cache cannot be written: \(error)"))
+        }
+        do throws(ImageFailure) {
+            let made = try make(temporary)
+            if case .failed = made {
+                try? FileSystem.removeTree(temporary)
+            } else {
+                try? FileSystem.removeTree(folder)
+                do { try FileSystem.rename(temporary, to: folder) } catch {
+                    try? FileSystem.removeTree(temporary)
+                    return .failed(.unreadable("the image cache cannot be written: \(error)"))
+                }
+            }
+            outcome = made
+        } catch {
+            try? FileSystem.removeTree(temporary)
+            outcome = .failed(error)
+        }
+        lock.lock()
+        outcomes[key] = outcome
+        used.insert(key)
+        lock.unlock()
+        return outcome
+    }
+
+    /// Writes the indexes and removes every entry this build did not use. Losing the indexes
+    /// costs only time, so they are written without fsync.
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        let kept = outcomes.filter { used.contains($0.key) }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: entries)) ?? [] where !used.contains(name) {
+            // Hidden folders are other builds' entries in the making, unless their process is gone.
+            if name.hasPrefix("."), let pid = pid_t(name.split(separator: "-").dropFirst().first ?? ""),
+               kill(pid, 0) == 0 || Glibc.errno != ESRCH {
+                continue
+            }
+            try? FileSystem.removeTree(entries + "/" + name)
+        }
+        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        if let data = try? encoder.encode(kept) { write(data, to: root + "/outcomes") }
+        let lines = sources.sorted { $0.key < $1.key }.filter { FileSystem.exists($0.key) }
+            .map { "\($0.key)\t\(String($0.value.signature, radix: 16))\t\($0.value.digest)\n" }
+        write(Data(lines.joined().utf8), to: root + "/sources")
+    }
+
+    private func write(_ data: Data, to path: String) {
+        let temporary = path + ".tmp-\(getpid())"
+        if FileManager.default.createFile(atPath: temporary, contents: data) {
+            if (try? FileSystem.rename(temporary, to: path)) == nil { try? FileSystem.unlinkIfPresent(temporary) }
+        }
+    }
+}

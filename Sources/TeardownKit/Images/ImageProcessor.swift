@@ -1,0 +1,236 @@
+import Foundation
+
+/// The image stage: every photo, layer and cover of a site, taken from the cache or made now,
+/// one image per core.
+struct ImageProcessor: Sendable {
+    /// Images made so far and to make in all; called from the workers as each one finishes.
+    typealias Progress = @Sendable (_ done: Int, _ total: Int) -> Void
+
+    /// Bumped whenever the processing below changes what it writes, so old entries are not reused.
+    static let pipelineVersion = "1"
+    /// Cover widths: a card and a sharing image need no more.
+    static let coverWidths = [320, 640, 1280]
+
+    let settings: PhotoSettings
+    let maxPixels: Int
+    let cache: ImageCache
+
+    func process(_ content: SiteContent, progress: Progress? = nil) -> ProcessedImages {
+        var jobs: [Job] = []
+        for machine in content.machines {
+            for photo in machine.community.photos { jobs.append(.photo(photo.file, widths: settings.widths)) }
+            if let cover = machine.cover { jobs.append(.photo(cover, widths: Self.coverWidths)) }
+            for part in machine.parts {
+                jobs.append(.layer(part.layer))
+                for photo in part.community.photos { jobs.append(.photo(photo.file, widths: settings.widths)) }
+            }
+        }
+        // Keys first (cheap when the sources are known), then the work that is left.
+        let keyed = ParallelMap.map(jobs) { job in (job, Result { () throws(ImageFailure) in try key(of: job) }) }
+        var outcomes = [String: ImageCache.Outcome]()
+        var missing: [(Job, String)] = []
+        for (job, key) in keyed {
+            switch key {
+            case .failure(let failure): outcomes[job.source.absolutePath] = .failed(failure)
+            case .success(let key):
+                if let outcome = cache.outcome(key) { outcomes[job.source.absolutePath] = outcome } else { missing.append((job, key)) }
+            }
+        }
+        let coverJobs = content.machines.filter { $0.cover == nil && !$0.parts.isEmpty }
+            .map { machine in (machine, coverKey(machine, layerKeys: keyed)) }
+        let coversMissing = coverJobs.filter { $0.1.flatMap { cache.outcome($0) } == nil && $0.1 != nil }
+        let total = missing.count + coversMissing.count
+        let counter = Counter()
+        if total > 0 { progress?(0, total) }
+        let made = ParallelMap.map(missing) { job, key in
+            let outcome = cache.store(key) { folder throws(ImageFailure) in try make(job, key: key, in: folder) }
+            progress?(counter.next(), total)
+            return (job.source.absolutePath, outcome)
+        }
+        for (path, outcome) in made { outcomes[path] = outcome }
+        let coverOutcomes = ParallelMap.map(coverJobs) { machine, key -> (String, ImageCache.Outcome?) in
+            guard let key else { return (machine.slug, nil) }
+            if let outcome = cache.outcome(key) { return (machine.slug, outcome) }
+            let outcome = cache.store(key) { folder throws(ImageFailure) in try compose(machine, key: key, in: folder) }
+            progress?(counter.next(), total)
+            return (machine.slug, outcome)
+        }
+        cache.finish()
+
+        var photos: [String: ProcessedPhoto] = [:], layers: [String: ProcessedLayer] = [:], covers: [String: ProcessedPhoto] = [:]
+        var diagnostics: [Diagnostic] = []
+        for job in jobs {
+            let path = job.source.absolutePath
+            switch (outcomes[path], job) {
+            case (.photo(let photo)?, _): photos[path] = photo
+            case (.layer(let layer)?, _): layers[path] = layer
+            case (.failed(let failure)?, .photo(let file, _)):
+                diagnostics.append(.warning(.photoSkipped(reason: failure.reason), at: file.location()))
+            case (.failed(let failure)?, .layer(let layer)):
+                diagnostics.append(.error(.unreadableImage(layer.image.name, reason: failure.reason), at: layer.image.location()))
+            default: break
+            }
+        }
+        for case (let slug, .photo(let cover)?) in coverOutcomes { covers[slug] = cover }
+        return ProcessedImages(entries: cache.entries, photos: photos, layers: layers, covers: covers,
+                               diagnostics: diagnostics, processed: total)
+    }
+
+    // MARK: Jobs
+
+    enum Job: Sendable {
+        case photo(SourceFile, widths: [Int])
+        case layer(Layer)
+
+        var source: SourceFile {
+            switch self {
+            case .photo(let file, _): file
+            case .layer(let layer): layer.image
+            }
+        }
+    }
+
+    private func key(of job: Job) throws(ImageFailure) -> String {
+        var fingerprint = Fingerprint()
+        fingerprint.add(Self.pipelineVersion)
+        // Outcomes, failures included, hold only for the libvips that made them.
+        fingerprint.add(Vips.version)
+        fingerprint.add(try cache.digest(of: job.source.absolutePath))
+        fingerprint.add(maxPixels)
+        switch job {
+        case .photo(_, let widths):
+            fingerprint.add("photo")
+            for width in widths { fingerprint.add(width) }
+            fingerprint.add(settings.quality)
+        case .layer(let layer):
+            fingerprint.add("layer")
+            fingerprint.add(layer.image.pathExtension)
+            fingerprint.add(layer.size.width)
+            fingerprint.add(layer.size.height)
+        }
+        return fingerprint.digest.description
+    }
+
+    /// A machine's cover is made from its layers' bytes and places; nil when a layer is unreadable.
+    private func coverKey(_ machine: Machine, layerKeys: [(Job, Result<String, ImageFailure>)]) -> String? {
+        var fingerprint = Fingerprint()
+        fingerprint.add(Self.pipelineVersion)
+        fingerprint.add(Vips.version)
+        fingerprint.add("cover")
+        fingerprint.add(machine.canvas.width)
+        fingerprint.add(machine.canvas.height)
+        for width in Self.coverWidths { fingerprint.add(width) }
+        fingerprint.add(settings.quality)
+        for part in machine.parts {
+            guard let digest = try? cache.digest(of: part.layer.image.absolutePath) else { return nil }
+            fingerprint.add(digest)
+            for value in [part.layer.x, part.layer.y, part.layer.size.width, part.layer.size.height] { fingerprint.add(value) }
+        }
+        return fingerprint.digest.description
+    }
+
+    // MARK: Making images
+
+    private func make(_ job: Job, key: String, in folder: String) throws(ImageFailure) -> ImageCache.Outcome {
+        switch job {
+        case .photo(let file, let widths):
+            let format = try ImageFormat.of(file: file.absolutePath)
+            guard [.jpeg, .png, .webp].contains(format) else { throw .wrongFormat(found: format) }
+            let header: Vips.Header, image: Vips.Image
+            do {
+                header = try Vips.probe(file.absolutePath, format: format)
+                image = try Vips.open(file.absolutePath, format: format, maxPixels: maxPixels)
+            } catch {
+                throw .undecodable(error.reason)
+            }
+            let original = "original." + format.fileExtension
+            try save(image, to: folder + "/" + original, as: format, quality: max(settings.quality, 90))
+            let variants = try variants(of: image, widths: widths, in: folder)
+            return .photo(ProcessedPhoto(key: key, width: image.size.width, height: image.size.height, variants: variants,
+                                         original: original, format: format, metadata: PhotoMetadata(header)))
+        case .layer(let layer):
+            let image = try open(layer)
+            let mask: HitMask?
+            do {
+                mask = HitMask(alpha: try image.alpha(), size: image.size,
+                               box: (layer.x, layer.y, layer.size.width, layer.size.height))
+            } catch {
+                throw .undecodable(error.reason)
+            }
+            guard layer.image.pathExtension != "svg" else { return .layer(ProcessedLayer(key: key, published: nil, mask: mask)) }
+            // Lossless for drawings and transparency; a photographic JPEG layer stays lossy.
+            let lossless = image.hasAlpha || (try? ImageFormat.of(file: layer.image.absolutePath)) != .jpeg
+            try save(image, to: folder + "/layer.webp", as: .webp, quality: 90, lossless: lossless)
+            return .layer(ProcessedLayer(key: key, published: "layer.webp", mask: mask))
+        }
+    }
+
+    private func open(_ layer: Layer) throws(ImageFailure) -> Vips.Image {
+        let format = try ImageFormat.of(file: layer.image.absolutePath)
+        do {
+            // An SVG is drawn at the size of its box; a raster layer keeps its pixels.
+            return try Vips.open(layer.image.absolutePath, format: format, maxPixels: maxPixels,
+                                 size: format == .svg ? layer.size : nil)
+        } catch {
+            throw .undecodable(error.reason)
+        }
+    }
+
+    private func compose(_ machine: Machine, key: String, in folder: String) throws(ImageFailure) -> ImageCache.Outcome {
+        var placed: [(image: Vips.Image, x: Int, y: Int)] = []
+        for part in machine.parts {
+            var image = try open(part.layer)
+            if image.size != part.layer.size {
+                do { image = try image.scaled(to: part.layer.size) } catch { throw .undecodable(error.reason) }
+            }
+            placed.append((image, part.layer.x, part.layer.y))
+        }
+        let composed: Vips.Image
+        do { composed = try Vips.compose(canvas: machine.canvas, layers: placed) } catch { throw .undecodable(error.reason) }
+        let variants = try variants(of: composed, widths: Self.coverWidths, in: folder)
+        return .photo(ProcessedPhoto(key: key, width: machine.canvas.width, height: machine.canvas.height, variants: variants,
+                                     original: nil, format: .png,
+                                     metadata: PhotoMetadata(camera: nil, taken: nil, latitude: nil, longitude: nil)))
+    }
+
+    /// WebP and JPEG copies at each width the image is wide enough for (never enlarged), and
+    /// at its own width when it is narrower than the widest. Each is scaled from the next
+    /// larger one, so the full image is resampled once.
+    private func variants(of image: Vips.Image, widths: [Int], in folder: String) throws(ImageFailure) -> [ProcessedPhoto.Variant] {
+        let full = image.size
+        let targets = Set(widths.filter { $0 < full.width } + [min(full.width, widths.max() ?? full.width)]).sorted(by: >)
+        var current = image
+        var variants: [ProcessedPhoto.Variant] = []
+        for width in targets {
+            let height = max(1, Int((Double(full.height) * Double(width) / Double(full.width)).rounded()))
+            if current.size.width != width {
+                do { current = try current.scaled(to: PixelSize(width: width, height: height)) } catch { throw .undecodable(error.reason) }
+            }
+            let variant = ProcessedPhoto.Variant(width: width, height: height, webp: "\(width).webp", jpeg: "\(width).jpg")
+            try save(current, to: folder + "/" + variant.webp, as: .webp, quality: settings.quality)
+            try save(current, to: folder + "/" + variant.jpeg, as: .jpeg, quality: settings.quality)
+            variants.append(variant)
+        }
+        return variants.reversed()
+    }
+
+    private func save(_ image: Vips.Image, to path: String, as format: ImageFormat, quality: Int, lossless: Bool = false)
+        throws(ImageFailure) {
+        do { try image.save(to: path, as: format, quality: quality, lossless: lossless) } catch {
+            throw .unreadable("cannot write \(path): \(error.reason)")
+        }
+    }
+}
+
+/// Counts finished images across workers.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
+    }
+}

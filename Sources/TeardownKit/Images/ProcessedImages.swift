@@ -1,0 +1,51 @@
+/// A photo's published files, in one cache entry: its responsive variants and its stripped,
+/// upright original.
+struct ProcessedPhoto: Sendable, Hashable, Codable {
+    struct Variant: Sendable, Hashable, Codable {
+        let width: Int
+        let height: Int
+        /// File names in the cache entry.
+        let webp: String
+        let jpeg: String
+    }
+
+    /// The cache entry holding the files; also names the result in fingerprints.
+    let key: String
+    /// Size once upright.
+    let width: Int
+    let height: Int
+    /// Narrowest first.
+    let variants: [Variant]
+    /// The upright original without metadata, when there is one to download.
+    let original: String?
+    let format: ImageFormat
+    let metadata: PhotoMetadata
+}
+
+/// A layer as the machine view uses it: where it is opaque, and its optimized copy.
+struct ProcessedLayer: Sendable, Hashable, Codable {
+    let key: String
+    /// The optimized copy in the cache entry; nil when the source is published as it is (SVG).
+    let published: String?
+    /// Nil for a layer with no opaque pixel at all.
+    let mask: HitMask?
+}
+
+/// What the image stage made of a site's images, all found in the cache.
+struct ProcessedImages: Sendable {
+    /// The cache's entries folder.
+    let entries: String
+    /// By the source file's absolute path.
+    let photos: [String: ProcessedPhoto]
+    let layers: [String: ProcessedLayer]
+    /// A cover made of the machine's layers, by machine slug, when machine.yaml names none.
+    let covers: [String: ProcessedPhoto]
+    /// Photos that could not be used (warnings) and layers that could not (errors).
+    let diagnostics: [Diagnostic]
+    /// Images made by this build rather than found in the cache.
+    let processed: Int
+
+    static let none = ProcessedImages(entries: "", photos: [:], layers: [:], covers: [:], diagnostics: [], processed: 0)
+
+    func path(_ key: String, _ name: String) -> String { entries + "/" + key + "/" + name }
+}

@@ -1,0 +1,127 @@
+import CTeardownImage
+import Foundation
+
+/// libvips, through the CTeardownImage shim. The only file that handles its pointers.
+enum Vips {
+    struct Failure: Error, Equatable {
+        let reason: String
+    }
+
+    /// What a photo's header says, read before anything is stripped. EXIF values are libvips'
+    /// raw renderings; `PhotoMetadata` makes sense of them.
+    struct Header: Sendable, Equatable {
+        let width: Int
+        let height: Int
+        let orientation: Int
+        let make: String
+        let model: String
+        let taken: String
+        let latitude: String
+        let latitudeRef: String
+        let longitude: String
+        let longitudeRef: String
+
+        /// The size once the orientation is applied: orientations 5-8 turn the image a quarter.
+        var upright: PixelSize {
+            (5...8).contains(orientation) ? PixelSize(width: height, height: width) : PixelSize(width: width, height: height)
+        }
+    }
+
+    /// A decoded image in memory: upright, 8-bit sRGB.
+    final class Image: @unchecked Sendable {
+        fileprivate let pointer: OpaquePointer
+
+        fileprivate init(_ pointer: OpaquePointer) { self.pointer = pointer }
+        deinit { td_close(pointer) }
+
+        var size: PixelSize { PixelSize(width: Int(td_width(pointer)), height: Int(td_height(pointer))) }
+        var hasAlpha: Bool { td_has_alpha(pointer) != 0 }
+
+        func scaled(to target: PixelSize) throws(Failure) -> Image {
+            var result: OpaquePointer?
+            try Vips.call { td_scaled(pointer, Int32(target.width), Int32(target.height), &result, $0, $1) }
+            return Image(result!)
+        }
+
+        /// Writes the image without any of its metadata.
+        func save(to path: String, as format: ImageFormat, quality: Int, lossless: Bool = false) throws(Failure) {
+            try Vips.call { td_save(pointer, path, format.code, Int32(quality), lossless ? 1 : 0, $0, $1) }
+        }
+
+        /// The alpha channel, one byte per pixel in rows; nil when the image is opaque.
+        func alpha() throws(Failure) -> [UInt8]? {
+            var bytes: UnsafeMutablePointer<UInt8>?
+            try Vips.call { td_alpha(pointer, &bytes, $0, $1) }
+            guard let bytes else { return nil }
+            defer { td_free(bytes) }
+            let size = self.size
+            return Array(UnsafeBufferPointer(start: bytes, count: size.width * size.height))
+        }
+    }
+
+    static let version = String(cString: td_vips_version())
+
+    static func probe(_ path: String, format: ImageFormat) throws(Failure) -> Header {
+        try start()
+        var raw = td_metadata()
+        try call { td_probe(path, format.code, &raw, $0, $1) }
+        func text<T>(_ field: T) -> String {
+            withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        return Header(width: Int(raw.width), height: Int(raw.height), orientation: Int(raw.orientation),
+                      make: text(raw.make), model: text(raw.model), taken: text(raw.taken),
+                      latitude: text(raw.latitude), latitudeRef: text(raw.latitude_ref),
+                      longitude: text(raw.longitude), longitudeRef: text(raw.longitude_ref))
+    }
+
+    /// Decodes the whole image, failing on any damage; an SVG is rendered at `size` when given.
+    static func open(_ path: String, format: ImageFormat, maxPixels: Int, size: PixelSize? = nil) throws(Failure) -> Image {
+        try start()
+        var result: OpaquePointer?
+        try call {
+            td_open(path, format.code, Int64(maxPixels), Int32(size?.width ?? 0), Int32(size?.height ?? 0), &result, $0, $1)
+        }
+        return Image(result!)
+    }
+
+    /// Draws `layers` over a transparent canvas, bottom first.
+    static func compose(canvas: PixelSize, layers: [(image: Image, x: Int, y: Int)]) throws(Failure) -> Image {
+        try start()
+        var result: OpaquePointer?
+        let pointers: [OpaquePointer?] = layers.map { $0.image.pointer }
+        let xs = layers.map { Int32($0.x) }, ys = layers.map { Int32($0.y) }
+        try call { td_compose(Int32(canvas.width), Int32(canvas.height), Int32(layers.count), pointers, xs, ys, &result, $0, $1) }
+        return Image(result!)
+    }
+
+    private static let started: Failure? = {
+        var failure: Failure?
+        do throws(Failure) {
+            try call { td_start(CommandLine.arguments.first ?? "teardown", $0, $1) }
+        } catch {
+            failure = error
+        }
+        return failure
+    }()
+
+    private static func start() throws(Failure) {
+        if let started { throw started }
+    }
+
+    private static func call(_ body: (UnsafeMutablePointer<CChar>, Int) -> Int32) throws(Failure) {
+        var buffer = [CChar](repeating: 0, count: 1024)
+        let status = buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
+        guard status == 0 else {
+            throw Failure(reason: Self.tidy(String(cString: buffer)))
+        }
+    }
+
+    /// libvips prefixes messages with the operation ("jpegload: ..."), and sometimes repeats a
+    /// line: the first distinct lines are kept.
+    private static func tidy(_ message: String) -> String {
+        var seen = Set<String>()
+        let lines = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && seen.insert($0).inserted }
+        return lines.prefix(2).joined(separator: "; ")
+    }
+}
