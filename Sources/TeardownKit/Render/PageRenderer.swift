@@ -193,10 +193,11 @@ struct PageRenderer: Sendable {
 
     private func alt(_ photo: Photo) -> String { photo.caption ?? "Photo \(photo.file.stem)" }
 
+    /// "Photo by <author>", then the sidecar's credit unless it already names the author.
     private func credit(_ photo: Photo) -> String? {
         let by = photo.author.map { "Photo by \($0)" }
         switch (by, photo.credit) {
-        case (let by?, let credit?): return "\(by) · \(credit)"
+        case (let by?, let credit?): return credit.contains(photo.author!) ? credit : "\(by) · \(credit)"
         case (let by, let credit): return by ?? credit
         }
     }
@@ -303,7 +304,7 @@ struct PageRenderer: Sendable {
                 file(Self.variantName(photo, $0)).relative(from: url)
             },
             large: file(PhotoFiles.variant(photo, largest.width, "webp")).relative(from: url),
-            caption: photo.caption, author: photo.author, credit: photo.credit, license: photo.license,
+            caption: photo.caption, author: nil, credit: credit(photo), license: photo.license,
             date: photo.date?.day, dateTime: photo.date?.text, taken: metadata.taken, camera: metadata.camera,
             location: location,
             machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),

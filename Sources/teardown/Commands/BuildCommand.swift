@@ -29,7 +29,8 @@ struct BuildCommand: ParsableCommand {
         let start = Date()
         let builder = SiteBuilder(siteRoot: options.site, output: output, baseURL: baseURL, full: full)
         do {
-            let report = try builder.build()
+            let progress = ImageProgress()
+            let report = try builder.build { progress.update(done: $0, total: $1) }
             DiagnosticPrinter.print(report.warnings, site: options.site)
             let seconds = String(format: "%.2f", Date().timeIntervalSince(start))
             print(BuildSummary.line(report, seconds: seconds))
@@ -48,6 +49,9 @@ enum BuildSummary {
         if report.unchanged {
             return "Up to date: \(size) in \(report.output), nothing changed (\(seconds) s)"
         }
-        return "Built \(size) into \(report.output) in \(seconds) s: \(report.written) written, \(report.removed) removed"
+        let images = report.imagesProcessed > 0
+            ? String(format: "; %d images processed in %.2f s", report.imagesProcessed, report.imageSeconds)
+            : String(format: "; images from the cache in %.0f ms", report.imageSeconds * 1000)
+        return "Built \(size) into \(report.output) in \(seconds) s: \(report.written) written, \(report.removed) removed" + images
     }
 }

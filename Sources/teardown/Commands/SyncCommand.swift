@@ -53,7 +53,8 @@ struct SyncCommand: ParsableCommand {
         guard !report.dryRun else { return }
         let start = Date()
         do {
-            let build = try SiteBuilder(siteRoot: options.site, output: output).build()
+            let progress = ImageProgress()
+            let build = try SiteBuilder(siteRoot: options.site, output: output).build { progress.update(done: $0, total: $1) }
             DiagnosticPrinter.print(build.warnings, site: options.site)
             print(BuildSummary.line(build, seconds: String(format: "%.2f", Date().timeIntervalSince(start))))
         } catch {

@@ -23,11 +23,14 @@ struct TemplateFieldsTests {
         let pageLink = PaginationModel.PageLink(number: 1, url: "u", current: true)
         let pagination = PaginationModel(pages: [pageLink], previous: "p", next: "n")
         let discussion = DiscussionModel(entries: [entry], hasEntries: true, commentCount: "1", pagination: pagination)
-        let photo = PhotoModel(url: "u", alt: "a", caption: "c", credit: "c", license: "l", date: "d")
+        let picture = PictureModel(webp: "w", jpeg: "j", src: "s", width: 1, height: 1, sizes: "s", alt: "a")
+        let photo = PhotoModel(url: "u", picture: picture, large: "l", largeWidth: 1, largeHeight: 1, caption: "c", credit: "c",
+                               license: "l", date: "d")
         let card = MachineCardModel(name: "n", url: "u", summary: "s", tags: ["t"], partCount: "1", commentCount: "1",
-                                    photoCount: "1", backdrop: backdrop)
+                                    photoCount: "1", cover: picture, backdrop: backdrop)
         let layout = LayoutModel(siteTitle: "s", language: "en", pageTitle: "p", description: "d", canonical: "c",
-                                 home: "h", help: "h", stylesheet: "s", generator: "g", bugReport: "b")
+                                 home: "h", help: "h", stylesheet: "s", generator: "g", bugReport: "b",
+                                 photos: "p", script: "s", image: SharingImageModel(url: "u", width: 1, height: 1))
         let navItem = ManualPageModel.NavItem(title: "t", url: "u", current: true)
         var missing: [String] = []
         missing += unreachable(link) + unreachable(layer) + unreachable(stack) + unreachable(backdrop)
@@ -37,11 +40,20 @@ struct TemplateFieldsTests {
         missing += unreachable(PartLinkModel(name: "n", url: "u", counts: "c"))
         missing += unreachable(SpecModel(label: "l", value: "v"))
         missing += unreachable(MachinePageModel(name: "n", summary: "s", designer: "d", license: "l", updated: "u", tags: ["t"],
-                                                stack: stack, parts: [], discussion: discussion, photos: [photo], hasPhotos: true))
+                                                stack: stack, parts: [], discussion: discussion, photos: [photo], hasPhotos: true,
+                                                gallery: link, data: "d"))
         missing += unreachable(PartPageModel(name: "n", machine: link, backdrop: backdrop, layer: layer, specs: [], hasSpecs: false,
-                                             tags: [], discussion: discussion, photos: [], hasPhotos: false))
+                                             tags: [], discussion: discussion, photos: [], hasPhotos: false, gallery: link))
         missing += unreachable(ManualPageModel(title: "t", html: "h", navigation: [navItem], previous: link, next: link))
         missing += unreachable(NotFoundModel(home: "h"))
+        missing += unreachable(picture) + unreachable(SharingImageModel(url: "u", width: 1, height: 1))
+        let location = LocationModel(text: "t", map: "m")
+        missing += unreachable(location)
+        missing += unreachable(PhotoPageModel(title: "t", picture: picture, large: "l", caption: "c", author: "a", credit: "c",
+                                              license: "l", date: "d", dateTime: "d", taken: "t", camera: "c", location: location,
+                                              machine: link, part: link, gallery: link, download: link, previous: link, next: link))
+        missing += unreachable(GalleryPageModel(title: "t", machine: link, part: link, photos: [photo], hasPhotos: true, count: "c",
+                                                pagination: pagination))
         missing += unreachable(PageModel(site: layout, page: link))
         #expect(missing == [])
     }

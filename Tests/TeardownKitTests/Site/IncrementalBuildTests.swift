@@ -54,8 +54,8 @@ struct IncrementalBuildTests {
         try scratch.write("---\nauthor: Grace\ndate: 2024-06-01\n---\nA brand new remark.\n",
                           to: "content/machines/box/parts/lid/comments/new.md")
         let report = try scratch.build()
-        // The lid page shows it; the machine page and the catalog count it.
-        #expect(report.written == 3)
+        // The lid page shows it; the machine page, the catalog and the machine view's data count it.
+        #expect(report.written == 4)
         #expect(Fixtures.read(scratch.output + "/machines/box/parts/lid/index.html").contains("A brand new remark."))
         #expect(Fixtures.read(scratch.output + "/index.html").contains("2 comments"))
         #expect(scratch.inode("machines/box/parts/base/index.html") == untouched, "the base page was not rewritten")
