@@ -24,8 +24,15 @@ static int fail_with(char *error, size_t size, const char *message) {
     return -1;
 }
 
+/// libvips prints warnings on standard error; a library must not, and every failure that
+/// matters reaches the caller as an error anyway.
+static void quiet(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)domain; (void)level; (void)message; (void)data;
+}
+
 int td_start(const char *argv0, char *error, size_t error_size) {
     if (VIPS_INIT(argv0 ? argv0 : "teardown")) return fail(error, error_size, "cannot start libvips");
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, quiet, NULL);
     // Community files reach the loaders: only loaders fit for untrusted input may run. SVG
     // stays allowed for designers' layers; photos never reach it, since the caller picks the
     // loader from a photo's first bytes and accepts only JPEG, PNG and WebP.
@@ -40,15 +47,17 @@ int td_start(const char *argv0, char *error, size_t error_size) {
 
 const char *td_vips_version(void) { return vips_version_string(); }
 
+/// Loads fail on the first warning: a damaged JPEG otherwise decodes "successfully", its
+/// missing part grey, and only a warning says so.
 static VipsImage *load(const char *path, int format, double svg_scale) {
     VipsImage *out = NULL;
     int result = -1;
     switch (format) {
-    case TD_JPEG: result = vips_jpegload(path, &out, "fail_on", VIPS_FAIL_ON_ERROR, NULL); break;
-    case TD_PNG: result = vips_pngload(path, &out, "fail_on", VIPS_FAIL_ON_ERROR, NULL); break;
-    case TD_WEBP: result = vips_webpload(path, &out, "fail_on", VIPS_FAIL_ON_ERROR, NULL); break;
-    case TD_GIF: result = vips_gifload(path, &out, "fail_on", VIPS_FAIL_ON_ERROR, NULL); break;
-    case TD_SVG: result = vips_svgload(path, &out, "scale", svg_scale, "fail_on", VIPS_FAIL_ON_ERROR, NULL); break;
+    case TD_JPEG: result = vips_jpegload(path, &out, "fail_on", VIPS_FAIL_ON_WARNING, NULL); break;
+    case TD_PNG: result = vips_pngload(path, &out, "fail_on", VIPS_FAIL_ON_WARNING, NULL); break;
+    case TD_WEBP: result = vips_webpload(path, &out, "fail_on", VIPS_FAIL_ON_WARNING, NULL); break;
+    case TD_GIF: result = vips_gifload(path, &out, "fail_on", VIPS_FAIL_ON_WARNING, NULL); break;
+    case TD_SVG: result = vips_svgload(path, &out, "scale", svg_scale, "fail_on", VIPS_FAIL_ON_WARNING, NULL); break;
     default: vips_error("teardown", "unsupported image format"); break;
     }
     return result == 0 ? out : NULL;
@@ -224,6 +233,18 @@ int td_alpha(const td_image *image, uint8_t **alpha, char *error, size_t error_s
 }
 
 void td_free(void *pointer) { g_free(pointer); }
+
+int td_pixel(const td_image *image, int x, int y, double values[4]) {
+    double *vector = NULL;
+    int count = 0;
+    if (vips_getpoint(image->vips, &vector, &count, x, y, NULL)) {
+        vips_error_clear();
+        return 0;
+    }
+    for (int i = 0; i < count && i < 4; i++) values[i] = vector[i];
+    g_free(vector);
+    return count < 4 ? count : 4;
+}
 
 int td_compose(int width, int height, int count, td_image *const *layers, const int *x, const int *y,
                td_image **result, char *error, size_t error_size) {

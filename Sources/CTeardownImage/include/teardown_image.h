@@ -58,6 +58,9 @@ int td_save(const td_image *image, const char *path, int format, int quality, in
 int td_alpha(const td_image *image, uint8_t **alpha, char *error, size_t error_size);
 void td_free(void *pointer);
 
+/// The value of each band at one pixel, up to four bands; returns the number of bands.
+int td_pixel(const td_image *image, int x, int y, double values[4]);
+
 /// Draws `count` images over a transparent canvas, bottom first, each at its position.
 int td_compose(int width, int height, int count, td_image *const *layers, const int *x, const int *y,
                td_image **composed, char *error, size_t error_size);

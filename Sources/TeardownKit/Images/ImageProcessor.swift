@@ -95,7 +95,13 @@ struct ImageProcessor: Sendable {
         fingerprint.add(Self.pipelineVersion)
         // Outcomes, failures included, hold only for the libvips that made them.
         fingerprint.add(Vips.version)
-        fingerprint.add(try cache.digest(of: job.source.absolutePath))
+        do {
+            fingerprint.add(try cache.digest(of: job.source.absolutePath))
+        } catch {
+            // Say why the file cannot be read (a dangling link, a folder) when that is known.
+            _ = try ImageFormat.of(file: job.source.absolutePath)
+            throw error
+        }
         fingerprint.add(maxPixels)
         switch job {
         case .photo(_, let widths):

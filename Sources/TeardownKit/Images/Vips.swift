@@ -46,6 +46,19 @@ enum Vips {
         /// Writes the image without any of its metadata.
         func save(to path: String, as format: ImageFormat, quality: Int, lossless: Bool = false) throws(Failure) {
             try Vips.call { td_save(pointer, path, format.code, Int32(quality), lossless ? 1 : 0, $0, $1) }
+            if format == .webp {
+                // libvips 8.14's WebP saver writes an EXIF chunk whatever it is told.
+                do { try WebPMetadata.strip(path) } catch { throw Failure(reason: "\(error)") }
+            }
+        }
+
+        /// The band values at one pixel (red, green, blue and alpha when there is one).
+        func pixel(x: Int, y: Int) -> [Double] {
+            var values = (0.0, 0.0, 0.0, 0.0)
+            let count = withUnsafeMutablePointer(to: &values) {
+                $0.withMemoryRebound(to: Double.self, capacity: 4) { td_pixel(pointer, Int32(x), Int32(y), $0) }
+            }
+            return Array([values.0, values.1, values.2, values.3].prefix(Int(count)))
         }
 
         /// The alpha channel, one byte per pixel in rows; nil when the image is opaque.

@@ -1,0 +1,245 @@
+import Foundation
+import Testing
+@testable import TeardownKit
+
+/// The photo fixture site (see Fixtures/make-photo-fixtures.py), copied so tests can change
+/// it, with the one bad input git cannot hold: a link to a file that does not exist.
+private struct PhotoSite {
+    let site: String
+    let output: String
+    let photos: String
+
+    init() throws {
+        site = Fixtures.copy(Fixtures.site("photos"))
+        output = (site as NSString).deletingLastPathComponent + "/public"
+        photos = site + "/content/machines/camera/parts/body/photos"
+        try FileManager.default.createSymbolicLink(atPath: photos + "/gone.jpg", withDestinationPath: "missing.jpg")
+    }
+
+    @discardableResult
+    func build() throws(BuildFailure) -> SiteBuilder.Report {
+        try SiteBuilder(siteRoot: site, output: output, cacheFolder: site + "/.teardown-cache").build()
+    }
+
+    /// A published file of the body part's photo `name`.
+    func published(_ name: String, _ file: String) -> String {
+        output + "/machines/camera/parts/body/photos/\(name)/\(file)"
+    }
+
+    func publishedImages() -> [String] {
+        let files = FileManager.default.enumerator(atPath: output)?.compactMap { $0 as? String } ?? []
+        return files.filter { ["jpg", "webp", "png"].contains(($0 as NSString).pathExtension) }.map { output + "/" + $0 }
+    }
+}
+
+@Suite("Photos")
+struct PhotoPipelineTests {
+    @Test("All eight EXIF orientations come out upright, 60 x 40, red corner top left", arguments: 1...8)
+    func orientation(_ orientation: Int) throws {
+        let site = try PhotoSite()
+        try site.build()
+        let name = "orientation-\(orientation)"
+        for file in ["\(name)-60.jpg", "\(name)-60.webp", "\(name).jpg"] {
+            let path = site.published(name, file)
+            let format = try ImageFormat.of(file: path)
+            let header = try Vips.probe(path, format: format)
+            #expect(header.width == 60 && header.height == 40, "\(file) is \(header.width) x \(header.height)")
+            #expect(header.orientation == 1, "\(file) still asks to be turned")
+            let image = try Vips.open(path, format: format, maxPixels: 0)
+            let corner = image.pixel(x: 5, y: 5), far = image.pixel(x: 55, y: 35)
+            #expect(corner[0] > 200 && corner[2] < 60, "\(file): top left is \(corner), not red")
+            #expect(far[2] > 200 && far[0] < 60, "\(file): bottom right is \(far), not blue")
+        }
+    }
+
+    @Test("No published image carries GPS, camera, serial number, maker note or any EXIF")
+    func metadataStripped() throws {
+        let site = try PhotoSite()
+        try site.build()
+        let images = site.publishedImages()
+        #expect(images.count >= 30)
+        for path in images {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            for secret in ["TeardownCam", "TC-1", "SERIAL-123456", "MAKERNOTE", "Exif\0\0", "GPS", "2024:05:17"] {
+                #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(path) contains \(secret)")
+            }
+            let header = try Vips.probe(path, format: try ImageFormat.of(file: path))
+            #expect(header.make.isEmpty && header.model.isEmpty && header.latitude.isEmpty && header.taken.isEmpty)
+        }
+    }
+
+    @Test("Each bad photo is skipped with a warning naming its file; the build succeeds")
+    func badPhotos() throws {
+        let site = try PhotoSite()
+        let report = try site.build()
+        let expected = [
+            "empty.jpg": "the file is empty",
+            "truncated.jpg": "cannot be decoded",
+            "corrupted.jpg": "cannot be decoded",
+            "not-an-image.jpg": "not a JPEG, PNG or WebP image",
+            "really-a-tiff.jpg": "not a JPEG, PNG or WebP image",
+            "really-a-gif.png": "GIF images are not accepted here",
+            "bomb.png": "2000 x 2000 pixels is more than the limit of 1000000 pixels",
+            "gone.jpg": "a link to a file that does not exist",
+        ]
+        for (name, reason) in expected {
+            let warning = report.warnings.first { $0.location.path.hasSuffix("/photos/" + name) }
+            #expect(warning?.severity == .warning, "no warning for \(name)")
+            #expect(warning?.location.line == 1)
+            #expect(warning?.problem.message.hasPrefix("photo skipped: ") == true)
+            #expect(warning?.problem.message.contains(reason) == true, "\(name): \(warning?.problem.message ?? "nothing")")
+            let stem = (name as NSString).deletingPathExtension
+            #expect(!TextFile.exists(site.published(stem, "index.html")), "\(name) got a page")
+        }
+        let gallery = Fixtures.read(site.output + "/machines/camera/parts/body/photos/index.html")
+        #expect(gallery.contains("10 photos"))
+        #expect(!gallery.contains("truncated"))
+    }
+
+    @Test("A damaged layer image is an error naming the file, and nothing is published")
+    func badLayer() throws {
+        let site = try PhotoSite()
+        let layer = site.site + "/content/machines/camera/parts/body/body.png"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: layer))
+        bytes = bytes.prefix(bytes.count / 2)
+        try bytes.write(to: URL(fileURLWithPath: layer))
+        do throws(BuildFailure) {
+            try site.build()
+            Issue.record("the build succeeded")
+        } catch {
+            let problem = error.diagnostics.first { $0.severity == .error }
+            #expect(problem?.location.path.hasSuffix("parts/body/body.png") == true)
+            #expect(problem?.problem.message.contains("cannot read image 'body.png'") == true)
+        }
+        #expect(!TextFile.exists(site.output + "/index.html"))
+    }
+
+    @Test("Unchanged photos come from the cache; a changed one is made again; unused entries are pruned")
+    func cache() throws {
+        let site = try PhotoSite()
+        let first = try site.build()
+        #expect(first.imagesProcessed > 0)
+        let entries = site.site + "/.teardown-cache/images/entries"
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: entries))
+
+        // A new comment: everything is rebuilt from the content, but no image is processed.
+        let comment = site.site + "/content/machines/camera/parts/body/comments/new.md"
+        try FileManager.default.createDirectory(atPath: (comment as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try "---\nauthor: Ada\ndate: 2024-06-01\n---\nNice.\n".write(toFile: comment, atomically: true, encoding: .utf8)
+        #expect(try site.build().imagesProcessed == 0)
+
+        // Another photo in place of one (bytes no source had): only it is processed, and its
+        // old entry goes.
+        try FileManager.default.removeItem(atPath: site.photos + "/orientation-2.jpg")
+        try FileManager.default.copyItem(atPath: site.published("workbench", "workbench-640.jpg"),
+                                         toPath: site.photos + "/orientation-2.jpg")
+        #expect(try site.build().imagesProcessed == 1)
+        let after = Set(try FileManager.default.contentsOfDirectory(atPath: entries))
+        #expect(after.subtracting(before).count == 1)
+        #expect(before.subtracting(after).count == 1)
+        let header = try Vips.probe(site.published("orientation-2", "orientation-2-640.jpg"), format: .jpeg)
+        #expect(header.width == 640)
+    }
+
+    @Test("Galleries use <picture> with WebP and JPEG srcsets, sizes, width, height and lazy loading")
+    func html() throws {
+        let site = try PhotoSite()
+        try site.build()
+        let gallery = Fixtures.read(site.output + "/machines/camera/parts/body/photos/index.html")
+        #expect(gallery.contains("<source type=\"image/webp\" srcset=\"workbench/workbench-320.webp 320w, "
+            + "workbench/workbench-640.webp 640w, workbench/workbench-800.webp 800w\""))
+        #expect(gallery.contains("<img src=\"workbench/workbench-640.jpg\" srcset=\"workbench/workbench-320.jpg 320w, "
+            + "workbench/workbench-640.jpg 640w, workbench/workbench-800.jpg 800w\" sizes=\""))
+        #expect(gallery.contains("width=\"640\" height=\"480\" alt=\"The camera on the workbench\" loading=\"lazy\""))
+        // Without JavaScript the photo opens its page; the lightbox reads the large image from data-.
+        #expect(gallery.contains("<a href=\"workbench/\" data-lightbox=\"workbench/workbench-800.webp\" data-width=\"800\" data-height=\"600\">"))
+        #expect(!gallery.contains("<img src=\"") || !gallery.contains("<img src=\"\""))
+        let imgTags = gallery.components(separatedBy: "<img ").dropFirst()
+        #expect(imgTags.count == 10)
+        #expect(imgTags.allSatisfy { $0.contains(" width=\"") && $0.contains(" height=\"") && $0.contains("loading=\"lazy\"") })
+    }
+
+    @Test("A photo page shows caption, credit, license, date taken, camera, download, and the place only with consent")
+    func photoPage() throws {
+        let site = try PhotoSite()
+        try site.build()
+        let page = Fixtures.read(site.published("workbench", "index.html"))
+        #expect(page.contains("<h1>The camera on the workbench</h1>"))
+        #expect(page.contains("<dd>Photo by Ada</dd>"))
+        #expect(page.contains("<dd>CC BY 4.0</dd>"))
+        #expect(page.contains("<dt>Taken</dt><dd>2024-05-17 14:03</dd>"))
+        #expect(page.contains("<dt>Camera</dt><dd>TeardownCam TC-1 Mark II</dd>"))
+        #expect(page.contains("48.85840° N, 2.29450° E"))
+        #expect(page.contains("https://www.openstreetmap.org/?mlat=48.85840&amp;mlon=2.29450"))
+        #expect(page.contains("<a href=\"workbench.jpg\" download>Download the photo (JPG, 800 × 600"))
+        #expect(page.contains("<a href=\"../../\">Body</a>"))
+        #expect(page.contains("<meta property=\"og:image\" content=\"https://example.org/machines/camera/parts/body/photos/workbench/workbench-800.jpg\">"))
+        // The same metadata without the sidecar's consent: no place.
+        let other = Fixtures.read(site.published("orientation-1", "index.html"))
+        #expect(other.contains("TeardownCam"))
+        #expect(!other.contains("openstreetmap"))
+        #expect(!other.contains("48.8"))
+    }
+
+    @Test("machine.json has each layer's box, opaque bounds and hit-mask; the cover is composed from the layers")
+    func machineData() throws {
+        let site = try PhotoSite()
+        try site.build()
+        let data = try Data(contentsOf: URL(fileURLWithPath: site.output + "/machines/camera/machine.json"))
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let part = try #require((json["parts"] as? [[String: Any]])?.first)
+        #expect(part["image"] as? String == "parts/body/body.webp")
+        #expect(part["page"] as? String == "parts/body/")
+        let bounds = try #require(part["bounds"] as? [String: Int])
+        #expect(bounds == ["x": 60, "y": 0, "width": 60, "height": 80])
+        let mask = try #require(part["mask"] as? [String: Any])
+        // 80 pixels high is more than 64 cells: a cell covers 2 x 2 pixels.
+        #expect(mask["columns"] as? Int == 30)
+        #expect(mask["rows"] as? Int == 40)
+        #expect(TextFile.exists(site.output + "/machines/camera/parts/body/body.webp"))
+        let cover = try Vips.open(site.output + "/machines/camera/cover/cover-120.jpg", format: .jpeg, maxPixels: 0)
+        // The left half is transparent in the layer: white on the JPEG cover; the right half is grey.
+        #expect(cover.pixel(x: 10, y: 40)[0] > 240)
+        #expect(abs(cover.pixel(x: 100, y: 40)[0] - 90) < 10)
+    }
+}
+
+@Suite("Hit-masks and photo metadata")
+struct HitMaskTests {
+    @Test("The bounding box and mask follow the opaque pixels, scaled to the layer's box")
+    func mask() throws {
+        // 8 x 4 pixels, opaque in a 2 x 2 square at (4, 1); drawn twice as large at (100, 50).
+        var alpha = [UInt8](repeating: 0, count: 32)
+        for (x, y) in [(4, 1), (5, 1), (4, 2), (5, 2)] { alpha[y * 8 + x] = 255 }
+        let mask = try #require(HitMask(alpha: alpha, size: PixelSize(width: 8, height: 4), box: (100, 50, 16, 8)))
+        #expect([mask.x, mask.y, mask.width, mask.height] as [Int] == [108, 52, 4, 4])
+        #expect(mask.contains(x: 109, y: 53))
+        #expect(!mask.contains(x: 107, y: 53))
+        #expect(HitMask(alpha: [UInt8](repeating: 0, count: 32), size: PixelSize(width: 8, height: 4), box: (0, 0, 8, 4)) == nil)
+        let opaque = try #require(HitMask(alpha: nil, size: PixelSize(width: 8, height: 4), box: (0, 0, 8, 4)))
+        #expect([opaque.x, opaque.y, opaque.width, opaque.height] as [Int] == [0, 0, 8, 4])
+    }
+
+    @Test("A large layer's mask stays coarse: at most 64 cells along its longer side")
+    func coarse() throws {
+        let mask = try #require(HitMask(alpha: nil, size: PixelSize(width: 1000, height: 500), box: (0, 0, 1000, 500)))
+        #expect(mask.columns <= HitMask.resolution && mask.rows <= HitMask.resolution)
+        #expect(mask.contains(x: 999, y: 499))
+    }
+
+    @Test("EXIF values as libvips renders them: camera, date, and signed coordinates")
+    func metadata() {
+        #expect(PhotoMetadata.value("TeardownCam (TeardownCam, ASCII, 12 components, 12 bytes)") == "TeardownCam")
+        #expect(PhotoMetadata.exifDate("2024:05:17 14:03:22") == "2024-05-17 14:03")
+        #expect(PhotoMetadata.exifDate("0000:00:00 00:00:00") == nil)
+        let latitude = PhotoMetadata.coordinate("48/1 51/1 756/25 (48, 51, 30.24, Rational, 3 components, 24 bytes)",
+                                                reference: "N (N, ASCII, 2 components, 2 bytes)", negative: "S")
+        #expect(abs((latitude ?? 0) - 48.8584) < 0.00001)
+        let west = PhotoMetadata.coordinate("2/1 17/1 201/5 (2, 17, 40.2, Rational, 3 components, 24 bytes)",
+                                            reference: "W (W, ASCII, 2 components, 2 bytes)", negative: "W")
+        #expect(abs((west ?? 0) + 2.29450) < 0.00001)
+        #expect(PageRenderer.humanSize(999) == "999 bytes")
+        #expect(PageRenderer.humanSize(8_100) == "8.1 kB")
+        #expect(PageRenderer.humanSize(1_234_567) == "1.2 MB")
+    }
+}
