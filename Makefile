@@ -11,7 +11,10 @@ TEARDOWN := .build/debug/teardown
 SIZES ?= 1000,10000,100000
 RUNS ?= 3
 
-.PHONY: deps build site preview test check bench clean
+# Debian packages only the benchmarks need: vips and vipsthumbnail to compare against.
+BENCH_PACKAGES := libvips-tools
+
+.PHONY: deps build site preview test check bench bench-images clean
 
 ## deps: install the missing system packages (idempotent)
 deps:
@@ -49,10 +52,18 @@ check: build
 test: deps
 	$(SWIFT) test
 
-## bench: time cold builds against Hugo and Teardown's rebuilds; writes Benchmarks/results/ and the README table
+## bench: time cold builds against Hugo and Teardown's rebuilds, then the image stage; writes Benchmarks/results/ and the README tables
 bench: deps
 	$(SWIFT) build -c release --product teardown
 	python3 Benchmarks/bench.py --teardown .build/release/teardown --sizes $(SIZES) --runs $(RUNS)
+	$(MAKE) bench-images
+
+## bench-images: time the image stage against vipsthumbnail, its peak memory, and a rebuild with cached photos
+bench-images: deps
+	@dpkg -s $(BENCH_PACKAGES) >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(BENCH_PACKAGES); }
+	$(SWIFT) build -c release --product teardown
+	python3 Benchmarks/images.py --teardown .build/release/teardown
 
 clean:
 	rm -rf .build public/* .public.* .teardown-cache

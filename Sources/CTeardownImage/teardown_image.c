@@ -1,5 +1,6 @@
 #include "teardown_image.h"
 
+#include <malloc.h>
 #include <string.h>
 #include <vips/vips.h>
 
@@ -42,6 +43,10 @@ int td_start(const char *argv0, char *error, size_t error_size) {
     // cache would only add memory.
     vips_concurrency_set(1);
     vips_cache_set_max(0);
+    // Decoded photos are tens of megabytes each. glibc raises its mmap threshold after the
+    // first such block is freed, and from then on serves them from per-thread heaps that
+    // never shrink: a fixed threshold keeps every large buffer mapped and returned on free.
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
     return 0;
 }
 
