@@ -97,6 +97,16 @@ enum Vips {
         return Image(result!)
     }
 
+    /// Decodes an image held in memory, as a build would, to learn whether it can be published.
+    static func check(_ data: Data, format: ImageFormat, maxPixels: Int) throws(Failure) {
+        let path = NSTemporaryDirectory() + "/.teardown-check-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        guard FileManager.default.createFile(atPath: path, contents: data) else {
+            throw Failure(reason: "cannot write a temporary file to check the image")
+        }
+        defer { unlink(path) }
+        _ = try open(path, format: format, maxPixels: maxPixels)
+    }
+
     /// Draws `layers` over a transparent canvas, bottom first.
     static func compose(canvas: PixelSize, layers: [(image: Image, x: Int, y: Int)]) throws(Failure) -> Image {
         try start()

@@ -165,16 +165,20 @@ struct PageRenderer: Sendable {
                                       html: markdown.render(description.text, trust: .designer(allowHTML: content.config.unsafeHTML)),
                                       isDesigner: true), at: 0)
         }
-        var pagination: PaginationModel?
-        if pageCount > 1 {
-            let link = { (n: Int) in Routes.discussion(base, page: n).relative(from: url) }
-            pagination = PaginationModel(
-                pages: (1...pageCount).map { .init(number: $0, url: link($0), current: $0 == number) },
-                previous: number > 1 ? link(number - 1) : nil,
-                next: number < pageCount ? link(number + 1) : nil)
-        }
         return DiscussionModel(entries: entries, hasEntries: !entries.isEmpty,
-                               commentCount: Plural.count(comments.count, "comment"), pagination: pagination)
+                               commentCount: Plural.count(comments.count, "comment"),
+                               pagination: pagination(pageCount, current: number) {
+                                   Routes.discussion(base, page: $0).relative(from: url)
+                               })
+    }
+
+    /// Links to every page of a list `count` pages long; nil when it fits on one.
+    private func pagination(_ count: Int, current number: Int, link: (Int) -> String) -> PaginationModel? {
+        guard count > 1 else { return nil }
+        return PaginationModel(
+            pages: (1...count).map { .init(number: $0, url: link($0), current: $0 == number) },
+            previous: number > 1 ? link(number - 1) : nil,
+            next: number < count ? link(number + 1) : nil)
     }
 
     private func photoModel(_ photo: Photo, owner: URLPath, at url: URLPath) -> PhotoModel {
@@ -261,16 +265,9 @@ struct PageRenderer: Sendable {
         let perPage = SitePlan.photosPerPage
         let pageCount = SitePlan.pageCount(all.count, perPage)
         let models = all.dropFirst((number - 1) * perPage).prefix(perPage).map { photoModel($0.photo, owner: $0.owner, at: url) }
-        var pagination: PaginationModel?
-        if pageCount > 1 {
-            let link = { (n: Int) in Routes.photos(page: n).relative(from: url) }
-            pagination = PaginationModel(
-                pages: (1...pageCount).map { .init(number: $0, url: link($0), current: $0 == number) },
-                previous: number > 1 ? link(number - 1) : nil, next: number < pageCount ? link(number + 1) : nil)
-        }
         return GalleryPageModel(title: number > 1 ? "All photos, page \(number)" : "All photos", machine: nil, part: nil,
                                 photos: models, hasPhotos: !models.isEmpty, count: Plural.count(all.count, "photo"),
-                                pagination: pagination)
+                                pagination: pagination(pageCount, current: number) { Routes.photos(page: $0).relative(from: url) })
     }
 
     private func photoPage(_ address: PhotoAddress, at url: URLPath) -> (PhotoPageModel, SharingImageModel) {

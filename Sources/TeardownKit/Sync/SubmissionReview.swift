@@ -159,6 +159,12 @@ struct SubmissionReview: Sendable {
         guard size.width * size.height <= limits.photoMaxPixels else {
             return .reject(reason: "\(imageName): \(size.width)x\(size.height) pixels is over the limit of \(limits.photoMaxPixels)")
         }
+        // A photo the build could not publish is refused now, while its sender can still be told.
+        do throws(Vips.Failure) {
+            try Vips.check(image, format: ImageFormat.sniff(image) ?? .jpeg, maxPixels: limits.photoMaxPixels)
+        } catch {
+            return .reject(reason: "\(imageName): the image cannot be decoded: \(error.reason)")
+        }
         let stem = Self.contentName(image)
         var sidecar = "id: \(id)\nauthor: \(Templates.yamlQuoted(author))\ndate: \(date.text)\n"
         if let caption { sidecar += "caption: \(Templates.yamlQuoted(caption))\n" }

@@ -55,8 +55,8 @@ private struct SyncScratch {
 }
 
 /// The smallest PNG header that says 2x1 pixels: enough for the size checks.
-private let tinyPNG = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
-                            0, 0, 0, 2, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0, 0, 0])
+/// A real PNG of 2 x 1 pixels (a red and a blue one): sync decodes every photo it accepts.
+private let tinyPNG = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGM4ISf3X07uxH8AECsEBxOnYNoAAAAASUVORK5CYII=")!
 
 @Suite("Syncing community content")
 struct SyncTests {
@@ -159,6 +159,14 @@ struct SyncTests {
         try scratch.writeManifest()
         let second = try scratch.sync()
         #expect(second.actions.first { $0.id == "p2" }?.detail.contains("2x1 pixels is over the limit of 1") == true)
+
+        // A photo with a valid header whose pixels are cut short is refused, not filed.
+        try scratch.write(limits: "photo_max_pixels: 100")
+        try scratch.put("p3.png", tinyPNG.prefix(tinyPNG.count - 20))
+        try scratch.put("p3.photo.yaml", "machine: box\nauthor: Ada\ndate: 2025-03-01\nfile: p3.png\n")
+        try scratch.writeManifest()
+        let third = try scratch.sync()
+        #expect(third.actions.first { $0.id == "p3" }?.detail.contains("p3.png: the image cannot be decoded") == true)
     }
 
     @Test("An HTTP inbox is read through its manifest; a second sync downloads only the manifest")
