@@ -67,7 +67,9 @@
     image.width = Number(link.dataset.width) || 0;
     image.height = Number(link.dataset.height) || 0;
     image.alt = picture?.alt || '';
-    const text = link.closest('figure')?.querySelector('figcaption')?.textContent.trim();
+    const figure = link.closest('figure');
+    const text = ['.caption', '.credit'].map((name) => figure?.querySelector(name)?.textContent.trim())
+      .filter(Boolean).join(' · ');
     caption.textContent = `${text || image.alt} (${index + 1} of ${group.length})`;
     pageLink.href = link.href;
     dialog.querySelector('[data-action="previous"]').disabled = index === 0;
