@@ -75,9 +75,7 @@ static void copy_field(VipsImage *image, const char *name, char *target, size_t 
         snprintf(target, size, "%s", value);
 }
 
-int td_probe(const char *path, int format, td_metadata *metadata, char *error, size_t error_size) {
-    VipsImage *image = load(path, format, 1.0);
-    if (!image) return fail(error, error_size, NULL);
+static void read_metadata(VipsImage *image, td_metadata *metadata) {
     metadata->width = image->Xsize;
     metadata->height = image->Ysize;
     metadata->orientation = vips_image_get_orientation(image);
@@ -88,6 +86,12 @@ int td_probe(const char *path, int format, td_metadata *metadata, char *error, s
     copy_field(image, "exif-ifd3-GPSLatitudeRef", metadata->latitude_ref, sizeof metadata->latitude_ref);
     copy_field(image, "exif-ifd3-GPSLongitude", metadata->longitude, sizeof metadata->longitude);
     copy_field(image, "exif-ifd3-GPSLongitudeRef", metadata->longitude_ref, sizeof metadata->longitude_ref);
+}
+
+int td_probe(const char *path, int format, td_metadata *metadata, char *error, size_t error_size) {
+    VipsImage *image = load(path, format, 1.0);
+    if (!image) return fail(error, error_size, NULL);
+    read_metadata(image, metadata);
     g_object_unref(image);
     return 0;
 }
@@ -123,7 +127,7 @@ static int to_srgb(VipsImage **image) {
 }
 
 int td_open(const char *path, int format, int64_t max_pixels, int width, int height, td_image **result,
-            char *error, size_t error_size) {
+            td_metadata *metadata, char *error, size_t error_size) {
     *result = NULL;
     double scale = 1.0;
     if (format == TD_SVG && width > 0) {
@@ -134,6 +138,7 @@ int td_open(const char *path, int format, int64_t max_pixels, int width, int hei
     }
     VipsImage *image = load(path, format, scale);
     if (!image) return fail(error, error_size, NULL);
+    if (metadata) read_metadata(image, metadata);
     if (max_pixels > 0 && (int64_t)image->Xsize * image->Ysize > max_pixels) {
         char message[160];
         snprintf(message, sizeof message, "%d x %d pixels is more than the limit of %lld pixels", image->Xsize,

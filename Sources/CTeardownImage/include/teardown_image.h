@@ -36,9 +36,10 @@ int td_probe(const char *path, int format, td_metadata *metadata, char *error, s
 
 /// Decodes a whole image, failing on any damage, applies its EXIF orientation and converts it
 /// to 8-bit sRGB. `max_pixels` guards against decompression bombs before anything is decoded.
-/// For SVG, `width` and `height` (when > 0) are the size to render at.
+/// For SVG, `width` and `height` (when > 0) are the size to render at. `metadata`, when not
+/// NULL, receives what td_probe would, from the same load.
 int td_open(const char *path, int format, int64_t max_pixels, int width, int height, td_image **image,
-            char *error, size_t error_size);
+            td_metadata *metadata, char *error, size_t error_size);
 
 void td_close(td_image *image);
 int td_width(const td_image *image);

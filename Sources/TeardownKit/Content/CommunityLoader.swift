@@ -76,8 +76,16 @@ struct CommunityLoader {
                     at: file.location()))
             }
         }
-        return images.map { name in
+        // A photo's name without its extension becomes its page's address: two photos may not share it.
+        var stems: [String: String] = [:]
+        return images.compactMap { name in
             let file = folder.appending(name)
+            if let first = stems[file.stem] {
+                diagnostics.append(.warning(.photoSkipped(reason: "'\(first)' in the same folder has the same name; "
+                    + "rename one, since the name becomes the photo's address"), at: file.location()))
+                return nil
+            }
+            stems[file.stem] = name
             let sidecar = [folder.appending(name + ".yaml"), folder.appending(file.stem + ".yaml")]
                 .first { TextFile.exists($0.absolutePath) }
             return loadPhoto(file, sidecar: sidecar, diagnostics: &diagnostics)

@@ -20,6 +20,9 @@ final class ImageCache: @unchecked Sendable {
     private var sources: [String: (signature: UInt64, digest: String)] = [:]
     private var outcomes: [String: Outcome] = [:]
     private var used = Set<String>()
+    private var usedSources = Set<String>()
+    /// Whether the indexes differ from what is on disk: they are rewritten only then.
+    private var changed = false
 
     init(root: String) {
         self.root = root
@@ -41,6 +44,7 @@ final class ImageCache: @unchecked Sendable {
         guard let status = FileSystem.status(path) else { throw .unreadable("the file cannot be read") }
         lock.lock()
         let known = sources[path]
+        usedSources.insert(path)
         lock.unlock()
         if let known, known.signature == status.signature { return known.digest }
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe) else {
@@ -49,6 +53,7 @@ final class ImageCache: @unchecked Sendable {
         let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
         lock.lock()
         sources[path] = (status.signature, digest)
+        changed = true
         lock.unlock()
         return digest
     }
@@ -96,16 +101,18 @@ final class ImageCache: @unchecked Sendable {
         lock.lock()
         outcomes[key] = outcome
         used.insert(key)
+        changed = true
         lock.unlock()
         return outcome
     }
 
-    /// Writes the indexes and removes every entry this build did not use. Losing the indexes
-    /// costs only time, so they are written without fsync.
+    /// Removes every entry this build did not use, and writes the indexes when they changed.
+    /// Losing the indexes costs only time, so they are written without fsync.
     func finish() {
         lock.lock()
         defer { lock.unlock() }
         let kept = outcomes.filter { used.contains($0.key) }
+        let keptSources = sources.filter { usedSources.contains($0.key) }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: entries)) ?? [] where !used.contains(name) {
             // Hidden folders are other builds' entries in the making, unless their process is gone.
             if name.hasPrefix("."), let pid = pid_t(name.split(separator: "-").dropFirst().first ?? ""),
@@ -114,11 +121,12 @@ final class ImageCache: @unchecked Sendable {
             }
             try? FileSystem.removeTree(entries + "/" + name)
         }
+        guard changed || kept.count != outcomes.count || keptSources.count != sources.count else { return }
         try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         if let data = try? encoder.encode(kept) { write(data, to: root + "/outcomes") }
-        let lines = sources.sorted { $0.key < $1.key }.filter { FileSystem.exists($0.key) }
+        let lines = keptSources.sorted { $0.key < $1.key }
             .map { "\($0.key)\t\(String($0.value.signature, radix: 16))\t\($0.value.digest)\n" }
         write(Data(lines.joined().utf8), to: root + "/sources")
     }

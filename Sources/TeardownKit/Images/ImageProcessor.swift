@@ -26,20 +26,29 @@ struct ImageProcessor: Sendable {
             }
         }
         // Keys first (cheap when the sources are known), then the work that is left.
-        let keyed = ParallelMap.map(jobs) { job in (job, Result { () throws(ImageFailure) in try key(of: job) }) }
+        let keys = ParallelMap.map(jobs) { job in Result { () throws(ImageFailure) in try key(of: job) } }
         var outcomes = [String: ImageCache.Outcome]()
+        var layerKeys = [String: String]()
         var missing: [(Job, String)] = []
-        for (job, key) in keyed {
+        for (job, key) in zip(jobs, keys) {
             switch key {
             case .failure(let failure): outcomes[job.source.absolutePath] = .failed(failure)
             case .success(let key):
+                if case .layer = job { layerKeys[job.source.absolutePath] = key }
                 if let outcome = cache.outcome(key) { outcomes[job.source.absolutePath] = outcome } else { missing.append((job, key)) }
             }
         }
-        let coverJobs = content.machines.filter { $0.cover == nil && !$0.parts.isEmpty }
-            .map { machine in (machine, coverKey(machine, layerKeys: keyed)) }
-        let coversMissing = coverJobs.filter { $0.1.flatMap { cache.outcome($0) } == nil && $0.1 != nil }
-        let total = missing.count + coversMissing.count
+        var covers: [String: ProcessedPhoto] = [:]
+        var missingCovers: [(Machine, String)] = []
+        for machine in content.machines where machine.cover == nil && !machine.parts.isEmpty {
+            guard let key = coverKey(machine, layerKeys: layerKeys) else { continue }
+            switch cache.outcome(key) {
+            case .photo(let cover)?: covers[machine.slug] = cover
+            case .failed?, .layer?: break
+            case nil: missingCovers.append((machine, key))
+            }
+        }
+        let total = missing.count + missingCovers.count
         let counter = Counter()
         if total > 0 { progress?(0, total) }
         let made = ParallelMap.map(missing) { job, key in
@@ -48,16 +57,15 @@ struct ImageProcessor: Sendable {
             return (job.source.absolutePath, outcome)
         }
         for (path, outcome) in made { outcomes[path] = outcome }
-        let coverOutcomes = ParallelMap.map(coverJobs) { machine, key -> (String, ImageCache.Outcome?) in
-            guard let key else { return (machine.slug, nil) }
-            if let outcome = cache.outcome(key) { return (machine.slug, outcome) }
+        let composed = ParallelMap.map(missingCovers) { machine, key in
             let outcome = cache.store(key) { folder throws(ImageFailure) in try compose(machine, key: key, in: folder) }
             progress?(counter.next(), total)
             return (machine.slug, outcome)
         }
+        for case (let slug, .photo(let cover)) in composed { covers[slug] = cover }
         cache.finish()
 
-        var photos: [String: ProcessedPhoto] = [:], layers: [String: ProcessedLayer] = [:], covers: [String: ProcessedPhoto] = [:]
+        var photos: [String: ProcessedPhoto] = [:], layers: [String: ProcessedLayer] = [:]
         var diagnostics: [Diagnostic] = []
         for job in jobs {
             let path = job.source.absolutePath
@@ -71,7 +79,6 @@ struct ImageProcessor: Sendable {
             default: break
             }
         }
-        for case (let slug, .photo(let cover)?) in coverOutcomes { covers[slug] = cover }
         return ProcessedImages(entries: cache.entries, photos: photos, layers: layers, covers: covers,
                                diagnostics: diagnostics, processed: total)
     }
@@ -117,20 +124,20 @@ struct ImageProcessor: Sendable {
         return fingerprint.digest.description
     }
 
-    /// A machine's cover is made from its layers' bytes and places; nil when a layer is unreadable.
-    private func coverKey(_ machine: Machine, layerKeys: [(Job, Result<String, ImageFailure>)]) -> String? {
+    /// A machine's cover is made from its layers (whose keys name their bytes and sizes) and
+    /// where they sit; nil when a layer cannot be read.
+    private func coverKey(_ machine: Machine, layerKeys: [String: String]) -> String? {
         var fingerprint = Fingerprint()
-        fingerprint.add(Self.pipelineVersion)
-        fingerprint.add(Vips.version)
         fingerprint.add("cover")
         fingerprint.add(machine.canvas.width)
         fingerprint.add(machine.canvas.height)
         for width in Self.coverWidths { fingerprint.add(width) }
         fingerprint.add(settings.quality)
         for part in machine.parts {
-            guard let digest = try? cache.digest(of: part.layer.image.absolutePath) else { return nil }
-            fingerprint.add(digest)
-            for value in [part.layer.x, part.layer.y, part.layer.size.width, part.layer.size.height] { fingerprint.add(value) }
+            guard let key = layerKeys[part.layer.image.absolutePath] else { return nil }
+            fingerprint.add(key)
+            fingerprint.add(part.layer.x)
+            fingerprint.add(part.layer.y)
         }
         return fingerprint.digest.description
     }
@@ -144,8 +151,7 @@ struct ImageProcessor: Sendable {
             guard [.jpeg, .png, .webp].contains(format) else { throw .wrongFormat(found: format) }
             let header: Vips.Header, image: Vips.Image
             do {
-                header = try Vips.probe(file.absolutePath, format: format)
-                image = try Vips.open(file.absolutePath, format: format, maxPixels: maxPixels)
+                (image, header) = try Vips.openPhoto(file.absolutePath, format: format, maxPixels: maxPixels)
             } catch {
                 throw .undecodable(error.reason)
             }
@@ -155,7 +161,7 @@ struct ImageProcessor: Sendable {
             return .photo(ProcessedPhoto(key: key, width: image.size.width, height: image.size.height, variants: variants,
                                          original: original, format: format, metadata: PhotoMetadata(header)))
         case .layer(let layer):
-            let image = try open(layer)
+            let (image, format) = try open(layer)
             let mask: HitMask?
             do {
                 mask = HitMask(alpha: try image.alpha(), size: image.size,
@@ -163,20 +169,20 @@ struct ImageProcessor: Sendable {
             } catch {
                 throw .undecodable(error.reason)
             }
-            guard layer.image.pathExtension != "svg" else { return .layer(ProcessedLayer(key: key, published: nil, mask: mask)) }
+            guard format != .svg else { return .layer(ProcessedLayer(key: key, published: nil, mask: mask)) }
             // Lossless for drawings and transparency; a photographic JPEG layer stays lossy.
-            let lossless = image.hasAlpha || (try? ImageFormat.of(file: layer.image.absolutePath)) != .jpeg
+            let lossless = image.hasAlpha || format != .jpeg
             try save(image, to: folder + "/layer.webp", as: .webp, quality: 90, lossless: lossless)
             return .layer(ProcessedLayer(key: key, published: "layer.webp", mask: mask))
         }
     }
 
-    private func open(_ layer: Layer) throws(ImageFailure) -> Vips.Image {
+    private func open(_ layer: Layer) throws(ImageFailure) -> (Vips.Image, ImageFormat) {
         let format = try ImageFormat.of(file: layer.image.absolutePath)
         do {
             // An SVG is drawn at the size of its box; a raster layer keeps its pixels.
-            return try Vips.open(layer.image.absolutePath, format: format, maxPixels: maxPixels,
-                                 size: format == .svg ? layer.size : nil)
+            return (try Vips.open(layer.image.absolutePath, format: format, maxPixels: maxPixels,
+                                  size: format == .svg ? layer.size : nil), format)
         } catch {
             throw .undecodable(error.reason)
         }
@@ -185,7 +191,7 @@ struct ImageProcessor: Sendable {
     private func compose(_ machine: Machine, key: String, in folder: String) throws(ImageFailure) -> ImageCache.Outcome {
         var placed: [(image: Vips.Image, x: Int, y: Int)] = []
         for part in machine.parts {
-            var image = try open(part.layer)
+            var (image, _) = try open(part.layer)
             if image.size != part.layer.size {
                 do { image = try image.scaled(to: part.layer.size) } catch { throw .undecodable(error.reason) }
             }

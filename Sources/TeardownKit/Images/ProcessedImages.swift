@@ -45,7 +45,13 @@ struct ProcessedImages: Sendable {
     /// Images made by this build rather than found in the cache.
     let processed: Int
 
-    static let none = ProcessedImages(entries: "", photos: [:], layers: [:], covers: [:], diagnostics: [], processed: 0)
-
     func path(_ key: String, _ name: String) -> String { entries + "/" + key + "/" + name }
+
+    /// The machine's cover photo, or else the cover composed from its layers.
+    func cover(of machine: Machine) -> ProcessedPhoto? {
+        machine.cover.flatMap { photos[$0.absolutePath] } ?? covers[machine.slug]
+    }
+
+    /// Whether a layer is published as an optimized copy (which changes its URL) rather than as it is.
+    func isOptimized(_ layer: Layer) -> Bool { layers[layer.image.absolutePath]?.published != nil }
 }

@@ -20,11 +20,6 @@ enum Vips {
         let latitudeRef: String
         let longitude: String
         let longitudeRef: String
-
-        /// The size once the orientation is applied: orientations 5-8 turn the image a quarter.
-        var upright: PixelSize {
-            (5...8).contains(orientation) ? PixelSize(width: height, height: width) : PixelSize(width: width, height: height)
-        }
     }
 
     /// A decoded image in memory: upright, 8-bit sRGB.
@@ -74,17 +69,12 @@ enum Vips {
 
     static let version = String(cString: td_vips_version())
 
+    /// Reads the header and metadata without decoding pixels.
     static func probe(_ path: String, format: ImageFormat) throws(Failure) -> Header {
         try start()
         var raw = td_metadata()
         try call { td_probe(path, format.code, &raw, $0, $1) }
-        func text<T>(_ field: T) -> String {
-            withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        }
-        return Header(width: Int(raw.width), height: Int(raw.height), orientation: Int(raw.orientation),
-                      make: text(raw.make), model: text(raw.model), taken: text(raw.taken),
-                      latitude: text(raw.latitude), latitudeRef: text(raw.latitude_ref),
-                      longitude: text(raw.longitude), longitudeRef: text(raw.longitude_ref))
+        return Header(raw)
     }
 
     /// Decodes the whole image, failing on any damage; an SVG is rendered at `size` when given.
@@ -92,9 +82,18 @@ enum Vips {
         try start()
         var result: OpaquePointer?
         try call {
-            td_open(path, format.code, Int64(maxPixels), Int32(size?.width ?? 0), Int32(size?.height ?? 0), &result, $0, $1)
+            td_open(path, format.code, Int64(maxPixels), Int32(size?.width ?? 0), Int32(size?.height ?? 0), &result, nil, $0, $1)
         }
         return Image(result!)
+    }
+
+    /// Decodes a photo and reads its metadata from the same load.
+    static func openPhoto(_ path: String, format: ImageFormat, maxPixels: Int) throws(Failure) -> (Image, Header) {
+        try start()
+        var result: OpaquePointer?
+        var raw = td_metadata()
+        try call { td_open(path, format.code, Int64(maxPixels), 0, 0, &result, &raw, $0, $1) }
+        return (Image(result!), Header(raw))
     }
 
     /// Decodes an image held in memory, as a build would, to learn whether it can be published.
@@ -146,5 +145,17 @@ enum Vips {
         let lines = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && seen.insert($0).inserted }
         return lines.prefix(2).joined(separator: "; ")
+    }
+}
+
+private extension Vips.Header {
+    init(_ raw: td_metadata) {
+        func text<T>(_ field: T) -> String {
+            withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        self.init(width: Int(raw.width), height: Int(raw.height), orientation: Int(raw.orientation),
+                  make: text(raw.make), model: text(raw.model), taken: text(raw.taken),
+                  latitude: text(raw.latitude), latitudeRef: text(raw.latitude_ref),
+                  longitude: text(raw.longitude), longitudeRef: text(raw.longitude_ref))
     }
 }

@@ -54,7 +54,7 @@ struct MachineData: Encodable {
             let partURL = Routes.part(part, of: machine)
             return PartData(
                 slug: part.slug, name: part.name, z: part.layer.z,
-                image: Routes.layer(part, of: machine, optimized: layer?.published != nil).relative(from: url),
+                image: Routes.layer(part, of: machine, optimized: images.isOptimized(part.layer)).relative(from: url),
                 box: Box(x: part.layer.x, y: part.layer.y, width: part.layer.size.width, height: part.layer.size.height),
                 bounds: layer?.mask.map { Box(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
                 mask: layer?.mask.map { Mask(columns: $0.columns, rows: $0.rows, bits: $0.bits) },

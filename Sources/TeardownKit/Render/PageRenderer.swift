@@ -10,6 +10,8 @@ struct PageRenderer: Sendable {
     let baseURL: String
     /// Each machine's layers, laid out once: every page of a machine and its parts shows them.
     private let stacks: [StackLayout]
+    /// Every photo of the site in gallery order, for the pages of the site-wide gallery.
+    private let allPhotos: [(photo: Photo, owner: URLPath)]
 
     init(content: SiteContent, theme: Theme, images: ProcessedImages, baseURL: String) {
         self.content = content
@@ -17,6 +19,7 @@ struct PageRenderer: Sendable {
         self.images = images
         self.baseURL = baseURL
         self.stacks = content.machines.map { StackLayout($0, images: images) }
+        self.allPhotos = content.machines.indices.flatMap { Self.photos(of: $0, part: nil, in: content) }
     }
 
     func render(_ page: SitePlan.Page, at url: URLPath) -> String {
@@ -26,7 +29,7 @@ struct PageRenderer: Sendable {
         case .machine(let index, let number):
             let machine = content.machines[index]
             return theme.render("machine", model(url, title: machine.name, description: machine.summary,
-                                                 image: cover(of: index).map(sharingImage),
+                                                 image: images.cover(of: machine).map { sharingImage($0, of: machine) },
                                                  machinePage(index, page: number, at: url)))
         case .gallery(let machineIndex, let partIndex):
             let page = gallery(machineIndex, part: partIndex, at: url)
@@ -94,9 +97,9 @@ struct PageRenderer: Sendable {
                 partCount: Plural.count(machine.parts.count, "part"),
                 commentCount: Plural.count(machine.commentCount, "comment"),
                 photoCount: Plural.count(machine.photoCount, "photo"),
-                cover: cover(of: index).map {
-                    picture($0.processed, alt: "\(machine.name), assembled", sizes: "(min-width: 40em) 20rem, 100vw") { name in
-                        Routes.cover(machine, file: "cover-" + name).relative(from: url)
+                cover: images.cover(of: machine).map {
+                    picture($0, alt: "\(machine.name), assembled", sizes: "(min-width: 40em) 20rem, 100vw") { width, type in
+                        Routes.cover(machine, file: PhotoFiles.cover(width, type)).relative(from: url)
                     }
                 },
                 backdrop: stacks[index].backdrop(prefix: prefix(index, at: url)))
@@ -142,7 +145,7 @@ struct PageRenderer: Sendable {
             machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
             backdrop: stacks[machineIndex].backdrop(prefix: prefix(machineIndex, at: url), excluding: partIndex),
             layer: stacks[machineIndex].layer(partIndex, url: Routes.layer(
-                part, of: machine, optimized: images.layers[part.layer.image.absolutePath]?.published != nil).relative(from: url)),
+                part, of: machine, optimized: images.isOptimized(part.layer)).relative(from: url)),
             specs: specs, hasSpecs: !specs.isEmpty, tags: part.tags,
             discussion: discussion(part.description, part.community.comments, designer: machine.designer,
                                    base: base, page: number, at: url),
@@ -188,7 +191,7 @@ struct PageRenderer: Sendable {
         return PhotoModel(
             url: Routes.photo(photo, under: owner).relative(from: url),
             picture: picture(processed, alt: alt(photo), sizes: "(min-width: 40em) 14rem, 50vw") {
-                file(Self.variantName(photo, $0))
+                file(PhotoFiles.variant(photo, $0, $1))
             },
             large: file(PhotoFiles.variant(photo, largest.width, "webp")),
             largeWidth: largest.width, largeHeight: largest.height,
@@ -206,40 +209,28 @@ struct PageRenderer: Sendable {
         }
     }
 
-    /// The published name of the cache file `cached` ("640.webp") of `photo`.
-    private static func variantName(_ photo: Photo, _ cached: String) -> String {
-        let parts = cached.split(separator: ".")
-        return PhotoFiles.variant(photo, Int(parts[0]) ?? 0, String(parts[1]))
-    }
-
-    /// `<picture>` sources from a processed image; `link` turns a cache file name into its URL.
+    /// `<picture>` sources from a processed image; `link` gives the URL of the copy of a width
+    /// and a file extension ("webp", "jpg").
     private func picture(_ processed: ProcessedPhoto, alt: String, sizes: String, fallbackWidth: Int = 640,
-                         link: (String) -> String) -> PictureModel {
+                         link: (Int, String) -> String) -> PictureModel {
         let fallback = processed.variants.last { $0.width <= fallbackWidth } ?? processed.variants[0]
         return PictureModel(
-            webp: processed.variants.map { "\(link($0.webp)) \($0.width)w" }.joined(separator: ", "),
-            jpeg: processed.variants.map { "\(link($0.jpeg)) \($0.width)w" }.joined(separator: ", "),
-            src: link(fallback.jpeg), width: fallback.width, height: fallback.height, sizes: sizes, alt: alt)
+            webp: processed.variants.map { "\(link($0.width, "webp")) \($0.width)w" }.joined(separator: ", "),
+            jpeg: processed.variants.map { "\(link($0.width, "jpg")) \($0.width)w" }.joined(separator: ", "),
+            src: link(fallback.width, "jpg"), width: fallback.width, height: fallback.height, sizes: sizes, alt: alt)
     }
 
-    /// The machine's cover photo, or its cover composed from the layers.
-    private func cover(of index: Int) -> (processed: ProcessedPhoto, machine: Machine)? {
-        let machine = content.machines[index]
-        guard let processed = machine.cover.flatMap({ images.photos[$0.absolutePath] }) ?? images.covers[machine.slug]
-        else { return nil }
-        return (processed, machine)
-    }
-
-    private func sharingImage(_ cover: (processed: ProcessedPhoto, machine: Machine)) -> SharingImageModel {
-        let variant = cover.processed.variants.last!
-        return SharingImageModel(url: baseURL + Routes.cover(cover.machine, file: "cover-" + variant.jpeg).value.dropFirst(),
+    private func sharingImage(_ cover: ProcessedPhoto, of machine: Machine) -> SharingImageModel {
+        let variant = cover.variants.last!
+        return SharingImageModel(url: baseURL + Routes.cover(machine, file: PhotoFiles.cover(variant.width, "jpg")).value.dropFirst(),
                                  width: variant.width, height: variant.height)
     }
 
     // MARK: Galleries
 
     /// Photos of a machine or part with the page each belongs under, in gallery order.
-    private func photos(of machineIndex: Int, part partIndex: Int?) -> [(photo: Photo, owner: URLPath)] {
+    private static func photos(of machineIndex: Int, part partIndex: Int?, in content: SiteContent)
+        -> [(photo: Photo, owner: URLPath)] {
         let machine = content.machines[machineIndex]
         if let partIndex {
             let part = machine.parts[partIndex]
@@ -251,7 +242,7 @@ struct PageRenderer: Sendable {
 
     private func gallery(_ machineIndex: Int, part partIndex: Int?, at url: URLPath) -> GalleryPageModel {
         let machine = content.machines[machineIndex]
-        let models = photos(of: machineIndex, part: partIndex).map { photoModel($0.photo, owner: $0.owner, at: url) }
+        let models = Self.photos(of: machineIndex, part: partIndex, in: content).map { photoModel($0.photo, owner: $0.owner, at: url) }
         let part = partIndex.map { machine.parts[$0] }
         return GalleryPageModel(
             title: "Photos of the \(part.map { "\($0.name) of the " } ?? "")\(machine.name)",
@@ -261,7 +252,7 @@ struct PageRenderer: Sendable {
     }
 
     private func siteGallery(page number: Int, at url: URLPath) -> GalleryPageModel {
-        let all = content.machines.indices.flatMap { photos(of: $0, part: nil) }
+        let all = allPhotos
         let perPage = SitePlan.photosPerPage
         let pageCount = SitePlan.pageCount(all.count, perPage)
         let models = all.dropFirst((number - 1) * perPage).prefix(perPage).map { photoModel($0.photo, owner: $0.owner, at: url) }
@@ -298,7 +289,7 @@ struct PageRenderer: Sendable {
         let model = PhotoPageModel(
             title: photo.caption ?? "Photo \(photo.file.stem)",
             picture: picture(processed, alt: alt(photo), sizes: "(min-width: 64em) 60rem, 100vw", fallbackWidth: 1280) {
-                file(Self.variantName(photo, $0)).relative(from: url)
+                file(PhotoFiles.variant(photo, $0, $1)).relative(from: url)
             },
             large: file(PhotoFiles.variant(photo, largest.width, "webp")).relative(from: url),
             caption: photo.caption, author: nil, credit: credit(photo), license: photo.license,

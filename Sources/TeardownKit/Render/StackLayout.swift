@@ -14,7 +14,7 @@ struct StackLayout: Sendable {
     private let backgrounds: [(url: String, position: String, size: String)]
 
     init(_ machine: Machine, images: ProcessedImages) {
-        let optimized = { (part: Part) in images.layers[part.layer.image.absolutePath]?.published != nil }
+        let optimized = { (part: Part) in images.isOptimized(part.layer) }
         name = machine.name
         canvas = machine.canvas
         let width = machine.canvas.width, height = machine.canvas.height

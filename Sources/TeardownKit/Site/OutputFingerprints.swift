@@ -82,13 +82,11 @@ struct OutputFingerprints: Sendable {
             }
             return fingerprint.digest
         }
-        let cached = images.entries + "/"
         copies = ParallelMap.map(plan.copies) { copy in
             var fingerprint = Fingerprint()
             fingerprint.add(copy.source)
-            // A cache entry's name is the digest of what it was made from, and its files are
-            // never changed: the path says it all (and linking them changes their ctime).
-            if !copy.source.hasPrefix(cached), let stamp = FileSystem.stamp(of: copy.source) {
+            // A cached file's path says it all (and linking it changes its ctime).
+            if !copy.cached, let stamp = FileSystem.stamp(of: copy.source) {
                 fingerprint.add(stamp)
             }
             return fingerprint.digest
@@ -126,7 +124,7 @@ private struct MachineDigests: Sendable {
             // A layer's size is read from the image, so the image is an input of the stack.
             stack.add(FileSystem.stamp(of: part.layer.image.absolutePath) ?? ContentDigest(high: 0, low: 0))
             // Whether the layer is published as an optimized copy changes its URL.
-            stack.add(images.layers[part.layer.image.absolutePath]?.published)
+            stack.add(images.isOptimized(part.layer))
             counts.add(part.community.comments.count)
             counts.add(part.community.photos.count)
         }
@@ -146,7 +144,7 @@ private struct MachineDigests: Sendable {
         for digest in partPhotos { all.add(digest) }
         allPhotos = all.digest
         var cover = Fingerprint()
-        cover.add((machine.cover.flatMap { images.photos[$0.absolutePath] } ?? images.covers[machine.slug])?.key)
+        cover.add(images.cover(of: machine)?.key)
         self.cover = cover.digest
     }
 

@@ -123,8 +123,7 @@ public struct SiteBuilder: Sendable {
             } + ParallelMap.map(copies) { copy -> String? in
                 do {
                     // Processed images are linked from the cache: their files are never changed in place.
-                    if !copy.source.hasPrefix(images.entries + "/")
-                        || (try? FileSystem.hardLink(copy.source, to: publisher.spare + "/" + copy.url.outputPath)) == nil {
+                    if !copy.cached || (try? FileSystem.hardLink(copy.source, to: publisher.spare + "/" + copy.url.outputPath)) == nil {
                         try writer.copy(from: copy.source, to: copy.url.outputPath)
                     }
                 } catch { return "\(error)" }

@@ -23,6 +23,9 @@ public struct SitePlan: Sendable {
         public let url: URLPath
         /// Absolute path of the file to publish.
         public let source: String
+        /// A file of the image cache: named by the digest of what it was made from and never
+        /// changed in place, so its path identifies it and it can be published as a hard link.
+        public var cached = false
     }
 
     public let pages: [(url: URLPath, page: Page)]
@@ -44,7 +47,7 @@ public struct SitePlan: Sendable {
                 pages.append((Routes.photo(photo, under: owner), .photo(PhotoAddress(machine: m, part: p, photo: index))))
                 for file in PhotoFiles(photo: photo, processed: processed).all {
                     copies.append(Copy(url: Routes.photoFile(photo, under: owner, file.published),
-                                       source: images.path(processed.key, file.cached)))
+                                       source: images.path(processed.key, file.cached), cached: true))
                 }
                 photoCount += 1
             }
@@ -58,10 +61,12 @@ public struct SitePlan: Sendable {
             pages.append((Routes.machineData(machine), .machineData(m)))
             if machine.photoCount > 0 { pages.append((Routes.gallery(machineURL), .gallery(m, part: nil))) }
             addPhotos(machine.community.photos, machine: m, part: nil, owner: machineURL)
-            let cover = machine.cover.flatMap { images.photos[$0.absolutePath] } ?? images.covers[machine.slug]
-            for variant in cover?.variants ?? [] {
-                for name in [variant.webp, variant.jpeg] {
-                    copies.append(Copy(url: Routes.cover(machine, file: "cover-" + name), source: images.path(cover!.key, name)))
+            if let cover = images.cover(of: machine) {
+                for variant in cover.variants {
+                    for (name, fileExtension) in [(variant.webp, "webp"), (variant.jpeg, "jpg")] {
+                        copies.append(Copy(url: Routes.cover(machine, file: PhotoFiles.cover(variant.width, fileExtension)),
+                                           source: images.path(cover.key, name), cached: true))
+                    }
                 }
             }
             for (p, part) in machine.parts.enumerated() {
@@ -69,9 +74,12 @@ public struct SitePlan: Sendable {
                 for number in 1...Self.pageCount(part.community.comments.count, perPage) {
                     pages.append((Routes.discussion(partURL, page: number), .part(m, p, discussionPage: number)))
                 }
-                let layer = images.layers[part.layer.image.absolutePath]
-                copies.append(Copy(url: Routes.layer(part, of: machine, optimized: layer?.published != nil),
-                                   source: layer?.published.map { images.path(layer!.key, $0) } ?? part.layer.image.absolutePath))
+                if let layer = images.layers[part.layer.image.absolutePath], let published = layer.published {
+                    copies.append(Copy(url: Routes.layer(part, of: machine, optimized: true),
+                                       source: images.path(layer.key, published), cached: true))
+                } else {
+                    copies.append(Copy(url: Routes.layer(part, of: machine, optimized: false), source: part.layer.image.absolutePath))
+                }
                 if !part.community.photos.isEmpty { pages.append((Routes.gallery(partURL), .gallery(m, part: p))) }
                 addPhotos(part.community.photos, machine: m, part: p, owner: partURL)
             }
@@ -116,6 +124,9 @@ struct PhotoFiles {
     static func variant(_ photo: Photo, _ width: Int, _ fileExtension: String) -> String {
         "\(photo.file.stem)-\(width).\(fileExtension)"
     }
+
+    /// A copy of a machine's cover, beside its page.
+    static func cover(_ width: Int, _ fileExtension: String) -> String { "cover-\(width).\(fileExtension)" }
 
     /// The stripped original keeps the photo's name, so a download is named like the upload.
     static func download(_ photo: Photo, _ processed: ProcessedPhoto) -> String {

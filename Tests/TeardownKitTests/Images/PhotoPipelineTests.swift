@@ -71,8 +71,11 @@ struct PhotoPipelineTests {
     @Test("Each bad photo is skipped with a warning naming its file; the build succeeds")
     func badPhotos() throws {
         let site = try PhotoSite()
+        // Two photos whose names differ only by extension would share one page.
+        try FileManager.default.copyItem(atPath: site.photos + "/orientation-1.jpg", toPath: site.photos + "/workbench.webp")
         let report = try site.build()
         let expected = [
+            "workbench.webp": "'workbench.jpg' in the same folder has the same name",
             "empty.jpg": "the file is empty",
             "truncated.jpg": "cannot be decoded",
             "corrupted.jpg": "cannot be decoded",
@@ -89,10 +92,12 @@ struct PhotoPipelineTests {
             #expect(warning?.problem.message.hasPrefix("photo skipped: ") == true)
             #expect(warning?.problem.message.contains(reason) == true, "\(name): \(warning?.problem.message ?? "nothing")")
             let stem = (name as NSString).deletingPathExtension
-            #expect(!TextFile.exists(site.published(stem, "index.html")), "\(name) got a page")
+            #expect(stem == "workbench" || !TextFile.exists(site.published(stem, "index.html")), "\(name) got a page")
         }
         let gallery = Fixtures.read(site.output + "/machines/camera/parts/body/photos/index.html")
         #expect(gallery.contains("10 photos"))
+        // The first of the two same-named photos keeps its page.
+        #expect(TextFile.exists(site.published("workbench", "workbench-800.jpg")))
         #expect(!gallery.contains("truncated"))
     }
 
