@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Processed images in the git-ignored cache folder, so an unchanged photo is never processed
@@ -50,7 +49,7 @@ final class ImageCache: @unchecked Sendable {
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe) else {
             throw .unreadable("the file cannot be read")
         }
-        let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        let digest = SHA256Hex.of(data)
         lock.lock()
         sources[path] = (status.signature, digest)
         changed = true

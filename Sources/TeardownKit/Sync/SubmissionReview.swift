@@ -151,7 +151,8 @@ struct SubmissionReview: Sendable {
         guard image.count <= limits.photoMaxBytes else {
             return .reject(reason: "\(imageName): \(image.count) bytes is over the limit of \(limits.photoMaxBytes)")
         }
-        guard Self.formatMatches(image, ext: ext), let size = try? ImageHeader.size(of: image, pathExtension: ext),
+        let format: ImageFormat = ext == "png" ? .png : ext == "webp" ? .webp : .jpeg
+        guard ImageFormat.sniff(image) == format, let size = try? ImageHeader.size(of: image, pathExtension: ext),
               size.width > 0, size.height > 0
         else {
             return .reject(reason: "\(imageName): not a \(ext == "png" ? "PNG" : ext == "webp" ? "WebP" : "JPEG") image")
@@ -161,7 +162,7 @@ struct SubmissionReview: Sendable {
         }
         // A photo the build could not publish is refused now, while its sender can still be told.
         do throws(Vips.Failure) {
-            try Vips.check(image, format: ImageFormat.sniff(image) ?? .jpeg, maxPixels: limits.photoMaxPixels)
+            try Vips.check(image, format: format, maxPixels: limits.photoMaxPixels)
         } catch {
             return .reject(reason: "\(imageName): the image cannot be decoded: \(error.reason)")
         }
@@ -246,16 +247,6 @@ struct SubmissionReview: Sendable {
     static func text(_ data: Data) -> String? {
         guard let text = String(validating: data, as: UTF8.self), !text.contains("\0") else { return nil }
         return text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
-    }
-
-    private static func formatMatches(_ data: Data, ext: String) -> Bool {
-        let head = [UInt8](data.prefix(12))
-        switch ext {
-        case "png": return head.starts(with: [0x89, 0x50, 0x4E, 0x47])
-        case "jpg", "jpeg": return head.starts(with: [0xFF, 0xD8, 0xFF])
-        case "webp": return head.count == 12 && head.starts(with: Array("RIFF".utf8)) && Array(head[8..<12]) == Array("WEBP".utf8)
-        default: return false
-        }
     }
 }
 
