@@ -28,14 +28,33 @@ struct KillTests {
         return wasRunning
     }
 
+    /// Every file of a built site but the search index, whose file names Pagefind derives from
+    /// an order it does not keep the same from run to run.
     static func snapshot(_ root: URL) -> [String: Data] {
         var files: [String: Data] = [:]
         let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
         while let url = enumerator?.nextObject() as? URL {
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-            files[String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))] = try? Data(contentsOf: url)
+            let path = String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))
+            if path.hasPrefix("pagefind/") { continue }
+            files[path] = try? Data(contentsOf: url)
         }
         return files
+    }
+
+    /// The search index is whole: its entry file names a metadata file that exists, beside the script.
+    static func indexIsWhole(_ root: URL) -> Bool {
+        let folder = root.appendingPathComponent("pagefind")
+        guard let data = try? Data(contentsOf: folder.appendingPathComponent("pagefind-entry.json")),
+              let entry = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let languages = entry["languages"] as? [String: [String: Any]], !languages.isEmpty
+        else { return false }
+        return FileManager.default.fileExists(atPath: folder.appendingPathComponent("pagefind.js").path)
+            && languages.values.allSatisfy { language in
+                (language["hash"] as? String).map {
+                    FileManager.default.fileExists(atPath: folder.appendingPathComponent("pagefind.\($0).pf_meta").path)
+                } ?? false
+            }
     }
 
     @Test("A build killed at any moment leaves the previous site whole; the next build completes")
@@ -54,6 +73,7 @@ struct KillTests {
             published.insert("Edition \(edition)")
             let now = Self.snapshot(public_)
             #expect(Set(now.keys) == files, "edition \(edition): the same files, none missing or extra")
+            #expect(Self.indexIsWhole(public_), "edition \(edition): the search index is whole")
             for (path, data) in now where path.hasSuffix(".html") {
                 #expect(String(decoding: data, as: UTF8.self).hasSuffix("</html>\n"), "\(path) is complete")
             }

@@ -36,7 +36,8 @@ struct MachineLoader {
         return Machine(
             slug: slug, folder: folder, source: source, name: name, summary: summary, canvas: canvas, tags: tags,
             designer: designer, license: license, updated: updated, cover: cover, parts: parts,
-            description: description, community: communityContent
+            description: description, community: communityContent,
+            manual: ManualLoader().load(folder.appending("manual"), diagnostics: &diagnostics)
         )
     }
 

@@ -1,34 +1,70 @@
 import Foundation
 
-/// Reads a manual folder: every Markdown file but SUMMARY.md becomes a page.
+/// Reads a manual folder: every Markdown file but SUMMARY.md becomes a page, every other
+/// file an asset. The order comes from SUMMARY.md when there is one (mdBook's format), else
+/// from front matter `weight` and `title`, then file names, with folders nested.
 struct ManualLoader {
     static let knownKeys: Set<String> = ["title", "weight", "description"]
 
-    func load(_ folder: SourceFile, diagnostics: inout [Diagnostic]) -> [ManualPage] {
-        guard TextFile.isDirectory(folder.absolutePath) else { return [] }
+    func load(_ folder: SourceFile, diagnostics: inout [Diagnostic]) -> Manual {
+        guard TextFile.isDirectory(folder.absolutePath) else { return .empty(folder) }
         var pages: [ManualPage] = []
-        collect(folder, prefix: "", into: &pages, diagnostics: &diagnostics)
-        return pages.sorted { ($0.weight, $0.slug) < ($1.weight, $1.slug) }
+        var assets: [String] = []
+        collect(folder, prefix: "", pages: &pages, assets: &assets, diagnostics: &diagnostics)
+        pages = removingDuplicateAddresses(pages, diagnostics: &diagnostics)
+        let summary = folder.appending("SUMMARY.md")
+        let tree: (entries: [Manual.Entry], listed: [Int])
+        if TextFile.exists(summary.absolutePath), let text = TextFile.read(summary, diagnostics: &diagnostics) {
+            tree = summaryTree(SummaryParser.parse(text, file: summary, diagnostics: &diagnostics), summary: summary,
+                               pages: pages, diagnostics: &diagnostics)
+        } else {
+            tree = folderTree(pages)
+        }
+        var order: [Int] = []
+        var seen = Set<Int>()
+        for index in tree.listed where seen.insert(index).inserted { order.append(index) }
+        let listedCount = order.count
+        for index in pages.indices where !seen.contains(index) {
+            diagnostics.append(.warning(.notInSummary, at: pages[index].body.file.location()))
+            order.append(index)
+        }
+        return Manual(folder: folder, pages: pages, entries: tree.entries, order: order, listedCount: listedCount,
+                      assets: assets)
     }
 
-    private func collect(_ folder: SourceFile, prefix: String, into pages: inout [ManualPage],
+    // MARK: Files
+
+    private func collect(_ folder: SourceFile, prefix: String, pages: inout [ManualPage], assets: inout [String],
                          diagnostics: inout [Diagnostic]) {
         for name in TextFile.entries(of: folder.absolutePath) {
             let entry = folder.appending(name)
+            let isTop = prefix.isEmpty
             if TextFile.isDirectory(entry.absolutePath) {
                 guard TextFile.isValidName(name) else {
                     diagnostics.append(.error(.invalidName(name), at: entry.location()))
                     continue
                 }
-                collect(entry, prefix: prefix + name + "/", into: &pages, diagnostics: &diagnostics)
-            } else if entry.pathExtension == "md", !(prefix.isEmpty && name == "SUMMARY.md") {
+                if isTop, Manual.reservedNames.contains(name) {
+                    diagnostics.append(.error(.reservedName(name, use: "a page the manual makes"), at: entry.location()))
+                    continue
+                }
+                collect(entry, prefix: prefix + name + "/", pages: &pages, assets: &assets, diagnostics: &diagnostics)
+            } else if entry.pathExtension == "md" {
+                if isTop && name == "SUMMARY.md" { continue }
                 guard TextFile.isValidName(entry.stem) else {
                     diagnostics.append(.error(.invalidName(entry.stem), at: entry.location()))
+                    continue
+                }
+                if isTop, Manual.reservedNames.contains(entry.stem) {
+                    diagnostics.append(.error(.reservedName(entry.stem, use: "a page the manual makes"), at: entry.location()))
                     continue
                 }
                 if let page = loadPage(entry, slug: prefix + entry.stem, diagnostics: &diagnostics) {
                     pages.append(page)
                 }
+            } else if FileSystem.isRegularFile(entry.absolutePath) {
+                // Images and downloads the pages link to; a link (which could lead out of content/) is not followed.
+                assets.append(prefix + name)
             }
         }
     }
@@ -47,8 +83,104 @@ struct ManualLoader {
         }
         let heading = split.body.split(separator: "\n").first { $0.hasPrefix("# ") }
             .map { $0.dropFirst(2).trimmingCharacters(in: .whitespaces) }
-        let fallback = file.stem.replacingOccurrences(of: "-", with: " ").capitalized
-        return ManualPage(slug: slug, title: title ?? heading ?? fallback, weight: weight,
+        var path = slug.split(separator: "/").map(String.init)
+        if path.last == "index" || path.last == "README" { path.removeLast() }
+        return ManualPage(slug: slug, path: path, title: title ?? heading ?? Self.title(fromName: file.stem), weight: weight,
                           body: MarkdownSource(text: split.body, file: file, firstLine: split.bodyLine))
+    }
+
+    static func title(fromName name: String) -> String {
+        name.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ").capitalized
+    }
+
+    /// index.md and README.md both stand for their folder; index.md wins.
+    private func removingDuplicateAddresses(_ pages: [ManualPage], diagnostics: inout [Diagnostic]) -> [ManualPage] {
+        var byPath: [[String]: Int] = [:]
+        var kept: [ManualPage] = []
+        for page in pages.sorted(by: { ($0.path.count, $0.slug.hasSuffix("README") ? 1 : 0, $0.slug) < ($1.path.count, $1.slug.hasSuffix("README") ? 1 : 0, $1.slug) }) {
+            if let other = byPath[page.path] {
+                diagnostics.append(.warning(.invalidValue(
+                    key: page.body.file.name, reason: "\(kept[other].body.file.name) already is this folder's page; this file is skipped"),
+                    at: page.body.file.location()))
+                continue
+            }
+            byPath[page.path] = kept.count
+            kept.append(page)
+        }
+        return kept.sorted { $0.slug < $1.slug }
+    }
+
+    // MARK: Order
+
+    private func summaryTree(_ items: [SummaryParser.Item], summary: SourceFile, pages: [ManualPage],
+                             diagnostics: inout [Diagnostic]) -> ([Manual.Entry], [Int]) {
+        let bySource = Dictionary(pages.indices.map { (pages[$0].slug + ".md", $0) }, uniquingKeysWith: { first, _ in first })
+        var entries: [Manual.Entry] = []
+        var listed: [Int] = []
+        // The latest entry at each depth, for parents.
+        var stack: [Int] = []
+        for item in items {
+            var kind: Manual.Entry.Kind
+            switch item.kind {
+            case .part: kind = .part
+            case .separator: kind = .separator
+            case .chapter(nil): kind = .draft
+            case .chapter(let link?):
+                let path = ((link.split(separator: "#").first.map(String.init) ?? "") as NSString).standardizingPath
+                if let index = bySource[path] {
+                    kind = .page(index)
+                    listed.append(index)
+                } else {
+                    diagnostics.append(.warning(.summaryMissingPage(link), at: summary.location(line: item.line)))
+                    kind = .draft
+                }
+            }
+            let depth = min(item.depth, stack.count)
+            stack = Array(stack.prefix(depth))
+            let parent = depth > 0 ? stack.last : nil
+            entries.append(Manual.Entry(kind: kind, title: item.title, depth: depth, parent: parent))
+            if case .part = kind { stack = [] } else if case .separator = kind { stack = [] } else { stack.append(entries.count - 1) }
+        }
+        return (entries, listed)
+    }
+
+    /// Without SUMMARY.md: the top index page first, then pages and folders by weight, title and
+    /// name; a folder's index page heads the folder, its other pages nested under it.
+    private func folderTree(_ pages: [ManualPage]) -> ([Manual.Entry], [Int]) {
+        var entries: [Manual.Entry] = []
+        var listed: [Int] = []
+        func add(folder: [String], depth: Int, parent: Int?) {
+            var children: [(weight: Int, title: String, name: String, page: Int?, folder: [String]?)] = []
+            var subfolders = Set<String>()
+            for (index, page) in pages.enumerated() {
+                let source = page.slug.split(separator: "/").map(String.init)
+                guard source.count > folder.count, Array(source.prefix(folder.count)) == folder else { continue }
+                if source.count == folder.count + 1 {
+                    if page.path == folder { continue }
+                    children.append((page.weight, page.title.lowercased(), source.last!, index, nil))
+                } else {
+                    subfolders.insert(source[folder.count])
+                }
+            }
+            for name in subfolders {
+                let path = folder + [name]
+                let index = pages.firstIndex { $0.path == path }
+                let title = index.map { pages[$0].title } ?? Self.title(fromName: name)
+                children.append((index.map { pages[$0].weight } ?? 0, title.lowercased(), name, index, path))
+            }
+            children.sort { ($0.weight, $0.title, $0.name) < ($1.weight, $1.title, $1.name) }
+            for child in children {
+                let title = child.page.map { pages[$0].title } ?? Self.title(fromName: child.name)
+                entries.append(Manual.Entry(kind: child.page.map { .page($0) } ?? .draft, title: title, depth: depth, parent: parent))
+                if let page = child.page { listed.append(page) }
+                if let path = child.folder { add(folder: path, depth: depth + 1, parent: entries.count - 1) }
+            }
+        }
+        if let index = pages.firstIndex(where: { $0.path.isEmpty }) {
+            entries.append(Manual.Entry(kind: .page(index), title: pages[index].title, depth: 0, parent: nil))
+            listed.append(index)
+        }
+        add(folder: [], depth: 0, parent: nil)
+        return (entries, listed)
     }
 }

@@ -92,15 +92,20 @@ public struct Machine: Sendable, Hashable {
     public let parts: [Part]
     public let description: MarkdownSource?
     public let community: Community
+    /// The machine's own user manual, from machines/<m>/manual/; empty when there is none.
+    public let manual: Manual
 
     public var commentCount: Int { community.comments.count + parts.reduce(0) { $0 + $1.community.comments.count } }
     public var photoCount: Int { community.photos.count + parts.reduce(0) { $0 + $1.community.photos.count } }
 }
 
-/// A page of the help manual.
+/// A page of a help manual.
 public struct ManualPage: Sendable, Hashable {
     /// Path without extension relative to the manual folder ("writing/bundles").
     public let slug: String
+    /// Where the page is published, relative to the manual's URL: the slug, with a folder's
+    /// index.md (or README.md, as in mdBook) standing for the folder itself.
+    public let path: [String]
     public let title: String
     public let weight: Int
     public let body: MarkdownSource
@@ -111,7 +116,7 @@ public struct SiteContent: Sendable {
     public let root: String
     public let config: SiteConfig
     public let machines: [Machine]
-    public let manual: [ManualPage]
+    public let manual: Manual
 
     /// The same content with only the photos `keep` accepts: a photo that cannot be published
     /// disappears from every page, gallery and count.
@@ -127,7 +132,7 @@ public struct SiteContent: Sendable {
                         Part(slug: part.slug, source: part.source, name: part.name, layer: part.layer, specs: part.specs,
                              tags: part.tags, description: part.description, community: filtered(part.community))
                     },
-                    description: machine.description, community: filtered(machine.community))
+                    description: machine.description, community: filtered(machine.community), manual: machine.manual)
         }
         return SiteContent(root: root, config: config, machines: machines, manual: manual)
     }

@@ -14,7 +14,14 @@ public struct SiteConfig: Sendable, Equatable {
     public var limits = CommunityLimits()
     public var photos = PhotoSettings()
     public var syncSource: String?
+    /// Where "Report a bug" leads: a mailto: or web address, optionally with `{title}` and `{url}`.
     public var bugReportURL: String?
+    /// "Edit this page" on manual pages: `{path}` becomes the file's path in the site folder.
+    public var editURL: String?
+    /// Index the built site with Pagefind; false turns search off.
+    public var search = true
+    /// site.yaml itself, where site-wide notes are reported.
+    public var location = SourceLocation("content/site.yaml")
     /// Digest of site.yaml: a change to any setting re-renders every page.
     public var source = ContentDigest(high: 0, low: 0)
 

@@ -3,6 +3,7 @@ enum SiteConfigLoader {
     static let knownKeys: Set<String> = [
         "title", "description", "base_url", "language", "theme", "unsafe_html", "comments_per_page",
         "limits", "sync_source", "bug_report_url", "photos",
+        "edit_url", "search",
     ]
     static let knownLimitKeys: Set<String> = [
         "author_min", "author_max", "comment_min", "comment_max", "photo_max_bytes", "photo_max_pixels",
@@ -41,6 +42,9 @@ enum SiteConfigLoader {
         }
         config.syncSource = yaml.string("sync_source", diagnostics: &diagnostics)
         config.bugReportURL = yaml.string("bug_report_url", diagnostics: &diagnostics)
+        config.editURL = yaml.string("edit_url", diagnostics: &diagnostics)
+        if let search = yaml.bool("search", diagnostics: &diagnostics) { config.search = search }
+        config.location = file.location()
         if let limits = yaml.map("limits", diagnostics: &diagnostics) {
             limits.warnUnknownKeys(known: knownLimitKeys, diagnostics: &diagnostics)
             if let value = positive("author_min", in: limits, diagnostics: &diagnostics) { config.limits.authorMin = value }

@@ -23,6 +23,13 @@ public enum Problem: Hashable, Sendable, Codable {
     case missingTemplate(String)
     case themeNotFound(String)
     case outputFailed(reason: String)
+    case summaryLine
+    case summaryMissingPage(String)
+    case notInSummary
+    case brokenLink(String, reason: String)
+    case reservedName(String, use: String)
+    case searchUnavailable(reason: String)
+    case searchFailed(reason: String)
 
     /// The human-readable text after `error:` or `warning:`.
     public var message: String {
@@ -56,6 +63,15 @@ public enum Problem: Hashable, Sendable, Codable {
             name == "default" ? "the built-in default theme is missing from this installation"
                 : "theme '\(name)' not found: there is no folder Themes/\(name)"
         case .outputFailed(let reason): "cannot write output: \(reason)"
+        case .summaryLine:
+            "expected a link like '- [Title](page.md)', a '# Part' heading or '---'; the line is ignored"
+        case .summaryMissingPage(let link): "SUMMARY.md lists '\(link)', which does not exist; it is shown as a draft"
+        case .notInSummary: "page is not listed in SUMMARY.md: it is published, but not in the navigation"
+        case .brokenLink(let link, let reason): "broken link '\(link)': \(reason)"
+        case .reservedName(let name, let use): "'\(name)' is reserved for \(use); rename the file or folder"
+        case .searchUnavailable(let reason):
+            "search is unavailable: \(reason); the search page says so (set 'search: false' to turn search off)"
+        case .searchFailed(let reason): "the search index could not be made: \(reason)"
         }
     }
 }

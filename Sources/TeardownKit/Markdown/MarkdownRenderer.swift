@@ -32,11 +32,54 @@ public struct MarkdownRenderer: Sendable {
     }
 
     public func render(_ markdown: String, trust: Trust) -> String {
+        parsed(markdown, trust: trust) { document, parser, options in
+            html(document, parser: parser, options: options, trust: trust)
+        } ?? ""
+    }
+
+    /// Renders `markdown` and lists its headings and link targets, for a manual's table of
+    /// contents, anchors and link checks.
+    public func document(_ markdown: String, trust: Trust) -> MarkdownDocument {
+        parsed(markdown, trust: trust) { document, parser, options in
+            var headings: [MarkdownDocument.Heading] = []
+            var links: [MarkdownDocument.Link] = []
+            var heading: (level: Int, text: String)?
+            if let iterator = cmark_iter_new(document) {
+                defer { cmark_iter_free(iterator) }
+                while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+                    guard let node = cmark_iter_get_node(iterator) else { continue }
+                    let type = cmark_node_get_type(node)
+                    if type == CMARK_NODE_HEADING {
+                        if event == CMARK_EVENT_ENTER {
+                            heading = (Int(cmark_node_get_heading_level(node)), "")
+                        } else if let finished = heading {
+                            headings.append(.init(level: finished.level, text: finished.text.trimmingCharacters(in: .whitespaces)))
+                            heading = nil
+                        }
+                    } else if event == CMARK_EVENT_ENTER, type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE {
+                        if let url = cmark_node_get_url(node) {
+                            links.append(.init(destination: String(cString: url), line: Int(cmark_node_get_start_line(node)),
+                                               column: Int(cmark_node_get_start_column(node))))
+                        }
+                    } else if heading != nil, type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE {
+                        heading!.text += cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+                    } else if heading != nil, type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK {
+                        heading!.text += " "
+                    }
+                }
+            }
+            return MarkdownDocument(html: html(document, parser: parser, options: options, trust: trust),
+                                    headings: headings, links: links)
+        } ?? MarkdownDocument(html: "", headings: [], links: [])
+    }
+
+    private func parsed<Result>(_ markdown: String, trust: Trust,
+                                _ body: (OpaquePointer, OpaquePointer, Int32) -> Result) -> Result? {
         var options = CMARK_OPT_FOOTNOTES | CMARK_OPT_SMART | CMARK_OPT_GITHUB_PRE_LANG
         if case .designer(allowHTML: true) = trust {
             options |= CMARK_OPT_UNSAFE
         }
-        guard let parser = cmark_parser_new(options) else { return "" }
+        guard let parser = cmark_parser_new(options) else { return nil }
         defer { cmark_parser_free(parser) }
         for name in Self.extensionNames {
             if let syntaxExtension = cmark_find_syntax_extension(name) {
@@ -55,8 +98,12 @@ public struct MarkdownRenderer: Sendable {
         Self.inlineLock.lock()
         let finished = cmark_parser_finish(parser)
         Self.inlineLock.unlock()
-        guard let document = finished else { return "" }
+        guard let document = finished else { return nil }
         defer { cmark_node_free(document) }
+        return body(document, parser, options)
+    }
+
+    private func html(_ document: OpaquePointer, parser: OpaquePointer, options: Int32, trust: Trust) -> String {
         guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else {
             return ""
         }
@@ -68,4 +115,24 @@ public struct MarkdownRenderer: Sendable {
         }
         return html
     }
+}
+
+/// Rendered Markdown with what a manual needs to know about it.
+public struct MarkdownDocument: Sendable {
+    public struct Heading: Sendable, Hashable {
+        public let level: Int
+        /// The heading's text, without markup.
+        public let text: String
+    }
+    public struct Link: Sendable, Hashable {
+        /// The target as written (a link's URL or an image's source).
+        public let destination: String
+        /// Where the link starts, counted from the start of the Markdown.
+        public let line: Int
+        public let column: Int
+    }
+    /// HTML as cmark-gfm writes it: headings are plain `<h2>` tags, in the order of `headings`.
+    public let html: String
+    public let headings: [Heading]
+    public let links: [Link]
 }

@@ -34,6 +34,9 @@ struct HTMLEscaping: MustacheContentType {
         return escaped ?? text
     }
 
+    /// Text for an attribute value or element content outside templates.
+    static func attribute(_ text: String) -> String { HTMLEscaping().escapeText(text) }
+
     private static func isSpecial(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&")
             || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")

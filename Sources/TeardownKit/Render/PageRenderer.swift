@@ -5,6 +5,9 @@ struct PageRenderer: Sendable {
     let content: SiteContent
     let theme: Theme
     let images: ProcessedImages
+    let manuals: ManualSet
+    /// Pagefind indexes the site after rendering; nil means there is no index, and why.
+    let search: SearchAvailability
     let markdown = MarkdownRenderer()
     /// The base URL pages are published at, for canonical links.
     let baseURL: String
@@ -13,10 +16,13 @@ struct PageRenderer: Sendable {
     /// Every photo of the site in gallery order, for the pages of the site-wide gallery.
     private let allPhotos: [(photo: Photo, owner: URLPath)]
 
-    init(content: SiteContent, theme: Theme, images: ProcessedImages, baseURL: String) {
+    init(content: SiteContent, theme: Theme, images: ProcessedImages, manuals: ManualSet, search: SearchAvailability,
+         baseURL: String) {
         self.content = content
         self.theme = theme
         self.images = images
+        self.manuals = manuals
+        self.search = search
         self.baseURL = baseURL
         self.stacks = content.machines.map { StackLayout($0, images: images) }
         self.allPhotos = content.machines.indices.flatMap { Self.photos(of: $0, part: nil, in: content) }
@@ -30,6 +36,8 @@ struct PageRenderer: Sendable {
             let machine = content.machines[index]
             return theme.render("machine", model(url, title: machine.name, description: machine.summary,
                                                  image: images.cover(of: machine).map { sharingImage($0, of: machine) },
+                                                 filters: filters(number == 1 ? "machine" : nil, comments: !machine.community.comments.isEmpty,
+                                                                  machine: machine),
                                                  machinePage(index, page: number, at: url)))
         case .gallery(let machineIndex, let partIndex):
             let page = gallery(machineIndex, part: partIndex, at: url)
@@ -47,10 +55,14 @@ struct PageRenderer: Sendable {
             let machine = content.machines[machineIndex]
             let part = machine.parts[partIndex]
             return theme.render("part", model(url, title: "\(part.name) — \(machine.name)", description: part.name,
+                                              filters: filters(number == 1 ? "part" : nil, comments: !part.community.comments.isEmpty,
+                                                               machine: machine),
                                               partPage(partIndex, of: machineIndex, page: number, at: url)))
-        case .manual(let index):
-            let page = manualPage(index, at: url)
-            return theme.render("manual", model(url, title: page.title, description: "", page))
+        case .manual(let address):
+            return manual(address, at: url)
+        case .search:
+            return theme.render("search", model(url, title: "Search", description: "Search the manual, machines, parts and comments.",
+                                                scripts: search.isAvailable ? ["search.js"] : [], searchPage(at: url)))
         case .notFound:
             // A 404 page is served at any depth, so its links are absolute paths from the base URL.
             let base = SiteConfig.basePath(of: baseURL)
@@ -59,13 +71,24 @@ struct PageRenderer: Sendable {
         }
     }
 
-    private func model<Body: Sendable>(_ url: URLPath, title: String?, description: String, image: SharingImageModel? = nil,
-                                       _ body: Body) -> PageModel<Body> {
-        PageModel(site: layout(url, title: title, description: description, absoluteBase: nil, image: image), page: body)
+    func model<Body: Sendable>(_ url: URLPath, title: String?, description: String, image: SharingImageModel? = nil,
+                               scripts: [String] = [], filters: [SearchFilterModel] = [], _ body: Body) -> PageModel<Body> {
+        PageModel(site: layout(url, title: title, description: description, absoluteBase: nil, image: image, scripts: scripts,
+                               filters: filters),
+                  page: body)
+    }
+
+    /// Pagefind's filters for a machine's or part's page: its type on the first page of its
+    /// discussion, "comment" wherever it shows comments, and the machine's name.
+    private func filters(_ type: String?, comments: Bool, machine: Machine) -> [SearchFilterModel] {
+        var filters = type.map { [SearchFilterModel(name: "type", value: $0)] } ?? []
+        if comments { filters.append(SearchFilterModel(name: "type", value: "comment")) }
+        filters.append(SearchFilterModel(name: "machine", value: machine.name))
+        return filters
     }
 
     private func layout(_ url: URLPath, title: String?, description: String, absoluteBase: String?,
-                        image: SharingImageModel? = nil) -> LayoutModel {
+                        image: SharingImageModel? = nil, scripts: [String] = [], filters: [SearchFilterModel] = []) -> LayoutModel {
         func link(_ target: URLPath) -> String {
             absoluteBase.map { $0 + target.value.dropFirst() } ?? target.relative(from: url)
         }
@@ -82,8 +105,10 @@ struct PageRenderer: Sendable {
             generator: "Teardown \(TeardownVersion.current)",
             bugReport: content.config.bugReportURL,
             photos: link(Routes.photos(page: 1)),
-            script: link(Routes.asset("lightbox.js")),
-            image: image
+            scripts: (["lightbox.js"] + scripts).map { link(Routes.asset($0)) },
+            image: image,
+            search: search.isAvailable ? link(Routes.search) : nil,
+            searchFilters: filters
         )
     }
 
@@ -131,7 +156,9 @@ struct PageRenderer: Sendable {
             discussion: discussion(machine.description, machine.community.comments, designer: machine.designer,
                                    base: base, page: number, at: url),
             photos: photos, hasPhotos: !photos.isEmpty, gallery: gallery,
-            data: Routes.machineData(machine).relative(from: url))
+            data: Routes.machineData(machine).relative(from: url),
+            manual: machine.manual.isEmpty ? nil
+                : LinkModel(title: "\(machine.name) manual", url: Routes.manual(of: machine).relative(from: url)))
     }
 
     private func partPage(_ partIndex: Int, of machineIndex: Int, page number: Int, at url: URLPath) -> PartPageModel {
@@ -326,25 +353,15 @@ struct PageRenderer: Sendable {
         return String(format: value < 10 ? "%.1f" : "%.0f", value) + " " + units[unit]
     }
 
-    // MARK: Manual
+    // MARK: Search
 
-    private func manualPage(_ index: Int?, at url: URLPath) -> ManualPageModel {
-        let pages = content.manual
-        let navigation = pages.map {
-            ManualPageModel.NavItem(title: $0.title, url: Routes.manual($0).relative(from: url), current: Routes.manual($0) == url)
+    private func searchPage(at url: URLPath) -> SearchPageModel {
+        switch search {
+        case .available:
+            SearchPageModel(index: URLPath("/\(Routes.searchIndexFolder)/pagefind.js").relative(from: url), unavailable: nil)
+        case .unavailable(let reason):
+            SearchPageModel(index: nil, unavailable: reason)
         }
-        func link(_ i: Int) -> LinkModel? {
-            pages.indices.contains(i) ? LinkModel(title: pages[i].title, url: Routes.manual(pages[i]).relative(from: url)) : nil
-        }
-        guard let index else {
-            return ManualPageModel(title: "Manual", html: "", navigation: navigation, previous: nil, next: link(0))
-        }
-        let page = pages[index]
-        return ManualPageModel(
-            title: page.title,
-            html: ManualLinks.rewrite(markdown.render(page.body.text, trust: .designer(allowHTML: content.config.unsafeHTML)),
-                                      from: page, at: url),
-            navigation: navigation, previous: link(index - 1), next: link(index + 1))
     }
 }
 

@@ -18,8 +18,10 @@ extension LayoutModel: MustacheParent {
         case "generator": generator
         case "bugReport": bugReport
         case "photos": photos
-        case "script": script
+        case "scripts": scripts
         case "image": image
+        case "search": search
+        case "searchFilters": searchFilters
         default: nil
         }
     }
@@ -290,6 +292,7 @@ extension MachinePageModel: MustacheParent {
         case "hasPhotos": hasPhotos
         case "gallery": gallery
         case "data": data
+        case "manual": manual
         default: nil
         }
     }
@@ -314,12 +317,36 @@ extension PartPageModel: MustacheParent {
     }
 }
 
+extension SearchFilterModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "value": value
+        default: nil
+        }
+    }
+}
+
 extension ManualPageModel.NavItem: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "title": title
         case "url": url
         case "current": current
+        case "kind": kind
+        case "opens": opens
+        case "closes": closes
+        default: nil
+        }
+    }
+}
+
+extension ManualPageModel.TocItem: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "url": url
+        case "level": level
         default: nil
         }
     }
@@ -329,10 +356,54 @@ extension ManualPageModel: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "title": title
+        case "manualTitle": manualTitle
         case "html": html
+        case "toc": toc
+        case "hasToc": hasToc
         case "navigation": navigation
+        case "hasNavigation": hasNavigation
+        case "navigationData": navigationData
+        case "contents": contents
+        case "breadcrumbs": breadcrumbs
+        case "hasBreadcrumbs": hasBreadcrumbs
         case "previous": previous
         case "next": next
+        case "edit": edit
+        case "bugReport": bugReport
+        case "print": print
+        case "indexed": indexed
+        case "isContents": isContents
+        default: nil
+        }
+    }
+}
+
+extension ManualPrintModel.Section: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "html": html
+        default: nil
+        }
+    }
+}
+
+extension ManualPrintModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "manual": manual
+        case "sections": sections
+        default: nil
+        }
+    }
+}
+
+extension SearchPageModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "index": index
+        case "unavailable": unavailable
         default: nil
         }
     }

@@ -16,10 +16,19 @@ struct LayoutModel: Sendable {
     let bugReport: String?
     /// The site-wide photo gallery.
     let photos: String
-    /// The theme's script: the lightbox.
-    let script: String
+    /// The theme's scripts for this page: the lightbox, and the manual's or the search page's.
+    let scripts: [String]
     /// The image a shared link previews with, as an absolute URL.
     let image: SharingImageModel?
+    /// The search page, for the header's search box; nil when the site has no search index.
+    let search: String?
+    /// Pagefind filters of this page (`type`, `machine`), written as meta tags it reads.
+    let searchFilters: [SearchFilterModel]
+}
+
+struct SearchFilterModel: Sendable {
+    let name: String
+    let value: String
 }
 
 struct SharingImageModel: Sendable {
@@ -204,6 +213,8 @@ struct MachinePageModel: Sendable {
     let gallery: LinkModel?
     /// machine.json, for the interactive view.
     let data: String
+    /// The machine's own manual, when it has one.
+    let manual: LinkModel?
 }
 
 struct PartPageModel: Sendable {
@@ -222,16 +233,66 @@ struct PartPageModel: Sendable {
 }
 
 struct ManualPageModel: Sendable {
+    /// One line of the navigation tree; the template nests them with `opens` and `closes`.
     struct NavItem: Sendable {
         let title: String
-        let url: String
+        /// nil for drafts, part headings and separators.
+        let url: String?
         let current: Bool
+        /// "page", "draft", "part" or "separator".
+        let kind: String
+        /// The next item is this one's first child.
+        let opens: Bool
+        /// How many levels end after this item.
+        let closes: [Int]
     }
+    struct TocItem: Sendable {
+        let title: String
+        let url: String
+        let level: Int
+    }
+    /// The page's heading.
     let title: String
+    /// "Manual", or "<machine> manual".
+    let manualTitle: String
     let html: String
+    let toc: [TocItem]
+    let hasToc: Bool
+    /// The whole tree when the manual is short enough to repeat it on every page.
     let navigation: [NavItem]
+    let hasNavigation: Bool
+    /// The shared tree file of a long manual, which the manual's script loads.
+    let navigationData: String?
+    let contents: String
+    /// Ancestors of the page, first the manual itself.
+    let breadcrumbs: [LinkModel]
+    let hasBreadcrumbs: Bool
     let previous: LinkModel?
     let next: LinkModel?
+    let edit: String?
+    let bugReport: String?
+    let print: String?
+    /// Whether Pagefind indexes this page (manual pages, not the contents page).
+    let indexed: Bool
+    /// The contents page shows the tree as its body.
+    let isContents: Bool
+}
+
+struct ManualPrintModel: Sendable {
+    struct Section: Sendable {
+        let id: String
+        let html: String
+    }
+    let title: String
+    let manual: LinkModel
+    let sections: [Section]
+}
+
+struct SearchPageModel: Sendable {
+    /// Pagefind's script, relative to the search page; nil when the site was built without an index.
+    let index: String?
+    /// Why search is unavailable, when it is.
+    let unavailable: String?
 }
 
 struct NotFoundModel: Sendable {

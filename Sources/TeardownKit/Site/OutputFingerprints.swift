@@ -5,11 +5,13 @@ struct OutputFingerprints: Sendable {
     let pages: [ContentDigest]
     let copies: [ContentDigest]
 
-    init(plan: SitePlan, content: SiteContent, theme: Theme, images: ProcessedImages, baseURL: String) {
+    init(plan: SitePlan, content: SiteContent, theme: Theme, images: ProcessedImages, manuals: ManualSet,
+         search: SearchAvailability, baseURL: String) {
         var site = Fingerprint()
         site.add(TeardownVersion.current)
         site.add(content.config.source)
         site.add(baseURL)
+        site.add(search.isAvailable ? "search" : "no search")
         let siteDigest = site.digest
 
         // Per-machine digests are computed once: every page of a machine reuses them.
@@ -20,12 +22,8 @@ struct OutputFingerprints: Sendable {
             everyPhoto.add(machine.allPhotos)
         }
         let allPhotos = everyPhoto.digest
-        var navigation = Fingerprint()
-        for page in content.manual {
-            navigation.add(page.slug)
-            navigation.add(page.title)
-        }
-        let manualDigest = navigation.digest
+        let siteManual = ManualDigests(manuals.site, machine: nil)
+        let machineManuals = manuals.machines.mapValues { ManualDigests($0, machine: content.machines[$0.machine!].name) }
 
         pages = ParallelMap.map(plan.pages) { entry in
             var fingerprint = Fingerprint()
@@ -42,6 +40,7 @@ struct OutputFingerprints: Sendable {
             case .machine(let index, let number):
                 let machine = machines[index]
                 fingerprint.add(theme.digest(of: "machine"))
+                fingerprint.add(content.machines[index].manual.isEmpty)
                 fingerprint.add(machine.stack)
                 fingerprint.add(machine.counts)
                 fingerprint.add(machine.discussion)
@@ -71,12 +70,21 @@ struct OutputFingerprints: Sendable {
             case .machineData(let index):
                 fingerprint.add(machines[index].stack)
                 fingerprint.add(machines[index].counts)
-            case .manual(let index):
-                fingerprint.add(theme.digest(of: "manual"))
-                fingerprint.add(manualDigest)
-                if let index {
-                    fingerprint.add(content.manual[index].body.text)
+            case .manual(let address):
+                let manual = address.machine.flatMap { machineManuals[$0] } ?? siteManual
+                fingerprint.add(manual.navigation)
+                switch address.output {
+                case .page(let index):
+                    fingerprint.add(theme.digest(of: "manual"))
+                    fingerprint.add(manual.pages[index])
+                case .contents: fingerprint.add(theme.digest(of: "manual"))
+                case .print:
+                    fingerprint.add(theme.digest(of: "manual-print"))
+                    fingerprint.add(manual.allPages)
+                case .navigation: break
                 }
+            case .search:
+                fingerprint.add(theme.digest(of: "search"))
             case .notFound:
                 fingerprint.add(theme.digest(of: "not-found"))
             }
@@ -91,6 +99,56 @@ struct OutputFingerprints: Sendable {
             }
             return fingerprint.digest
         }
+    }
+}
+
+extension OutputFingerprints {
+    /// One digest of every page Pagefind indexes (manual pages, machines and parts) and of the
+    /// indexer itself: when it is unchanged, so is the index.
+    func searchIndex(plan: SitePlan, indexer: String) -> ContentDigest {
+        var fingerprint = Fingerprint()
+        fingerprint.add(indexer)
+        for (entry, digest) in zip(plan.pages, pages) {
+            switch entry.page {
+            case .machine, .part: break
+            case .manual(let address):
+                guard case .page = address.output else { continue }
+            default: continue
+            }
+            fingerprint.add(entry.url.value)
+            fingerprint.add(digest)
+        }
+        return fingerprint.digest
+    }
+}
+
+/// Digests of one manual: what every page of it shows (the tree, titles, files), and each page's text.
+private struct ManualDigests: Sendable {
+    let navigation: ContentDigest
+    let pages: [ContentDigest]
+    let allPages: ContentDigest
+
+    init(_ book: RenderedManual, machine: String?) {
+        var navigation = Fingerprint()
+        navigation.add(machine ?? "")
+        for entry in book.manual.entries {
+            navigation.add(entry.title)
+            navigation.add("\(entry.kind):\(entry.depth):\(entry.parent ?? -1)")
+        }
+        for page in book.manual.pages {
+            navigation.add(page.slug)
+            navigation.add(page.title)
+            navigation.add(page.body.file.displayPath)
+        }
+        navigation.add(book.manual.order.map(String.init).joined(separator: ","))
+        // Which anchors exist decides how links between pages are written.
+        for anchors in book.anchors { navigation.add(anchors.joined(separator: " ")) }
+        for asset in book.manual.assets { navigation.add(asset) }
+        self.navigation = navigation.digest
+        pages = book.manual.pages.map { ContentDigest(of: $0.body.text) }
+        var all = Fingerprint()
+        for page in pages { all.add(page) }
+        allPages = all.digest
     }
 }
 

@@ -50,14 +50,34 @@ enum Routes {
         URLPath(Routes.photo(photo, under: owner).value + (URLPath.file([name]).value.dropFirst()))
     }
 
-    static func manual(_ page: ManualPage) -> URLPath { manual(slug: page.slug) }
+    /// A machine's own manual.
+    static func manual(of machine: Machine) -> URLPath { URLPath(Routes.machine(machine).value + "manual/") }
 
-    /// The page of the manual file at `slug` ("writing/bundles"; "index" is the folder itself).
-    static func manual(slug: String) -> URLPath {
-        let components = slug.split(separator: "/").map(String.init)
-        let folder = components.last == "index" ? Array(components.dropLast()) : components
-        return .page(["manual"] + folder)
+    /// A manual page, under the manual's address `base`.
+    static func manualPage(_ page: ManualPage, in base: URLPath) -> URLPath {
+        URLPath(base.value + URLPath.page(page.path).value.dropFirst())
     }
+
+    /// A file of the manual folder (an image, a download) at its path in the folder.
+    static func manualAsset(_ relative: String, in base: URLPath) -> URLPath {
+        URLPath(base.value + URLPath.file(relative.split(separator: "/").map(String.init)).value.dropFirst())
+    }
+
+    /// Every page of a manual on one page, in reading order.
+    static func manualPrint(in base: URLPath) -> URLPath { URLPath(base.value + "print/") }
+
+    /// The full navigation tree as a page: the manual's own address when it has no index page.
+    static func manualContents(_ manual: Manual, in base: URLPath) -> URLPath {
+        manual.indexPage == nil ? base : URLPath(base.value + "contents/")
+    }
+
+    /// The navigation tree as data, for manuals too long to repeat it on every page.
+    static func manualNavigation(in base: URLPath) -> URLPath { URLPath(base.value + "nav.json") }
+
+    static let search = URLPath.page("search")
+
+    /// Pagefind's index and its script, which the build adds as its last stage.
+    static let searchIndexFolder = "pagefind"
 
     static func asset(_ relative: String) -> URLPath {
         .file(["assets"] + relative.split(separator: "/").map(String.init))

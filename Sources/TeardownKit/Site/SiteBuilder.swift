@@ -1,8 +1,8 @@
 import Foundation
 import TeardownThemes
 
-/// Runs the pipeline: load -> validate -> theme -> plan -> fingerprint -> render what changed
-/// -> publish.
+/// Runs the pipeline: load -> validate -> images -> manuals -> plan -> fingerprint -> render
+/// what changed -> index for search -> publish.
 public struct SiteBuilder: Sendable {
     /// What a build did, for the command line to report.
     public struct Report: Sendable {
@@ -32,9 +32,17 @@ public struct SiteBuilder: Sendable {
 
     /// The git-ignored folder for build manifests and caches; <site>/.teardown-cache by default.
     public let cacheFolder: String
+    /// Whether to look for Pagefind; `.notInstalled` builds as if it were missing.
+    public let pagefind: PagefindLookup
+
+    public enum PagefindLookup: Sendable {
+        case automatic
+        case notInstalled
+    }
 
     public init(siteRoot: String, output: String? = nil, baseURL: String? = nil, full: Bool = false,
-                cacheFolder: String? = nil) {
+                cacheFolder: String? = nil, pagefind: PagefindLookup = .automatic) {
+        self.pagefind = pagefind
         self.siteRoot = siteRoot
         let output = output ?? (siteRoot as NSString).appendingPathComponent("public")
         self.output = URL(fileURLWithPath: output).standardizedFileURL.path
@@ -55,7 +63,9 @@ public struct SiteBuilder: Sendable {
     @discardableResult
     public func build(progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws(BuildFailure) -> Report {
         let snapshotPath = outputCacheFolder + "/inputs"
-        let roots = inputRoots, key = settingsKey
+        let pagefind = self.pagefind == .automatic ? Pagefind.locate(cacheFolder: cacheFolder)
+            : .failure(Pagefind.Unavailable(reason: "Pagefind is not installed"))
+        let roots = inputRoots, key = settingsKey(pagefind: try? pagefind.get())
         if !full, let record = InputSnapshot.unchanged(at: snapshotPath, roots: roots, key: key),
            FileSystem.identity(of: output)?.description == record.tree {
             return Report(pages: record.pages, files: record.files, written: 0, removed: 0,
@@ -74,20 +84,43 @@ public struct SiteBuilder: Sendable {
         guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics.sortedByLocation()) }
         // A photo that cannot be published leaves no trace: no page, no gallery entry, no count.
         let content = loaded.keepingPhotos { images.photos[$0.file.absolutePath] != nil }
+        let manuals = ManualSet(content, diagnostics: &diagnostics)
+        let search: SearchAvailability
+        switch (content.config.search, pagefind) {
+        case (false, _): search = .unavailable("search is turned off for this site")
+        case (true, .success): search = .available
+        case (true, .failure(let unavailable)):
+            search = .unavailable("this site was built without a search index")
+            diagnostics.append(.warning(.searchUnavailable(reason: unavailable.reason), at: content.config.location))
+        }
         let warnings = diagnostics.filter { $0.severity == .warning }.sortedByLocation()
         let plan = SitePlan(content: content, theme: theme, images: images)
         var base = baseURL ?? content.config.baseURL
         if !base.hasSuffix("/") { base += "/" }
-        let fingerprints = OutputFingerprints(plan: plan, content: content, theme: theme, images: images, baseURL: base)
+        let fingerprints = OutputFingerprints(plan: plan, content: content, theme: theme, images: images, manuals: manuals,
+                                              search: search, baseURL: base)
         var target: [String: ContentDigest] = [:]
         target.reserveCapacity(plan.pages.count + plan.copies.count)
         for (entry, digest) in zip(plan.pages, fingerprints.pages) { target[entry.url.outputPath] = digest }
         for (copy, digest) in zip(plan.copies, fingerprints.copies) { target[copy.url.outputPath] = digest }
+        // The search index changes only when a page it indexes does: every file of it is marked
+        // with one digest of those pages, so an unchanged index is carried over like a page.
+        let indexer = search.isAvailable ? try? pagefind.get() : nil
+        let indexDigest = indexer.map { fingerprints.searchIndex(plan: plan, indexer: $0.signature) }
+        let indexPrefix = Routes.searchIndexFolder + "/"
 
         let publisher = Publisher(output: output, cacheFolder: outputCacheFolder)
         do {
             let trees = try publisher.recover()
             let published = full ? nil : trees.published
+            var needsIndex = indexDigest != nil
+            if let indexDigest, let published {
+                let index = published.filter { $0.key.hasPrefix(indexPrefix) }
+                if !index.isEmpty, index.values.allSatisfy({ $0 == indexDigest }) {
+                    target.merge(index) { current, _ in current }
+                    needsIndex = false
+                }
+            }
             if let published, published == target {
                 remember(snapshot, at: snapshotPath, pages: plan.pages.count, files: plan.copies.count, warnings: warnings)
                 return Report(pages: plan.pages.count, files: plan.copies.count, written: 0, removed: 0,
@@ -115,7 +148,8 @@ public struct SiteBuilder: Sendable {
             let pages = plan.pages.filter { changed($0.url.outputPath) || missing.contains($0.url.outputPath) }
             let copies = plan.copies.filter { changed($0.url.outputPath) || missing.contains($0.url.outputPath) }
             try writer.createDirectories(for: pages.map(\.url.outputPath) + copies.map(\.url.outputPath))
-            let renderer = PageRenderer(content: content, theme: theme, images: images, baseURL: base)
+            let renderer = PageRenderer(content: content, theme: theme, images: images, manuals: manuals, search: search,
+                                        baseURL: base)
             let failures = ParallelMap.map(pages) { entry -> String? in
                 let html = renderer.render(entry.page, at: entry.url)
                 do { try writer.write(html, to: entry.url.outputPath) } catch { return "\(error)" }
@@ -132,12 +166,27 @@ public struct SiteBuilder: Sendable {
             if let failure = failures.compactMap({ $0 }).first {
                 throw OutputWriter.Failure(path: output, reason: failure)
             }
+            if needsIndex, let indexer, let indexDigest {
+                let folder = publisher.spare + "/" + Routes.searchIndexFolder
+                try FileSystem.removeTree(folder)
+                do {
+                    try indexer.index(publisher.spare)
+                } catch {
+                    throw BuildFailure(warnings + [.error(.searchFailed(reason: error.description), at: content.config.location)])
+                }
+                _ = FileSystem.walk(folder) { relative, status in
+                    if !status.isDirectory { target[indexPrefix + relative] = indexDigest }
+                }
+            }
             try publisher.publish(target)
             remember(snapshot, at: snapshotPath, pages: plan.pages.count, files: plan.copies.count, warnings: warnings)
-            let gone = published.map { $0.keys.filter { target[$0] == nil }.count } ?? 0
+            // Files of the search index come and go with it; the report counts the site's own outputs.
+            let gone = published.map { $0.keys.filter { target[$0] == nil && !$0.hasPrefix(indexPrefix) }.count } ?? 0
             return Report(pages: plan.pages.count, files: plan.copies.count, written: pages.count + copies.count,
                           removed: gone, warnings: warnings, output: output, imagesProcessed: images.processed,
                           imageSeconds: imageSeconds)
+        } catch let failure as BuildFailure {
+            throw failure
         } catch {
             throw BuildFailure(warnings + [.error(.outputFailed(reason: "\(error)"), at: SourceLocation(output))])
         }
@@ -151,8 +200,10 @@ public struct SiteBuilder: Sendable {
 
     /// Everything besides the inputs that shapes the output: the same content built by another
     /// version of Teardown, or for another base URL, is another site.
-    private var settingsKey: ContentDigest {
+    private func settingsKey(pagefind: Pagefind?) -> ContentDigest {
         var fingerprint = Fingerprint()
+        // Installing or upgrading Pagefind changes the site (its search page) without changing an input.
+        fingerprint.add(pagefind?.signature ?? "")
         fingerprint.add(TeardownVersion.current)
         // The executable itself, so a rebuilt Teardown of the same version does not trust old output.
         fingerprint.add(FileSystem.status("/proc/self/exe").map { InputSnapshot.hex($0.signature) } ?? "")

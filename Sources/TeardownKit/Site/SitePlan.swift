@@ -13,8 +13,10 @@ public struct SitePlan: Sendable {
         case photos(Int)
         /// machine.json, which the interactive machine view reads.
         case machineData(Int)
-        /// A manual page; nil is the generated contents page when the manual has no index.md.
-        case manual(Int?)
+        /// A page of the site's manual or of a machine's.
+        case manual(ManualAddress)
+        /// The search page.
+        case search
         case notFound
     }
 
@@ -87,12 +89,26 @@ public struct SitePlan: Sendable {
         for number in 1...Self.pageCount(photoCount, Self.photosPerPage) {
             pages.append((Routes.photos(page: number), .photos(number)))
         }
-        for (index, page) in content.manual.enumerated() {
-            pages.append((Routes.manual(page), .manual(index)))
+        func addManual(_ manual: Manual, at base: URLPath, machine: Int?) {
+            for (index, page) in manual.pages.enumerated() {
+                pages.append((Routes.manualPage(page, in: base), .manual(ManualAddress(machine: machine, output: .page(index)))))
+            }
+            pages.append((Routes.manualContents(manual, in: base), .manual(ManualAddress(machine: machine, output: .contents))))
+            guard !manual.isEmpty else { return }
+            pages.append((Routes.manualPrint(in: base), .manual(ManualAddress(machine: machine, output: .print))))
+            if !manual.inlineNavigation {
+                pages.append((Routes.manualNavigation(in: base), .manual(ManualAddress(machine: machine, output: .navigation))))
+            }
+            for asset in manual.assets {
+                copies.append(Copy(url: Routes.manualAsset(asset, in: base), source: manual.folder.appending(asset).absolutePath))
+            }
         }
-        if !content.manual.contains(where: { Routes.manual($0) == Routes.manual }) {
-            pages.append((Routes.manual, .manual(nil)))
+        // The Help button always has a page to open, even before anyone writes the manual.
+        addManual(content.manual, at: Routes.manual, machine: nil)
+        for (m, machine) in content.machines.enumerated() where !machine.manual.isEmpty {
+            addManual(machine.manual, at: Routes.manual(of: machine), machine: m)
         }
+        pages.append((Routes.search, .search))
         self.pages = pages
         self.copies = copies
     }
@@ -100,6 +116,21 @@ public struct SitePlan: Sendable {
     static func pageCount(_ items: Int, _ perPage: Int) -> Int {
         max(1, (items + perPage - 1) / perPage)
     }
+}
+
+/// A page of a manual: the site's (machine nil) or a machine's.
+public struct ManualAddress: Sendable, Hashable {
+    public enum Output: Sendable, Hashable {
+        case page(Int)
+        /// The whole navigation tree.
+        case contents
+        /// Every page on one page.
+        case print
+        /// The navigation tree as JSON, shared by the pages of a long manual.
+        case navigation
+    }
+    public let machine: Int?
+    public let output: Output
 }
 
 /// Where a photo is in the content.

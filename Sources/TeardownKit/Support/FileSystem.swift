@@ -120,6 +120,12 @@ enum FileSystem {
         return lstat(path, &info) == 0
     }
 
+    /// A plain file, not a link to one: what may be published from a content folder as it is.
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR

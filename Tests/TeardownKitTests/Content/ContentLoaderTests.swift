@@ -17,7 +17,7 @@ struct ContentLoaderTests {
         #expect(part.layer.z == 1)
         #expect(part.specs == [Spec(label: "Mass", value: "1.2 kg")])
         #expect(part.community.comments.map(\.author) == ["Ada"])
-        #expect(content.manual.map(\.title) == ["Help"])
+        #expect(content.manual.pages.map(\.title) == ["Help"])
     }
 
     @Test("An empty or null value counts as not given")
@@ -56,6 +56,6 @@ struct ContentLoaderTests {
         #expect(content.machines.reduce(0) { $0 + $1.commentCount } >= 40)
         #expect(Set(content.machines.flatMap { m in m.parts.flatMap { $0.community.comments.map(\.author) } }).count >= 5)
         #expect(content.machines.reduce(0) { $0 + $1.photoCount } >= 3)
-        #expect(content.manual.count >= 6)
+        #expect(content.manual.pages.count >= 6)
     }
 }

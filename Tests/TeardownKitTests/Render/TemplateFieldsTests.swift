@@ -30,8 +30,9 @@ struct TemplateFieldsTests {
                                     photoCount: "1", cover: picture, backdrop: backdrop)
         let layout = LayoutModel(siteTitle: "s", language: "en", pageTitle: "p", description: "d", canonical: "c",
                                  home: "h", help: "h", stylesheet: "s", generator: "g", bugReport: "b",
-                                 photos: "p", script: "s", image: SharingImageModel(url: "u", width: 1, height: 1))
-        let navItem = ManualPageModel.NavItem(title: "t", url: "u", current: true)
+                                 photos: "p", scripts: ["s"], image: SharingImageModel(url: "u", width: 1, height: 1),
+                                 search: "s", searchFilters: [SearchFilterModel(name: "n", value: "v")])
+        let navItem = ManualPageModel.NavItem(title: "t", url: "u", current: true, kind: "page", opens: false, closes: [0])
         var missing: [String] = []
         missing += unreachable(link) + unreachable(layer) + unreachable(stack) + unreachable(backdrop)
         missing += unreachable(entry) + unreachable(pageLink) + unreachable(pagination) + unreachable(discussion)
@@ -41,10 +42,19 @@ struct TemplateFieldsTests {
         missing += unreachable(SpecModel(label: "l", value: "v"))
         missing += unreachable(MachinePageModel(name: "n", summary: "s", designer: "d", license: "l", updated: "u", tags: ["t"],
                                                 stack: stack, parts: [], discussion: discussion, photos: [photo], hasPhotos: true,
-                                                gallery: link, data: "d"))
+                                                gallery: link, data: "d", manual: link))
         missing += unreachable(PartPageModel(name: "n", machine: link, backdrop: backdrop, layer: layer, specs: [], hasSpecs: false,
                                              tags: [], discussion: discussion, photos: [], hasPhotos: false, gallery: link))
-        missing += unreachable(ManualPageModel(title: "t", html: "h", navigation: [navItem], previous: link, next: link))
+        missing += unreachable(SearchFilterModel(name: "n", value: "v"))
+        let toc = ManualPageModel.TocItem(title: "t", url: "u", level: 2)
+        missing += unreachable(toc)
+        missing += unreachable(ManualPageModel(title: "t", manualTitle: "m", html: "h", toc: [toc], hasToc: true,
+                                               navigation: [navItem], hasNavigation: true, navigationData: "n", contents: "c",
+                                               breadcrumbs: [link], hasBreadcrumbs: true, previous: link, next: link, edit: "e",
+                                               bugReport: "b", print: "p", indexed: true, isContents: false))
+        let section = ManualPrintModel.Section(id: "i", html: "h")
+        missing += unreachable(section) + unreachable(ManualPrintModel(title: "t", manual: link, sections: [section]))
+        missing += unreachable(SearchPageModel(index: "i", unavailable: "u"))
         missing += unreachable(NotFoundModel(home: "h"))
         missing += unreachable(picture) + unreachable(SharingImageModel(url: "u", width: 1, height: 1))
         let location = LocationModel(text: "t", map: "m")

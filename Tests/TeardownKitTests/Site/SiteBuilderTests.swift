@@ -20,7 +20,7 @@ struct SiteBuilderTests {
                 expected.append("machines/\(machine.slug)/parts/\(part.slug)/\(part.layer.image.name)")
             }
         }
-        for page in content.manual where page.slug != "index" {
+        for page in content.manual.pages where page.slug != "index" {
             expected.append("manual/\(page.slug)/index.html")
         }
         for path in expected {
@@ -33,7 +33,7 @@ struct SiteBuilderTests {
         // Every page is HTML but each machine's machine.json.
         #expect(checker.htmlFiles().count == report.pages - content.machines.count)
         #expect(checker.brokenLinks() == [])
-        #expect(Fixtures.read(output + "/manual/cli/index.html").contains("<a href=\"mailto:bugs@example.org\">Report a bug</a>"))
+        #expect(Fixtures.read(output + "/manual/cli/index.html").contains("<a class=\"report-bug\" href=\"mailto:bugs@example.org?subject=Bug%3A%20The%20command%20line&amp;body="))
     }
 
     @Test("The catalog shows each machine's cover composed from its layers, name, summary and counts")

@@ -1,0 +1,61 @@
+/// A help manual: the site's (content/manual/) or a machine's (machines/<m>/manual/).
+public struct Manual: Sendable, Hashable {
+    /// One line of the navigation tree, in reading order.
+    public struct Entry: Sendable, Hashable {
+        public enum Kind: Sendable, Hashable {
+            /// A link to `pages[index]`.
+            case page(Int)
+            /// A chapter listed without a file yet (mdBook's `- [Title]()`), or a folder without an index page.
+            case draft
+            /// A part heading (mdBook's `# Title` between chapters).
+            case part
+            case separator
+        }
+        public let kind: Kind
+        public let title: String
+        /// Nesting level, 0 at the top.
+        public let depth: Int
+        /// The entry this one is nested under, for breadcrumbs.
+        public let parent: Int?
+    }
+
+    public let folder: SourceFile
+    /// Every page, listed or not.
+    public let pages: [ManualPage]
+    public let entries: [Entry]
+    /// Page indices in reading order (previous/next, the print page); each page once. Pages that
+    /// SUMMARY.md does not list come last and are left out of the navigation.
+    public let order: [Int]
+    /// How many of `order` the navigation lists.
+    public let listedCount: Int
+    /// Files other than Markdown (images, downloads), relative to the folder, published beside the pages.
+    public let assets: [String]
+
+    public init(folder: SourceFile, pages: [ManualPage], entries: [Entry], order: [Int], listedCount: Int, assets: [String]) {
+        self.folder = folder
+        self.pages = pages
+        self.entries = entries
+        self.order = order
+        self.listedCount = listedCount
+        self.assets = assets
+    }
+
+    public static func empty(_ folder: SourceFile) -> Manual {
+        Manual(folder: folder, pages: [], entries: [], order: [], listedCount: 0, assets: [])
+    }
+
+    public var isEmpty: Bool { pages.isEmpty }
+
+    /// The page published at the manual's own address, if any.
+    public var indexPage: Int? { pages.firstIndex { $0.path.isEmpty } }
+
+    /// Manuals longer than this link a shared navigation file instead of repeating the tree on
+    /// every page, so a manual's navigation grows linearly with its pages, not quadratically.
+    static let inlineNavigationLimit = 60
+
+    /// Whether every page shows the whole navigation tree, or loads it from one shared file.
+    public var inlineNavigation: Bool { entries.count <= Self.inlineNavigationLimit }
+
+    /// Page names at the top of a manual that its generated pages use.
+    static let reservedNames: Set<String> = ["print", "contents"]
+}
