@@ -1,10 +1,12 @@
 # Teardown: `make preview` to see the demo catalog, `make test` to run every test.
 SWIFT ?= swift
 PORT ?= 8080
-# Debian packages the build and the preview need.
-APT_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-openssl-dev libvips-dev curl python3
-# Python packages the tests need: a real FTP server for the sync tests.
-PIP_PACKAGES := pyftpdlib
+# Debian packages the build, the preview and the browser tests need.
+APT_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-openssl-dev libvips-dev curl python3 \
+	chromium chromium-driver
+# Python packages, as module:package: Pagefind for search, a real FTP server for the sync
+# tests, Selenium for the browser tests.
+PIP_PACKAGES := pagefind_bin:pagefind-bin pyftpdlib:pyftpdlib selenium:selenium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TEARDOWN := .build/debug/teardown
 # Catalog sizes (part pages) and repetitions for make bench.
@@ -27,9 +29,10 @@ deps:
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
-	@for module in $(PIP_PACKAGES); do \
-	  python3 -c "import $$module" 2>/dev/null || { echo "Installing $$module from PyPI"; \
-	    python3 -m pip install -q $$module || python3 -m pip install -q --break-system-packages $$module; }; \
+	@for pair in $(PIP_PACKAGES); do \
+	  module=$${pair%%:*}; package=$${pair#*:}; \
+	  python3 -c "import $$module" 2>/dev/null || { echo "Installing $$package from PyPI"; \
+	    python3 -m pip install -q $$package || python3 -m pip install -q --break-system-packages $$package; }; \
 	done
 
 ## build: compile the teardown command
@@ -48,9 +51,10 @@ preview: build
 check: build
 	$(TEARDOWN) check
 
-## test: run the whole test suite
+## test: run the whole test suite: Swift tests, then the browser tests in headless Chromium
 test: deps
 	$(SWIFT) test
+	python3 Tests/Browser/manual_search_test.py --teardown $(TEARDOWN)
 
 ## bench: time cold builds against Hugo and Teardown's rebuilds, then the image stage; writes Benchmarks/results/ and the README tables
 bench: deps

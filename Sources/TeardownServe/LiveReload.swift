@@ -43,10 +43,23 @@ actor LiveReload {
     static let script = """
         (() => {
           "use strict";
-          const events = new EventSource("/__teardown/events");
           let overlay = null;
-          events.addEventListener("reload", () => location.reload());
-          events.addEventListener("failure", (event) => {
+          let events = null;
+          const connect = () => {
+            events = new EventSource("/__teardown/events");
+            events.addEventListener("reload", () => location.reload());
+            events.addEventListener("failure", showFailure);
+          };
+          // A page kept in the back-forward cache would keep its connection open, and browsers
+          // allow six per host: after a few pages the preview would stop loading anything.
+          addEventListener("pagehide", () => {
+            if (events) events.close();
+            events = null;
+          });
+          addEventListener("pageshow", () => {
+            if (!events) connect();
+          });
+          function showFailure(event) {
             const text = JSON.parse(event.data);
             if (!overlay) {
               overlay = document.createElement("div");
@@ -65,7 +78,8 @@ actor LiveReload {
             details.textContent = text;
             details.style.whiteSpace = "pre-wrap";
             overlay.append(title, details);
-          });
+          }
+          connect();
         })();
         """
 }

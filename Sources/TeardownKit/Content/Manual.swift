@@ -56,6 +56,21 @@ public struct Manual: Sendable, Hashable {
     /// Whether every page shows the whole navigation tree, or loads it from one shared file.
     public var inlineNavigation: Bool { entries.count <= Self.inlineNavigationLimit }
 
+    /// A relative path with `.` and `..` worked out ("guide/../a.md" is "a.md"); leading `..`
+    /// that leave the folder are kept. Foundation's standardizingPath does this only for absolute paths.
+    static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+            } else {
+                parts.append(part)
+            }
+        }
+        return parts.joined(separator: "/")
+    }
+
     /// Page names at the top of a manual that its generated pages use.
     static let reservedNames: Set<String> = ["print", "contents"]
 }

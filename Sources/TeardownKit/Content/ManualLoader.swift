@@ -126,7 +126,7 @@ struct ManualLoader {
             case .separator: kind = .separator
             case .chapter(nil): kind = .draft
             case .chapter(let link?):
-                let path = ((link.split(separator: "#").first.map(String.init) ?? "") as NSString).standardizingPath
+                let path = Manual.normalized(link.split(separator: "#", omittingEmptySubsequences: false).first.map(String.init) ?? "")
                 if let index = bySource[path] {
                     kind = .page(index)
                     listed.append(index)

@@ -131,8 +131,7 @@ extension PageRenderer {
     /// a mailto: address gets a subject and body, a web address `title` and `body` parameters
     /// (what GitHub's and Gitea's new-issue forms read).
     static func bugReport(_ template: String, title: String, address: String) -> String {
-        var allowed = CharacterSet.urlQueryAllowed
-        allowed.remove(charactersIn: "&=+?#")
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
         func encoded(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
         if template.contains("{title}") || template.contains("{url}") {
             return template.replacingOccurrences(of: "{title}", with: encoded(title))

@@ -103,8 +103,7 @@ struct RenderedManual: Sendable {
         let decoded = raw.removingPercentEncoding ?? raw
         let directory = (manual.pages[page].slug as NSString).deletingLastPathComponent
         let joined = directory.isEmpty ? decoded : directory + "/" + decoded
-        let resolved = (joined as NSString).standardizingPath
-        if resolved.hasPrefix("/") { return .unchanged }
+        let resolved = Manual.normalized(joined)
         if resolved.hasPrefix("..") {
             // The published site mirrors content/ (content/manual -> /manual/, machines/<m>/manual
             // -> /machines/<m>/manual/), so a link out of the manual is followed the same way.
@@ -119,8 +118,8 @@ struct RenderedManual: Sendable {
         } else if resolved.hasSuffix(".html") {
             // mdBook books often link the rendered name.
             target = pageBySource[String(resolved.dropLast(5)) + ".md"]
-        } else if raw.isEmpty || raw.hasSuffix("/") || resolved == "." {
-            target = pageByPath[resolved == "." ? [] : resolved.split(separator: "/").map(String.init)]
+        } else if raw.isEmpty || raw.hasSuffix("/") || resolved.isEmpty {
+            target = pageByPath[resolved.split(separator: "/").map(String.init)]
             if target == nil { return .broken("the manual has no page for the folder '\(resolved)'") }
         }
         if let target {

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import TeardownKit
+
+@Suite("Search with Pagefind")
+struct SearchIndexTests {
+    static func inode(_ path: String) -> UInt64? {
+        var info = stat()
+        return stat(path, &info) == 0 ? UInt64(info.st_ino) : nil
+    }
+
+    @Test("The build indexes the site, and re-indexes only when an indexed page changed")
+    func incrementalIndex() throws {
+        let site = Fixtures.copy(Fixtures.site("manual"))
+        let output = site + "/public"
+        let first = try SiteBuilder(siteRoot: site).build()
+        #expect(!first.warnings.contains { $0.description.contains("search is unavailable") })
+        let entry = output + "/pagefind/pagefind-entry.json"
+        #expect(TextFile.exists(output + "/pagefind/pagefind.js"))
+        let search = Fixtures.read(output + "/search/index.html")
+        #expect(search.contains("data-index=\"../pagefind/pagefind.js\""))
+        #expect(search.contains("<script src=\"../assets/search.js\" defer></script>"))
+        #expect(Fixtures.read(output + "/index.html").contains("<form class=\"site-search\" role=\"search\" action=\"search/\">"))
+        let indexed = try #require(Self.inode(entry))
+
+        // The 404 page is not indexed: the index is carried over, not made again.
+        let theme = site + "/Themes/default/templates"
+        try FileManager.default.createDirectory(atPath: theme, withIntermediateDirectories: true)
+        try "{{<base}}{{$main}}<p>Lost in the manual.</p>{{/main}}{{/base}}\n"
+            .write(toFile: theme + "/not-found.mustache", atomically: true, encoding: .utf8)
+        let second = try SiteBuilder(siteRoot: site).build()
+        #expect(second.written == 1)
+        #expect(Self.inode(entry) == indexed, "the same index files, linked from the previous site")
+
+        // A manual page changed: the index is made again, and holds the new word.
+        try "# Glossary\n\n## Terms\n\nA quixotic flange.\n".write(toFile: site + "/content/manual/glossary.md", atomically: true,
+                                                                    encoding: .utf8)
+        try SiteBuilder(siteRoot: site).build()
+        #expect(Self.inode(entry) != indexed)
+        #expect(TextFile.exists(output + "/pagefind/pagefind.js"))
+    }
+
+    @Test("Without Pagefind the build warns once, and the search page says search is unavailable")
+    func unavailable() throws {
+        let site = Fixtures.copy(Fixtures.site("manual"))
+        let report = try SiteBuilder(siteRoot: site, pagefind: .notInstalled).build()
+        let warnings = report.warnings.map(\.description).filter { $0.contains("search") }
+        #expect(warnings == ["content/site.yaml:1:1: warning: search is unavailable: Pagefind is not installed; "
+            + "the search page says so (set 'search: false' to turn search off)"])
+        let search = Fixtures.read(site + "/public/search/index.html")
+        #expect(search.contains("Search is unavailable: this site was built without a search index."))
+        #expect(!search.contains("search.js"), "no script that would fail")
+        #expect(!Fixtures.read(site + "/public/index.html").contains("site-search"), "no search box leading nowhere")
+        #expect(!TextFile.exists(site + "/public/pagefind"))
+    }
+
+    @Test("Pages carry Pagefind's body and filters: manual, machine, part and comment, and the machine's name")
+    func filters() throws {
+        let site = Fixtures.temporaryFolder()
+        try FileManager.default.copyItem(atPath: Fixtures.demoSite + "/content", toPath: site + "/content")
+        try SiteBuilder(siteRoot: site, pagefind: .notInstalled).build()
+        let motor = Fixtures.read(site + "/public/machines/desk-fan/parts/motor/index.html")
+        #expect(motor.contains("<meta data-pagefind-filter=\"type[content]\" content=\"part\">"))
+        #expect(motor.contains("<meta data-pagefind-filter=\"type[content]\" content=\"comment\">"))
+        #expect(motor.contains("<meta data-pagefind-filter=\"machine[content]\" content=\"Desk fan\">"))
+        #expect(motor.contains("<div data-pagefind-body>"))
+        let manual = Fixtures.read(site + "/public/manual/bundles/index.html")
+        #expect(manual.contains("<meta data-pagefind-filter=\"type[content]\" content=\"manual\">"))
+        #expect(manual.contains("<article class=\"manual-page\" data-pagefind-body>"))
+        #expect(!Fixtures.read(site + "/public/photos/index.html").contains("data-pagefind-body"), "galleries are not indexed")
+    }
+}
