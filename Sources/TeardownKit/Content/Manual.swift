@@ -38,6 +38,7 @@ public struct Manual: Sendable, Hashable {
         self.order = order
         self.listedCount = listedCount
         self.assets = assets
+        indexPage = pages.firstIndex { $0.path.isEmpty }
     }
 
     public static func empty(_ folder: SourceFile) -> Manual {
@@ -47,7 +48,7 @@ public struct Manual: Sendable, Hashable {
     public var isEmpty: Bool { pages.isEmpty }
 
     /// The page published at the manual's own address, if any.
-    public var indexPage: Int? { pages.firstIndex { $0.path.isEmpty } }
+    public let indexPage: Int?
 
     /// Manuals longer than this link a shared navigation file instead of repeating the tree on
     /// every page, so a manual's navigation grows linearly with its pages, not quadratically.

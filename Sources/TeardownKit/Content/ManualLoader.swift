@@ -81,7 +81,7 @@ struct ManualLoader {
             title = yaml.string("title", diagnostics: &diagnostics)
             weight = yaml.int("weight", diagnostics: &diagnostics) ?? 0
         }
-        let heading = split.body.split(separator: "\n").first { $0.hasPrefix("# ") }
+        let heading = split.body.split(separator: "\n", omittingEmptySubsequences: true).lazy.first { $0.hasPrefix("# ") }
             .map { $0.dropFirst(2).trimmingCharacters(in: .whitespaces) }
         var path = slug.split(separator: "/").map(String.init)
         if path.last == "index" || path.last == "README" { path.removeLast() }

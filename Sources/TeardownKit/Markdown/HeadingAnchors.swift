@@ -32,16 +32,25 @@ enum HeadingAnchors {
 
     /// Gives the headings of cmark-gfm's `html` their ids, each prefixed with `prefix`.
     static func inject(_ ids: [String], levels: [Int], into html: String, prefix: String = "") -> String {
-        var result = ""
-        result.reserveCapacity(html.utf8.count + ids.count * 24)
-        var rest = html[...]
+        guard !ids.isEmpty else { return html }
+        let bytes = Array(html.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + ids.count * 24)
+        var copied = 0
+        var index = 0
         for (id, level) in zip(ids, levels) {
-            let tag = "<h\(level)>"
-            guard let range = rest.range(of: tag) else { break }
-            result += rest[..<range.lowerBound]
-            result += "<h\(level) id=\"\(HTMLEscaping.attribute(prefix + id))\">"
-            rest = rest[range.upperBound...]
+            // cmark-gfm writes a heading's opening tag as exactly "<hN>".
+            let tag = Array("<h\(level)>".utf8)
+            while index + tag.count <= bytes.count, !bytes[index..<index + tag.count].elementsEqual(tag) {
+                index += 1
+            }
+            guard index + tag.count <= bytes.count else { break }
+            output += bytes[copied..<index]
+            output += Array("<h\(level) id=\"\(HTMLEscaping.attribute(prefix + id))\">".utf8)
+            index += tag.count
+            copied = index
         }
-        return result + rest
+        output += bytes[copied...]
+        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -136,29 +136,40 @@ struct RenderedManual: Sendable {
         return !link[..<colon].contains("/")
     }
 
-    /// Replaces the targets of cmark-gfm's `href` and `src` attributes for which `replace` has one.
+    /// Replaces the targets of cmark-gfm's `href` and `src` attributes for which `replace` has
+    /// one. It scans bytes: Foundation's `range(of:)` made this most of a manual's build time.
     private func rewriteLinks(_ html: String, _ replace: (String) -> String?) -> String {
-        var result = ""
-        result.reserveCapacity(html.utf8.count)
-        var rest = html[...]
-        while let start = Self.nextAttribute(in: rest) {
-            result += rest[..<start.upperBound]
-            rest = rest[start.upperBound...]
-            guard let end = rest.firstIndex(of: "\"") else { break }
-            let written = String(rest[..<end])
+        let bytes = Array(html.utf8)
+        let href = Array(" href=\"".utf8), src = Array(" src=\"".utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + 256)
+        var copied = 0
+        var index = 0
+        func matches(_ pattern: [UInt8], at position: Int) -> Bool {
+            position + pattern.count <= bytes.count && bytes[position..<position + pattern.count].elementsEqual(pattern)
+        }
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: " ") else {
+                index += 1
+                continue
+            }
+            let length = matches(href, at: index) ? href.count : matches(src, at: index) ? src.count : 0
+            guard length > 0 else {
+                index += 1
+                continue
+            }
+            let start = index + length
+            guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) else { break }
+            let written = String(decoding: bytes[start..<end], as: UTF8.self)
             let link = written.replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&#x27;", with: "'")
-            result += replace(link).map(HTMLEscaping.attribute) ?? written
-            rest = rest[end...]
+            if let replacement = replace(link) {
+                output += bytes[copied..<start]
+                output += Array(HTMLEscaping.attribute(replacement).utf8)
+                copied = end
+            }
+            index = end
         }
-        return result + rest
-    }
-
-    private static func nextAttribute(in text: Substring) -> Range<Substring.Index>? {
-        let href = text.range(of: " href=\"")
-        let src = text.range(of: " src=\"")
-        switch (href, src) {
-        case (let a?, let b?): return a.lowerBound < b.lowerBound ? a : b
-        case (let a, let b): return a ?? b
-        }
+        output += bytes[copied...]
+        return String(decoding: output, as: UTF8.self)
     }
 }

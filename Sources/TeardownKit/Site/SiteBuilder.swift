@@ -169,11 +169,18 @@ public struct SiteBuilder: Sendable {
             if needsIndex, let indexer, let indexDigest {
                 let folder = publisher.spare + "/" + Routes.searchIndexFolder
                 try FileSystem.removeTree(folder)
+                // Pagefind reads every HTML file, indexed or not; a print page holds a whole
+                // manual, and reading it cost a third of a large manual's indexing. It steps
+                // aside while Pagefind runs. (A kill meanwhile leaves only the spare tree odd,
+                // and the next build starts the spare afresh, as its manifest is gone.)
+                let heldBack = plan.pages.filter(\.page.isPrintPage).map { publisher.spare + "/" + $0.url.outputPath }
+                for path in heldBack { try FileSystem.rename(path, to: path + ".unindexed") }
                 do {
                     try indexer.index(publisher.spare)
                 } catch {
                     throw BuildFailure(warnings + [.error(.searchFailed(reason: error.description), at: content.config.location)])
                 }
+                for path in heldBack { try FileSystem.rename(path + ".unindexed", to: path) }
                 _ = FileSystem.walk(folder) { relative, status in
                     if !status.isDirectory { target[indexPrefix + relative] = indexDigest }
                 }

@@ -118,6 +118,14 @@ public struct SitePlan: Sendable {
     }
 }
 
+extension SitePlan.Page {
+    /// A manual's every page on one page, which search leaves out.
+    var isPrintPage: Bool {
+        if case .manual(let address) = self, case .print = address.output { return true }
+        return false
+    }
+}
+
 /// A page of a manual: the site's (machine nil) or a machine's.
 public struct ManualAddress: Sendable, Hashable {
     public enum Output: Sendable, Hashable {
