@@ -60,11 +60,11 @@ def version(command):
     return output.splitlines()[0] if output else "unknown"
 
 
-def timed(command, cwd=None, stdin=None):
+def timed(command, cwd=None, stdin=None, env=None):
     """Wall seconds and peak resident memory in MB of one run; fails loudly if the run fails."""
     stats = os.path.join(HERE, ".time-output")
     start = time.perf_counter()
-    result = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", stats] + command, cwd=cwd, input=stdin,
+    result = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", stats] + command, cwd=cwd, input=stdin, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - start
     if result.returncode != 0:

@@ -8,10 +8,17 @@ struct ManualLoader {
 
     func load(_ folder: SourceFile, diagnostics: inout [Diagnostic]) -> Manual {
         guard TextFile.isDirectory(folder.absolutePath) else { return .empty(folder) }
-        var pages: [ManualPage] = []
+        var files: [(SourceFile, String)] = []
         var assets: [String] = []
-        collect(folder, prefix: "", pages: &pages, assets: &assets, diagnostics: &diagnostics)
-        pages = removingDuplicateAddresses(pages, diagnostics: &diagnostics)
+        collect(folder, prefix: "", files: &files, assets: &assets, diagnostics: &diagnostics)
+        // Pages are independent files: they are read and parsed on all cores, kept in file order.
+        let loaded = ParallelMap.map(files) { file, slug -> (ManualPage?, [Diagnostic]) in
+            var local: [Diagnostic] = []
+            let page = loadPage(file, slug: slug, diagnostics: &local)
+            return (page, local)
+        }
+        diagnostics += loaded.flatMap(\.1)
+        let pages = removingDuplicateAddresses(loaded.compactMap(\.0), diagnostics: &diagnostics)
         let summary = folder.appending("SUMMARY.md")
         let tree: (entries: [Manual.Entry], listed: [Int])
         if TextFile.exists(summary.absolutePath), let text = TextFile.read(summary, diagnostics: &diagnostics) {
@@ -34,7 +41,7 @@ struct ManualLoader {
 
     // MARK: Files
 
-    private func collect(_ folder: SourceFile, prefix: String, pages: inout [ManualPage], assets: inout [String],
+    private func collect(_ folder: SourceFile, prefix: String, files: inout [(SourceFile, String)], assets: inout [String],
                          diagnostics: inout [Diagnostic]) {
         for name in TextFile.entries(of: folder.absolutePath) {
             let entry = folder.appending(name)
@@ -48,7 +55,7 @@ struct ManualLoader {
                     diagnostics.append(.error(.reservedName(name, use: "a page the manual makes"), at: entry.location()))
                     continue
                 }
-                collect(entry, prefix: prefix + name + "/", pages: &pages, assets: &assets, diagnostics: &diagnostics)
+                collect(entry, prefix: prefix + name + "/", files: &files, assets: &assets, diagnostics: &diagnostics)
             } else if entry.pathExtension == "md" {
                 if isTop && name == "SUMMARY.md" { continue }
                 guard TextFile.isValidName(entry.stem) else {
@@ -59,9 +66,7 @@ struct ManualLoader {
                     diagnostics.append(.error(.reservedName(entry.stem, use: "a page the manual makes"), at: entry.location()))
                     continue
                 }
-                if let page = loadPage(entry, slug: prefix + entry.stem, diagnostics: &diagnostics) {
-                    pages.append(page)
-                }
+                files.append((entry, prefix + entry.stem))
             } else if FileSystem.isRegularFile(entry.absolutePath) {
                 // Images and downloads the pages link to; a link (which could lead out of content/) is not followed.
                 assets.append(prefix + name)
