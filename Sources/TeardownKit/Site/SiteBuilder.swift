@@ -53,7 +53,10 @@ public struct SiteBuilder: Sendable {
 
     /// Loads and validates the site and its theme, writing nothing.
     public func check() -> [Diagnostic] {
-        prepare().diagnostics.sortedByLocation()
+        var (prepared, diagnostics) = prepare()
+        // Broken links in the manuals are found while rendering their Markdown.
+        if let (content, _) = prepared { _ = ManualSet(content, diagnostics: &diagnostics) }
+        return diagnostics.sortedByLocation()
     }
 
     /// Brings the output folder up to date with the content, rendering only outputs whose

@@ -65,6 +65,15 @@ struct ManualTests {
         ])
     }
 
+    @Test("teardown check reports broken manual links too, writing nothing")
+    func checkReportsLinks() {
+        let site = Fixtures.copy(Fixtures.site("manual"))
+        let warnings = SiteBuilder(siteRoot: site).check().map(\.description)
+        #expect(warnings.contains("content/manual/guide/install.md:20:37: warning: broken link 'nowhere.md': "
+            + "the manual has no page 'guide/nowhere.md'"))
+        #expect(!TextFile.exists(site + "/public"))
+    }
+
     @Test("Repeated headings get unique GitHub-style anchors, listed on the page")
     func anchors() throws {
         let (output, _) = try Self.build()
