@@ -75,6 +75,23 @@ def timed(command, cwd=None, stdin=None, env=None):
     return wall, peak_kb / 1024, result.stdout
 
 
+def publish(text, names, marker, section):
+    """Writes `text` to Benchmarks/results/<name> for each name, and `section` into README.md
+    between the `<!-- marker:start -->` and `<!-- marker:end -->` comments."""
+    results = os.path.join(HERE, "results")
+    os.makedirs(results, exist_ok=True)
+    for name in names:
+        with open(os.path.join(results, name), "w") as handle:
+            handle.write(text)
+    readme = os.path.join(ROOT, "README.md")
+    with open(readme) as handle:
+        current = handle.read()
+    updated = re.sub(rf"(<!-- {marker}:start -->\n).*?(<!-- {marker}:end -->)", lambda m: m.group(1) + section + m.group(2),
+                     current, flags=re.S)
+    with open(readme, "w") as handle:
+        handle.write(updated)
+
+
 def html_pages(folder):
     return sum(1 for _, _, files in os.walk(folder) for name in files if name.endswith(".html"))
 
@@ -231,19 +248,8 @@ def main():
             f"one comment {incremental[size][1] * 1000:.0f} ms")
 
     text = report(rows, incremental, versions, args.runs, skipped)
-    results = os.path.join(HERE, "results")
-    os.makedirs(results, exist_ok=True)
-    for name in (f"{datetime.datetime.now().strftime('%Y-%m-%d-%H%M')}.md", "latest.md"):
-        with open(os.path.join(results, name), "w") as handle:
-            handle.write(text)
-    readme = os.path.join(ROOT, "README.md")
-    with open(readme) as handle:
-        current = handle.read()
     table = text.split("\n", 2)[2].replace("\n## ", "\n#### ")
-    updated = re.sub(r"(<!-- bench:start -->\n).*?(<!-- bench:end -->)", lambda m: m.group(1) + table + m.group(2),
-                     current, flags=re.S)
-    with open(readme, "w") as handle:
-        handle.write(updated)
+    publish(text, (f"{datetime.datetime.now().strftime('%Y-%m-%d-%H%M')}.md", "latest.md"), "bench", table)
     log(text)
     shutil.rmtree(args.work, ignore_errors=True)
 

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 
-from bench import HERE, ROOT, log, timed, version
+from bench import HERE, ROOT, log, publish, timed, version
 
 WIDTHS = [320, 640, 1280, 2048]
 QUALITY = 80
@@ -169,19 +169,9 @@ def main():
     )
     header = (f"Measured {stamp} on {os.cpu_count()} cores, {version(['uname', '-r'])}; "
               f"{version([teardown, '--version'])}; {version(['vips', '--version'])}.\n\n")
-    results = os.path.join(HERE, "results")
-    os.makedirs(results, exist_ok=True)
     text = "# Image benchmark\n\n" + header + table
-    for name in (f"images-{datetime.datetime.now().strftime('%Y-%m-%d-%H%M')}.md", "images-latest.md"):
-        with open(os.path.join(results, name), "w") as handle:
-            handle.write(text)
-    readme = os.path.join(ROOT, "README.md")
-    with open(readme) as handle:
-        content = handle.read()
-    updated = re.sub(r"(<!-- images:start -->\n).*?(<!-- images:end -->)",
-                     lambda m: m.group(1) + header + table + m.group(2), content, flags=re.S)
-    with open(readme, "w") as handle:
-        handle.write(updated)
+    publish(text, (f"images-{datetime.datetime.now().strftime('%Y-%m-%d-%H%M')}.md", "images-latest.md"), "images",
+            header + table)
     log(text)
 
 

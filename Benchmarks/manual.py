@@ -22,7 +22,7 @@ import statistics
 import subprocess
 import sys
 
-from bench import HERE, ROOT, hugo_binary, html_pages, log, timed, version
+from bench import HERE, hugo_binary, html_pages, log, publish, timed, version
 from generate import sentence, write
 
 CHAPTERS = 40
@@ -175,19 +175,7 @@ def main():
         f"- Rebuild after editing one page: {statistics.median(rebuild):.2f} s (median), search index included.",
     ]
     text = "\n".join(lines) + "\n"
-    results = os.path.join(HERE, "results")
-    os.makedirs(results, exist_ok=True)
-    for name in (f"manual-{date}.md", "manual-latest.md"):
-        with open(os.path.join(results, name), "w") as handle:
-            handle.write(text)
-    readme = os.path.join(ROOT, "README.md")
-    with open(readme) as handle:
-        content = handle.read()
-    start, end = "<!-- manual:start -->", "<!-- manual:end -->"
-    if start in content and end in content:
-        content = content[:content.index(start) + len(start)] + "\n" + text + content[content.index(end):]
-        with open(readme, "w") as handle:
-            handle.write(content)
+    publish(text, (f"manual-{date}.md", "manual-latest.md"), "manual", text)
     print(text)
 
 
