@@ -38,7 +38,7 @@ public struct Manual: Sendable, Hashable {
         self.order = order
         self.listedCount = listedCount
         self.assets = assets
-        indexPage = pages.firstIndex { $0.path.isEmpty }
+        lookup = ManualPageLookup(pages)
     }
 
     public static func empty(_ folder: SourceFile) -> Manual {
@@ -47,8 +47,11 @@ public struct Manual: Sendable, Hashable {
 
     public var isEmpty: Bool { pages.isEmpty }
 
+    /// Pages by their file and by their address.
+    let lookup: ManualPageLookup
+
     /// The page published at the manual's own address, if any.
-    public let indexPage: Int?
+    public var indexPage: Int? { lookup.page(at: []) }
 
     /// Manuals longer than this link a shared navigation file instead of repeating the tree on
     /// every page, so a manual's navigation grows linearly with its pages, not quadratically.
@@ -74,4 +77,19 @@ public struct Manual: Sendable, Hashable {
 
     /// Page names at the top of a manual that its generated pages use.
     static let reservedNames: Set<String> = ["print", "contents"]
+}
+
+/// Finds a manual's pages by file ("guide/setup.md") and by address (["guide", "setup"]);
+/// the first page wins where two claim one.
+struct ManualPageLookup: Sendable, Hashable {
+    private let bySource: [String: Int]
+    private let byPath: [[String]: Int]
+
+    init(_ pages: [ManualPage]) {
+        bySource = Dictionary(pages.indices.map { (pages[$0].slug + ".md", $0) }, uniquingKeysWith: { first, _ in first })
+        byPath = Dictionary(pages.indices.map { (pages[$0].path, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func page(source: String) -> Int? { bySource[source] }
+    func page(at path: [String]) -> Int? { byPath[path] }
 }

@@ -19,13 +19,14 @@ struct ManualLoader {
         }
         diagnostics += loaded.flatMap(\.1)
         let pages = removingDuplicateAddresses(loaded.compactMap(\.0), diagnostics: &diagnostics)
+        let lookup = ManualPageLookup(pages)
         let summary = folder.appending("SUMMARY.md")
         let tree: (entries: [Manual.Entry], listed: [Int])
         if TextFile.exists(summary.absolutePath), let text = TextFile.read(summary, diagnostics: &diagnostics) {
             tree = summaryTree(SummaryParser.parse(text, file: summary, diagnostics: &diagnostics), summary: summary,
-                               pages: pages, diagnostics: &diagnostics)
+                               lookup: lookup, diagnostics: &diagnostics)
         } else {
-            tree = folderTree(pages)
+            tree = folderTree(pages, lookup: lookup)
         }
         var order: [Int] = []
         var seen = Set<Int>()
@@ -68,8 +69,11 @@ struct ManualLoader {
                 }
                 files.append((entry, prefix + entry.stem))
             } else if FileSystem.isRegularFile(entry.absolutePath) {
-                // Images and downloads the pages link to; a link (which could lead out of content/) is not followed.
                 assets.append(prefix + name)
+            } else {
+                // A symbolic link could lead out of content/: it is not followed, and not silently dropped either.
+                diagnostics.append(.warning(.notPublished(reason: "it is a symbolic link or not a regular file"),
+                                            at: entry.location()))
             }
         }
     }
@@ -100,26 +104,22 @@ struct ManualLoader {
 
     /// index.md and README.md both stand for their folder; index.md wins.
     private func removingDuplicateAddresses(_ pages: [ManualPage], diagnostics: inout [Diagnostic]) -> [ManualPage] {
-        var byPath: [[String]: Int] = [:]
-        var kept: [ManualPage] = []
-        for page in pages.sorted(by: { ($0.path.count, $0.slug.hasSuffix("README") ? 1 : 0, $0.slug) < ($1.path.count, $1.slug.hasSuffix("README") ? 1 : 0, $1.slug) }) {
-            if let other = byPath[page.path] {
-                diagnostics.append(.warning(.invalidValue(
-                    key: page.body.file.name, reason: "\(kept[other].body.file.name) already is this folder's page; this file is skipped"),
-                    at: page.body.file.location()))
-                continue
-            }
-            byPath[page.path] = kept.count
-            kept.append(page)
+        var owner: [[String]: ManualPage] = [:]
+        for page in pages {
+            if let other = owner[page.path], other.slug.hasSuffix("index") { continue }
+            owner[page.path] = page
         }
-        return kept.sorted { $0.slug < $1.slug }
+        return pages.filter { page in
+            guard let kept = owner[page.path], kept.slug != page.slug else { return true }
+            diagnostics.append(.warning(.shadowedPage(by: kept.body.file.name), at: page.body.file.location()))
+            return false
+        }
     }
 
     // MARK: Order
 
-    private func summaryTree(_ items: [SummaryParser.Item], summary: SourceFile, pages: [ManualPage],
+    private func summaryTree(_ items: [SummaryParser.Item], summary: SourceFile, lookup: ManualPageLookup,
                              diagnostics: inout [Diagnostic]) -> ([Manual.Entry], [Int]) {
-        let bySource = Dictionary(pages.indices.map { (pages[$0].slug + ".md", $0) }, uniquingKeysWith: { first, _ in first })
         var entries: [Manual.Entry] = []
         var listed: [Int] = []
         // The latest entry at each depth, for parents.
@@ -132,7 +132,7 @@ struct ManualLoader {
             case .chapter(nil): kind = .draft
             case .chapter(let link?):
                 let path = Manual.normalized(link.split(separator: "#", omittingEmptySubsequences: false).first.map(String.init) ?? "")
-                if let index = bySource[path] {
+                if let index = lookup.page(source: path) {
                     kind = .page(index)
                     listed.append(index)
                 } else {
@@ -151,7 +151,7 @@ struct ManualLoader {
 
     /// Without SUMMARY.md: the top index page first, then pages and folders by weight, title and
     /// name; a folder's index page heads the folder, its other pages nested under it.
-    private func folderTree(_ pages: [ManualPage]) -> ([Manual.Entry], [Int]) {
+    private func folderTree(_ pages: [ManualPage], lookup: ManualPageLookup) -> ([Manual.Entry], [Int]) {
         var entries: [Manual.Entry] = []
         var listed: [Int] = []
         func add(folder: [String], depth: Int, parent: Int?) {
@@ -169,7 +169,7 @@ struct ManualLoader {
             }
             for name in subfolders {
                 let path = folder + [name]
-                let index = pages.firstIndex { $0.path == path }
+                let index = lookup.page(at: path)
                 let title = index.map { pages[$0].title } ?? Self.title(fromName: name)
                 children.append((index.map { pages[$0].weight } ?? 0, title.lowercased(), name, index, path))
             }
@@ -181,7 +181,7 @@ struct ManualLoader {
                 if let path = child.folder { add(folder: path, depth: depth + 1, parent: entries.count - 1) }
             }
         }
-        if let index = pages.firstIndex(where: { $0.path.isEmpty }) {
+        if let index = lookup.page(at: []) {
             entries.append(Manual.Entry(kind: .page(index), title: pages[index].title, depth: 0, parent: nil))
             listed.append(index)
         }

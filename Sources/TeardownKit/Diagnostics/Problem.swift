@@ -30,6 +30,8 @@ public enum Problem: Hashable, Sendable, Codable {
     case reservedName(String, use: String)
     case searchUnavailable(reason: String)
     case searchFailed(reason: String)
+    case shadowedPage(by: String)
+    case notPublished(reason: String)
 
     /// The human-readable text after `error:` or `warning:`.
     public var message: String {
@@ -72,6 +74,8 @@ public enum Problem: Hashable, Sendable, Codable {
         case .searchUnavailable(let reason):
             "search is unavailable: \(reason); the search page says so (set 'search: false' to turn search off)"
         case .searchFailed(let reason): "the search index could not be made: \(reason)"
+        case .shadowedPage(let other): "\(other) is already this folder's page; this file is not published"
+        case .notPublished(let reason): "file not published: \(reason)"
         }
     }
 }

@@ -14,8 +14,6 @@ struct RenderedManual: Sendable {
     /// Each page's heading anchors, in heading order.
     let anchors: [[String]]
     private let anchorSets: [Set<String>]
-    private let pageBySource: [String: Int]
-    private let pageByPath: [[String]: Int]
     private let assets: Set<String>
     /// Each listed page's first entry in the navigation, and its place in the reading order.
     let entryOfPage: [Int: Int]
@@ -30,8 +28,6 @@ struct RenderedManual: Sendable {
         self.documents = documents
         anchors = documents.map { HeadingAnchors.ids(for: $0.headings) }
         anchorSets = anchors.map(Set.init)
-        pageBySource = Dictionary(manual.pages.indices.map { (manual.pages[$0].slug + ".md", $0) }, uniquingKeysWith: { a, _ in a })
-        pageByPath = Dictionary(manual.pages.indices.map { (manual.pages[$0].path, $0) }, uniquingKeysWith: { a, _ in a })
         assets = Set(manual.assets)
         var entryOfPage: [Int: Int] = [:]
         for (index, entry) in manual.entries.enumerated() {
@@ -113,13 +109,13 @@ struct RenderedManual: Sendable {
         }
         var target: Int?
         if resolved.hasSuffix(".md") {
-            target = pageBySource[resolved]
+            target = manual.lookup.page(source: resolved)
             if target == nil { return .broken("the manual has no page '\(resolved)'") }
         } else if resolved.hasSuffix(".html") {
             // mdBook books often link the rendered name.
-            target = pageBySource[String(resolved.dropLast(5)) + ".md"]
+            target = manual.lookup.page(source: String(resolved.dropLast(5)) + ".md")
         } else if raw.isEmpty || raw.hasSuffix("/") || resolved.isEmpty {
-            target = pageByPath[resolved.split(separator: "/").map(String.init)]
+            target = manual.lookup.page(at: resolved.split(separator: "/").map(String.init))
             if target == nil { return .broken("the manual has no page for the folder '\(resolved)'") }
         }
         if let target {

@@ -153,6 +153,24 @@ struct ManualTests {
         #expect(manual.entries[5].parent == 4)
     }
 
+    @Test("index.md wins over README.md, and a symbolic link is reported, not followed or dropped silently")
+    func shadowedAndLinkedFiles() throws {
+        let site = Fixtures.temporaryFolder()
+        let manual = site + "/content/manual"
+        try FileManager.default.createDirectory(atPath: manual, withIntermediateDirectories: true)
+        try "# Home\n".write(toFile: manual + "/index.md", atomically: true, encoding: .utf8)
+        try "# Read me\n".write(toFile: manual + "/README.md", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: manual + "/passwords.txt", withDestinationPath: "/etc/passwd")
+        var diagnostics: [Diagnostic] = []
+        let loaded = ManualLoader().load(SourceFile(root: site, relative: "content/manual"), diagnostics: &diagnostics)
+        #expect(loaded.pages.map(\.title) == ["Home"])
+        #expect(loaded.assets.isEmpty)
+        #expect(diagnostics.sortedByLocation().map(\.description) == [
+            "content/manual/README.md:1:1: warning: index.md is already this folder's page; this file is not published",
+            "content/manual/passwords.txt:1:1: warning: file not published: it is a symbolic link or not a regular file",
+        ])
+    }
+
     @Test("SUMMARY.md: any indent width nests, drafts and separators are kept, other lines are warnings")
     func summaryParser() {
         let text = "# Summary\n\n[Intro](README.md)\n\n# Part one\n\n* [A](a.md)\n  * [B](b%20c.md)\n    * [C](<c.md>)\n* [Draft]()\n\n***\n\nSome prose.\n"
