@@ -54,7 +54,7 @@ check: build
 ## test: run the whole test suite: Swift tests, then the browser tests in headless Chromium
 test: deps
 	$(SWIFT) test
-	python3 Tests/Browser/manual_search_test.py --teardown $(TEARDOWN)
+	python3 Tests/Browser/run.py --teardown $(TEARDOWN)
 
 ## bench: time cold builds against Hugo and Teardown's rebuilds, then the image stage; writes Benchmarks/results/ and the README tables
 bench: deps

@@ -1,80 +1,20 @@
-#!/usr/bin/env python3
 """Browser tests of the manual and search, in headless Chromium through Selenium.
 
 Builds the mdBook-style fixture with the real Pagefind, serves it with `teardown serve`,
 then checks what a visitor does: search for a word from one manual page and find that
 page first, narrow by filter, and turn pages with the arrow keys.
 """
-import argparse
-import shutil
-import socket
-import subprocess
-import sys
-import tempfile
-import time
-import unittest
-import urllib.request
-from pathlib import Path
-
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-ROOT = Path(__file__).resolve().parents[2]
-FIXTURE = ROOT / "Tests/TeardownKitTests/Fixtures/sites/manual"
-TEARDOWN = ROOT / ".build/debug/teardown"
+from harness import SiteTestCase
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class ManualInBrowser(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.work = Path(tempfile.mkdtemp(prefix="teardown-browser-"))
-        cls.site = cls.work / "site"
-        shutil.copytree(FIXTURE, cls.site)
-        port = free_port()
-        cls.base = f"http://127.0.0.1:{port}/"
-        # The server's log goes to a file: a pipe nobody reads fills up and stalls the server.
-        cls.log = open(cls.work / "serve.log", "w+")
-        cls.server = subprocess.Popen(
-            [str(TEARDOWN), "serve", "--site", str(cls.site), "--port", str(port)],
-            stdout=cls.log, stderr=subprocess.STDOUT)
-        deadline = time.time() + 60
-        while True:
-            try:
-                urllib.request.urlopen(cls.base + "pagefind/pagefind.js", timeout=2)
-                break
-            except OSError:
-                if time.time() > deadline or cls.server.poll() is not None:
-                    cls.log.seek(0)
-                    raise RuntimeError("teardown serve did not serve the search index\n" + cls.log.read())
-                time.sleep(0.3)
-        options = webdriver.ChromeOptions()
-        options.binary_location = "/usr/bin/chromium"
-        for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,900"]:
-            options.add_argument(argument)
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        cls.browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.browser.quit()
-        cls.server.terminate()
-        try:
-            cls.server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            cls.server.kill()
-            cls.server.wait()
-        cls.log.close()
-        shutil.rmtree(cls.work, ignore_errors=True)
+class ManualInBrowser(SiteTestCase):
+    fixture = "manual"
+    ready_path = "pagefind/pagefind.js"
 
     def results(self, query_string, expect_any=True):
         self.browser.get(self.base + "search/?" + query_string)
@@ -92,8 +32,7 @@ class ManualInBrowser(unittest.TestCase):
         self.assertEqual(titles[0], "On Debian")
         excerpt = self.browser.find_element(By.CSS_SELECTOR, ".search-results li p").get_attribute("innerHTML")
         self.assertIn("<mark>zanzibarite", excerpt)
-        errors = [e for e in self.browser.get_log("browser") if e["level"] == "SEVERE" and "favicon.ico" not in e["message"]]
-        self.assertEqual(errors, [])
+        self.assertEqual(self.severe_errors(), [])
 
     def test_header_search_box_leads_to_results(self):
         self.browser.get(self.base + "manual/glossary/")
@@ -116,10 +55,3 @@ class ManualInBrowser(unittest.TestCase):
         self.browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
         WebDriverWait(self.browser, 10).until(EC.url_matches(r"/manual/guide/install/$"))
 
-
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--teardown", default=str(TEARDOWN))
-    arguments, rest = parser.parse_known_args()
-    TEARDOWN = Path(arguments.teardown).resolve()
-    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)

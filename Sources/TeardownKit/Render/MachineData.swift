@@ -17,6 +17,29 @@ struct MachineData: Encodable {
         let bits: String
     }
 
+    /// What Details & Discuss shows for the machine or a part.
+    struct Notes: Encodable {
+        /// The designer's description as HTML ("" when there is none).
+        let description: String
+        /// The newest comments, newest first, as HTML made safe like on the pages.
+        let latestComments: [CommentData]
+    }
+
+    struct CommentData: Encodable {
+        let author: String
+        let date: String
+        let html: String
+    }
+
+    /// One photo as the lightbox shows it.
+    struct Slide: Encodable {
+        let image: String
+        let width: Int
+        let height: Int
+        let caption: String
+        let page: String
+    }
+
     struct PartData: Encodable {
         let slug: String
         let name: String
@@ -31,6 +54,9 @@ struct MachineData: Encodable {
         let photos: String?
         let comments: Int
         let photoCount: Int
+        let notes: Notes
+        /// The part's own photos, for the lightbox.
+        let lightbox: [Slide]
     }
 
     let version = 1
@@ -39,16 +65,23 @@ struct MachineData: Encodable {
     let canvas: Box
     let page: String
     let photos: String?
+    let notes: Notes
     /// Bottom first.
     let parts: [PartData]
 
-    init(_ machine: Machine, images: ProcessedImages, at url: URLPath) {
+    /// How many comments Details & Discuss shows; the page has them all.
+    static let latestComments = 3
+
+    /// `notes` renders a description and comments; `slides` lists photos kept under a page.
+    init(_ machine: Machine, images: ProcessedImages, at url: URLPath,
+         notes: (MarkdownSource?, [Comment]) -> Notes, slides: ([Photo], URLPath) -> [Slide]) {
         name = machine.name
         slug = machine.slug
         canvas = Box(x: 0, y: 0, width: machine.canvas.width, height: machine.canvas.height)
         let base = Routes.machine(machine)
         page = base.relative(from: url)
         photos = machine.photoCount > 0 ? Routes.gallery(base).relative(from: url) : nil
+        self.notes = notes(machine.description, machine.community.comments)
         parts = machine.parts.map { part in
             let layer = images.layers[part.layer.image.absolutePath]
             let partURL = Routes.part(part, of: machine)
@@ -60,7 +93,9 @@ struct MachineData: Encodable {
                 mask: layer?.mask.map { Mask(columns: $0.columns, rows: $0.rows, bits: $0.bits) },
                 page: partURL.relative(from: url),
                 photos: part.community.photos.isEmpty ? nil : Routes.gallery(partURL).relative(from: url),
-                comments: part.community.comments.count, photoCount: part.community.photos.count)
+                comments: part.community.comments.count, photoCount: part.community.photos.count,
+                notes: notes(part.description, part.community.comments),
+                lightbox: slides(part.community.photos, partURL))
         }
     }
 

@@ -36,6 +36,7 @@ struct PageRenderer: Sendable {
             let machine = content.machines[index]
             return theme.render("machine", model(url, title: machine.name, description: machine.summary,
                                                  image: images.cover(of: machine).map { sharingImage($0, of: machine) },
+                                                 scripts: ["machine.js"],
                                                  filters: filters(number == 1 ? "machine" : nil, comments: !machine.community.comments.isEmpty,
                                                                   machine: machine),
                                                  machinePage(index, page: number, at: url)))
@@ -50,7 +51,7 @@ struct PageRenderer: Sendable {
             return theme.render("photo", model(url, title: page.title, description: page.caption ?? page.title,
                                                image: image, page))
         case .machineData(let index):
-            return MachineData(content.machines[index], images: images, at: url).json
+            return machineData(index, at: url).json
         case .part(let machineIndex, let partIndex, let number):
             let machine = content.machines[machineIndex]
             let part = machine.parts[partIndex]
@@ -159,6 +160,27 @@ struct PageRenderer: Sendable {
             data: Routes.machineData(machine).relative(from: url),
             manual: machine.manual.isEmpty ? nil
                 : LinkModel(title: "\(machine.name) manual", url: Routes.manual(of: machine).relative(from: url)))
+    }
+
+    /// machine.json: the layers and, for Details & Discuss and Photos, what the pages show.
+    private func machineData(_ index: Int, at url: URLPath) -> MachineData {
+        let designerHTML = content.config.unsafeHTML
+        return MachineData(content.machines[index], images: images, at: url, notes: { description, comments in
+            MachineData.Notes(
+                description: description.map { markdown.render($0.text, trust: .designer(allowHTML: designerHTML)) } ?? "",
+                latestComments: comments.prefix(MachineData.latestComments).map {
+                    MachineData.CommentData(author: $0.author, date: $0.date.day, html: markdown.render($0.body.text, trust: .community))
+                })
+        }, slides: { photos, owner in
+            photos.compactMap { photo in
+                guard let largest = images.photos[photo.file.absolutePath]?.variants.last else { return nil }
+                return MachineData.Slide(
+                    image: Routes.photoFile(photo, under: owner, PhotoFiles.variant(photo, largest.width, "webp")).relative(from: url),
+                    width: largest.width, height: largest.height,
+                    caption: [photo.caption ?? alt(photo), credit(photo)].compactMap { $0 }.joined(separator: " · "),
+                    page: Routes.photo(photo, under: owner).relative(from: url))
+            }
+        })
     }
 
     private func partPage(_ partIndex: Int, of machineIndex: Int, page number: Int, at url: URLPath) -> PartPageModel {

@@ -68,8 +68,11 @@ struct OutputFingerprints: Sendable {
                 fingerprint.add(allPhotos)
                 fingerprint.add(number)
             case .machineData(let index):
+                // Details & Discuss and Photos show descriptions, the newest comments and photos.
                 fingerprint.add(machines[index].stack)
                 fingerprint.add(machines[index].counts)
+                fingerprint.add(machines[index].discussion)
+                for part in machines[index].parts { fingerprint.add(part) }
             case .manual(let address):
                 let manual = address.machine.flatMap { machineManuals[$0] } ?? siteManual
                 fingerprint.add(manual.navigation)

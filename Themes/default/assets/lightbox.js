@@ -50,28 +50,35 @@
     stage.addEventListener('pointercancel', onUp);
   }
 
-  function open(link) {
+  // Each item: { image, width, height, alt, caption, page }.
+  function open(items, start, from) {
     if (!dialog) build();
-    group = Array.from(document.querySelectorAll('a[data-lightbox]'));
-    opener = link;
+    group = items;
+    opener = from;
     dialog.showModal();
-    show(group.indexOf(link));
+    show(start);
+  }
+
+  // A gallery link as an item: its picture, and the caption and credit of its figure.
+  function item(link) {
+    const figure = link.closest('figure');
+    const text = ['.caption', '.credit'].map((name) => figure?.querySelector(name)?.textContent.trim())
+      .filter(Boolean).join(' · ');
+    const alt = link.querySelector('img')?.alt || '';
+    return { image: link.dataset.lightbox, width: Number(link.dataset.width) || 0,
+             height: Number(link.dataset.height) || 0, alt, caption: text || alt, page: link.href };
   }
 
   function show(next) {
     if (next < 0 || next >= group.length) return;
     index = next;
-    const link = group[index];
-    const picture = link.querySelector('img');
-    image.src = link.dataset.lightbox;
-    image.width = Number(link.dataset.width) || 0;
-    image.height = Number(link.dataset.height) || 0;
-    image.alt = picture?.alt || '';
-    const figure = link.closest('figure');
-    const text = ['.caption', '.credit'].map((name) => figure?.querySelector(name)?.textContent.trim())
-      .filter(Boolean).join(' · ');
-    caption.textContent = `${text || image.alt} (${index + 1} of ${group.length})`;
-    pageLink.href = link.href;
+    const current = group[index];
+    image.src = current.image;
+    image.width = current.width || 0;
+    image.height = current.height || 0;
+    image.alt = current.alt || current.caption || '';
+    caption.textContent = `${current.caption || ''} (${index + 1} of ${group.length})`;
+    pageLink.href = current.page;
     dialog.querySelector('[data-action="previous"]').disabled = index === 0;
     dialog.querySelector('[data-action="next"]').disabled = index === group.length - 1;
     reset();
@@ -173,6 +180,16 @@
     if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     if (typeof HTMLDialogElement !== 'function') return;
     event.preventDefault();
-    open(link);
+    const links = Array.from(document.querySelectorAll('a[data-lightbox]'));
+    open(links.map(item), links.indexOf(link), link);
   });
+
+  // The machine view opens a part's photos from machine.json through this.
+  window.teardownLightbox = {
+    open(items, start = 0, from = document.activeElement) {
+      if (typeof HTMLDialogElement !== 'function' || items.length === 0) return false;
+      open(items, start, from);
+      return true;
+    },
+  };
 })();

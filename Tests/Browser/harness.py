@@ -1,0 +1,111 @@
+"""What every browser test needs: a fixture site served by `teardown serve`, and headless Chromium.
+
+    python3 Tests/Browser/run.py --teardown .build/debug/teardown
+
+Tests subclass SiteTestCase and name their fixture; the site is copied to a temporary folder,
+served on a free port, and each test gets `self.browser` (Selenium) and `self.base` (the URL).
+Screenshots and server logs of failed runs go to ARTIFACTS.
+"""
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.request
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "Tests/TeardownKitTests/Fixtures/sites"
+ARTIFACTS = ROOT / ".build/test-artifacts"
+TEARDOWN = ROOT / ".build/debug/teardown"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def chromium(width=1200, height=900):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},{height}",
+                     "--force-device-scale-factor=1"]:
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+class ServedSite:
+    """A copy of a site folder served by `teardown serve` until stop()."""
+
+    def __init__(self, source, ready_path=""):
+        self.work = Path(tempfile.mkdtemp(prefix="teardown-browser-"))
+        self.site = self.work / "site"
+        shutil.copytree(source, self.site, ignore=shutil.ignore_patterns("public", ".teardown-cache"))
+        port = free_port()
+        self.base = f"http://127.0.0.1:{port}/"
+        # The server's log goes to a file: a pipe nobody reads fills up and stalls the server.
+        self.log = open(self.work / "serve.log", "w+")
+        self.server = subprocess.Popen([str(TEARDOWN), "serve", "--site", str(self.site), "--port", str(port)],
+                                       stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 90
+        while True:
+            try:
+                urllib.request.urlopen(self.base + ready_path, timeout=2)
+                return
+            except OSError:
+                if time.time() > deadline or self.server.poll() is not None:
+                    self.stop()
+                    raise RuntimeError(f"teardown serve did not serve {ready_path or '/'}\n{self.server_log()}")
+                time.sleep(0.3)
+
+    def server_log(self):
+        self.log.flush()
+        return (self.work / "serve.log").read_text(errors="replace")
+
+    def stop(self):
+        self.server.terminate()
+        try:
+            self.server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.server.kill()
+            self.server.wait()
+        self.log.close()
+        shutil.rmtree(self.work, ignore_errors=True)
+
+
+class SiteTestCase(unittest.TestCase):
+    """One served fixture and one browser for all the tests of a class."""
+    fixture = None      # a folder under FIXTURES, or an absolute path
+    ready_path = ""     # a URL path that answers once the first build is done
+
+    @classmethod
+    def setUpClass(cls):
+        cls.served = ServedSite(FIXTURES / cls.fixture, cls.ready_path)
+        cls.base = cls.served.base
+        try:
+            cls.browser = chromium()
+        except Exception:
+            cls.served.stop()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.quit()
+        cls.served.stop()
+
+    def severe_errors(self):
+        """Console errors of the page, other than the missing favicon every page asks for."""
+        return [e for e in self.browser.get_log("browser")
+                if e["level"] == "SEVERE" and "favicon.ico" not in e["message"]]
+
+    def save_screenshot(self, name):
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / name
+        self.browser.save_screenshot(str(path))
+        return path

@@ -1,0 +1,284 @@
+"""Browser tests of the interactive machine view, in headless Chromium through Selenium.
+
+The fixture press (Tests/TeardownKitTests/Fixtures/make-machine-view-fixture.py) is 400 x 300:
+a plate at the bottom, a core above it, and on top a frame whose middle is a transparent hole.
+Points below are in the machine's canvas units; `screen` maps them to the window.
+"""
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+from harness import SiteTestCase
+
+FRAME_BORDER = (110, 120)
+HOLE = (200, 120)            # transparent in the frame: the core shows
+HOLE_EDGE = (151.5, 120)     # transparent, but inside a mask cell the frame's opaque edge shares
+FRAME_EDGE = (149.5, 120)    # the frame's last opaque column
+EMPTY = (10, 10)
+
+
+class MachineViewInBrowser(SiteTestCase):
+    fixture = "machine-view"
+    ready_path = "machines/press/machine.json"
+
+    def setUp(self):
+        self.open_view()
+
+    def open_view(self, clear=True):
+        self.browser.get(self.base + "machines/press/")
+        if clear:
+            self.browser.execute_script("localStorage.clear()")
+            self.browser.refresh()
+        WebDriverWait(self.browser, 10).until(lambda b: b.find_elements(By.CSS_SELECTOR, ".mv-part"))
+        self.browser.execute_script("document.querySelector('.mv-viewport').scrollIntoView({block: 'center'})")
+        # Every layer has loaded, so hit-testing reads real pixels.
+        WebDriverWait(self.browser, 10).until(lambda b: b.execute_script(
+            "return [...document.querySelectorAll('.mv-part img')].every(i => i.complete && i.naturalWidth > 0)"))
+
+    # MARK: Helpers
+
+    def world(self):
+        return self.browser.execute_script("return document.querySelector('.mv-world').getBoundingClientRect().toJSON()")
+
+    def screen(self, point):
+        world = self.world()
+        return (world["left"] + point[0] * world["width"] / 400, world["top"] + point[1] * world["height"] / 300)
+
+    def pointer(self):
+        actions = ActionChains(self.browser)
+        return actions, actions.w3c_actions.pointer_action
+
+    def click(self, point):
+        actions, pointer = self.pointer()
+        x, y = self.screen(point)
+        pointer.move_to_location(round(x), round(y)).click()
+        actions.perform()
+
+    def drag(self, point, dx, dy):
+        actions, pointer = self.pointer()
+        x, y = (round(v) for v in self.screen(point))
+        pointer.move_to_location(x, y).pointer_down().move_to_location(x + dx // 2, y + dy // 2) \
+            .move_to_location(x + dx, y + dy).pointer_up()
+        actions.perform()
+
+    def title(self):
+        return self.browser.find_element(By.CSS_SELECTOR, ".mv-title").text
+
+    def part(self, name):
+        return self.browser.find_element(By.CSS_SELECTOR, f'.mv-part[aria-label="{name}"]')
+
+    def position(self, name):
+        """Where the part is drawn, in screen pixels from the canvas's corner, once drawn."""
+        return tuple(self.browser.execute_script("""
+            await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+            const part = arguments[0].getBoundingClientRect();
+            const world = document.querySelector('.mv-world').getBoundingClientRect();
+            return [part.left - world.left, part.top - world.top];""", self.part(name)))
+
+    def press(self, action):
+        self.browser.find_element(By.CSS_SELECTOR, f'.mv-bar [data-action="{action}"]').click()
+
+    def settle(self):
+        """Waits out the glide home after Undo and Reset (instant with reduced motion)."""
+        self.browser.execute_script("await new Promise(r => setTimeout(r, 450))")
+
+    def assertMovedBy(self, start, end, dx, dy):
+        self.assertAlmostEqual(end[0] - start[0], dx, delta=1.01)
+        self.assertAlmostEqual(end[1] - start[1], dy, delta=1.01)
+
+    # MARK: Tests
+
+    def test_parts_are_named_buttons_and_nothing_is_selected_at_start(self):
+        names = [b.get_attribute("aria-label") for b in self.browser.find_elements(By.CSS_SELECTOR, "button.mv-part")]
+        self.assertEqual(names, ["Plate", "Core", "Frame"])
+        self.assertEqual(self.title(), "Selected now: Overall")
+        self.assertEqual(self.severe_errors(), [])
+        # Fitted: the whole canvas is inside the viewport, touching two of its sides.
+        viewport = self.browser.find_element(By.CSS_SELECTOR, ".mv-viewport").rect
+        world = self.world()
+        self.assertGreaterEqual(world["left"], viewport["x"] - 0.5)
+        self.assertLessEqual(world["right"], viewport["x"] + viewport["width"] + 0.5)
+        self.assertTrue(abs(world["width"] - viewport["width"]) < 1 or abs(world["height"] - viewport["height"]) < 1)
+
+    def test_click_selects_with_a_halo_and_names_the_part(self):
+        self.click(FRAME_BORDER)
+        self.assertEqual(self.title(), "Selected: Frame")
+        frame = self.part("Frame")
+        self.assertEqual(frame.get_attribute("aria-pressed"), "true")
+        halo = self.browser.find_element(By.CSS_SELECTOR, ".mv-halo")
+        self.assertTrue(halo.is_displayed())
+        self.assertEqual(halo.get_attribute("src"), frame.find_element(By.TAG_NAME, "img").get_attribute("src"))
+        self.assertIn("url(", halo.value_of_css_property("filter"))
+        self.assertEqual(self.browser.execute_script(
+            "return document.querySelector(getComputedStyle(arguments[0]).filter.match(/#([^\"')]+)/)[0])"
+            ".querySelector('feFlood').getAttribute('flood-color')", halo), "#e0201b")
+        # Above every part, so a selected part under others still shows its halo.
+        self.click(HOLE)
+        self.assertEqual(halo.get_attribute("src"), self.part("Core").find_element(By.TAG_NAME, "img").get_attribute("src"))
+        self.assertGreater(int(halo.value_of_css_property("z-index")), 3)
+        self.click(EMPTY)
+        self.assertEqual(self.title(), "Selected now: Overall")
+        self.assertEqual(frame.get_attribute("aria-pressed"), "false")
+        self.assertFalse(halo.is_displayed())
+
+    def test_transparent_pixels_of_a_top_layer_reach_the_part_below(self):
+        self.click(HOLE)
+        self.assertEqual(self.title(), "Selected: Core")
+        self.click(FRAME_EDGE)
+        self.assertEqual(self.title(), "Selected: Frame")
+        self.click(HOLE_EDGE)
+        self.assertEqual(self.title(), "Selected: Core")
+
+    def test_drag_moves_the_part_by_the_drag_distance_and_undo_restores_it(self):
+        home = self.position("Core")
+        self.drag(HOLE, 90, 46)
+        self.assertEqual(self.title(), "Selected: Core")
+        moved = self.position("Core")
+        self.assertMovedBy(home, moved, 90, 46)
+        self.assertEqual(self.position("Frame"), self.position("Plate"), "other parts stay home")
+        halo = self.browser.execute_script("return document.querySelector('.mv-halo').getBoundingClientRect().left"
+                                           " - document.querySelector('.mv-world').getBoundingClientRect().left")
+        self.assertAlmostEqual(halo, moved[0], delta=0.5, msg="the halo moves with the part")
+        self.drag(HOLE, -30, 20)  # the moved core still shows through the hole there
+        self.assertMovedBy(moved, self.position("Core"), -30, 20)
+        self.press("undo")
+        self.settle()
+        self.assertMovedBy(home, self.position("Core"), 90, 46)
+        self.press("undo")
+        self.settle()
+        self.assertMovedBy(home, self.position("Core"), 0, 0)
+        self.assertFalse(self.browser.find_element(By.CSS_SELECTOR, '[data-action="undo"]').is_enabled())
+
+    def test_reset_puts_every_part_home(self):
+        homes = {name: self.position(name) for name in ("Plate", "Core", "Frame")}
+        self.drag(FRAME_BORDER, -60, -40)
+        self.drag(HOLE, 70, 30)
+        self.drag((300, 250), 20, 60)
+        self.assertNotEqual(self.position("Plate"), homes["Plate"])
+        self.press("reset")
+        self.settle()
+        for name, home in homes.items():
+            self.assertMovedBy(home, self.position(name), 0, 0)
+
+    def test_keyboard_tabs_to_parts_moves_undoes_and_deselects(self):
+        self.browser.find_element(By.CSS_SELECTOR, '.mv-bar [data-action="settings"]').send_keys(Keys.TAB)
+        self.assertEqual(self.browser.switch_to.active_element.get_attribute("aria-label"), "Plate")
+        self.assertEqual(self.title(), "Selected: Plate")
+        ActionChains(self.browser).send_keys(Keys.TAB).perform()
+        self.assertEqual(self.title(), "Selected: Core")
+        home = self.position("Core")
+        step = 10 * self.scale()
+        ActionChains(self.browser).send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_DOWN).perform()
+        self.assertMovedBy(home, self.position("Core"), 2 * step, step)
+        ActionChains(self.browser).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        self.settle()
+        self.assertMovedBy(home, self.position("Core"), 2 * step, 0)
+        ActionChains(self.browser).send_keys(Keys.ENTER).perform()
+        panel = self.browser.find_element(By.CSS_SELECTOR, ".mv-panel")
+        self.assertTrue(panel.is_displayed())
+        ActionChains(self.browser).send_keys(Keys.ESCAPE).perform()
+        self.assertFalse(panel.is_displayed())
+        ActionChains(self.browser).send_keys(Keys.ESCAPE).perform()
+        self.assertEqual(self.title(), "Selected now: Overall")
+        self.part("Frame").send_keys("r")
+        self.settle()
+        self.assertMovedBy(home, self.position("Core"), 0, 0)
+
+    def test_details_show_the_description_latest_comments_and_a_link(self):
+        self.press("details")
+        panel = self.browser.find_element(By.CSS_SELECTOR, ".mv-panel")
+        self.assertIn("lift the frame to reach the core", panel.text)
+        self.click(HOLE)
+        self.assertIn("The core is orange and shows through the frame.", panel.text)
+        self.assertEqual(panel.find_element(By.CSS_SELECTOR, ".mv-description em").text, "orange")
+        comments = [c.text for c in panel.find_elements(By.CSS_SELECTOR, ".entry .body")]
+        self.assertEqual(comments, ["The core came out with a gentle pull.", "Mine was stuck."])
+        link = panel.find_element(By.CSS_SELECTOR, "a[href]")
+        self.assertTrue(link.get_attribute("href").endswith("/machines/press/parts/core/"))
+        self.save_screenshot("machine-view.png")
+
+    def test_photos_open_the_selection_in_the_lightbox(self):
+        self.click(FRAME_BORDER)
+        self.assertFalse(self.browser.find_element(By.CSS_SELECTOR, '[data-action="photos"]').is_enabled())
+        self.click(HOLE)
+        self.press("photos")
+        dialog = self.browser.find_element(By.CSS_SELECTOR, "dialog.lightbox")
+        self.assertTrue(dialog.get_attribute("open") is not None)
+        image = dialog.find_element(By.CSS_SELECTOR, ".lightbox-stage img")
+        self.assertTrue(image.get_attribute("src").endswith("/parts/core/photos/bench/bench-160.webp"))
+        self.assertIn("The core on the bench", dialog.find_element(By.CSS_SELECTOR, ".lightbox-caption").text)
+        ActionChains(self.browser).send_keys(Keys.ESCAPE).perform()
+        self.assertIsNone(dialog.get_attribute("open"))
+
+    def test_wheel_and_buttons_zoom_around_the_pointer(self):
+        before = self.world()
+        x, y = (round(v) for v in self.screen(FRAME_BORDER))
+        ActionChains(self.browser).scroll_from_origin(ScrollOrigin.from_viewport(x, y), 0, -300).perform()
+        after = self.world()
+        self.assertGreater(after["width"], before["width"] * 1.3)
+        # The canvas point under the pointer is still under it.
+        self.assertAlmostEqual(before["left"] + FRAME_BORDER[0] * before["width"] / 400,
+                               after["left"] + FRAME_BORDER[0] * after["width"] / 400, delta=1.5)
+        self.assertAlmostEqual(before["top"] + FRAME_BORDER[1] * before["height"] / 300,
+                               after["top"] + FRAME_BORDER[1] * after["height"] / 300, delta=1.5)
+        self.press("zoom-out")
+        self.assertLess(self.world()["width"], after["width"])
+        self.press("fit")
+        self.assertAlmostEqual(self.world()["width"], before["width"], delta=0.5)
+
+    def test_settings_remember_positions_and_background(self):
+        self.press("settings")
+        remember = self.browser.find_element(By.CSS_SELECTOR, '.mv-settings [name="remember"]')
+        remember.click()
+        self.browser.execute_script(
+            "const i = document.querySelector('.mv-settings [name=background]');"
+            "i.value = '#203040'; i.dispatchEvent(new Event('input', {bubbles: true}));")
+        home = self.position("Core")
+        self.drag(HOLE, 50, 0)
+        self.open_view(clear=False)
+        self.assertMovedBy(home, self.position("Core"), 50, 0)
+        background = self.browser.execute_script(
+            "return getComputedStyle(document.querySelector('.mv-viewport')).backgroundColor")
+        self.assertEqual(background, "rgb(32, 48, 64)")
+        # Turned off, positions are forgotten.
+        self.press("settings")
+        self.browser.find_element(By.CSS_SELECTOR, '.mv-settings [name="remember"]').click()
+        self.open_view(clear=False)
+        self.assertMovedBy(home, self.position("Core"), 0, 0)
+
+    def test_parts_glide_home_unless_reduced_motion_is_preferred(self):
+        def duration_after_reset():
+            self.drag(HOLE, 40, 0)
+            self.press("reset")
+            return self.browser.execute_script("return getComputedStyle(arguments[0]).transitionDuration", self.part("Core"))
+        self.assertEqual(duration_after_reset(), "0.3s")
+        self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        try:
+            self.open_view()
+            self.assertEqual(duration_after_reset(), "0s")
+        finally:
+            self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+    def scale(self):
+        return self.world()["width"] / 400
+
+
+class GalleryLightboxInBrowser(SiteTestCase):
+    fixture = "machine-view"
+    ready_path = "machines/press/parts/core/photos/"
+
+    def test_a_gallery_photo_opens_in_the_lightbox_and_escape_closes_it(self):
+        self.browser.get(self.base + "machines/press/parts/core/photos/")
+        self.browser.find_element(By.CSS_SELECTOR, "a[data-lightbox]").click()
+        dialog = self.browser.find_element(By.CSS_SELECTOR, "dialog.lightbox")
+        self.assertIsNotNone(dialog.get_attribute("open"))
+        self.assertIn("The core on the bench", dialog.find_element(By.CSS_SELECTOR, ".lightbox-caption").text)
+        self.assertIn("(1 of 1)", dialog.find_element(By.CSS_SELECTOR, ".lightbox-caption").text)
+        self.assertTrue(dialog.find_element(By.CSS_SELECTOR, ".lightbox-page").get_attribute("href")
+                        .endswith("/parts/core/photos/bench/"))
+        ActionChains(self.browser).send_keys(Keys.ESCAPE).perform()
+        self.assertIsNone(dialog.get_attribute("open"))
+        self.assertEqual(self.severe_errors(), [])
