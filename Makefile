@@ -16,7 +16,7 @@ RUNS ?= 3
 # Debian packages only the benchmarks need: vips and vipsthumbnail to compare against.
 BENCH_PACKAGES := libvips-tools
 
-.PHONY: deps build site preview test check bench bench-images clean
+.PHONY: deps build site preview test check bench bench-images bench-manual bench-view clean
 
 ## deps: install the missing system packages (idempotent)
 deps:
@@ -60,7 +60,19 @@ test: deps
 bench: deps
 	$(SWIFT) build -c release --product teardown
 	python3 Benchmarks/bench.py --teardown .build/release/teardown --sizes $(SIZES) --runs $(RUNS)
-	$(MAKE) bench-images
+	$(MAKE) bench-images bench-manual bench-view
+
+## bench-manual: a 4,000-page manual against a catalog of as many parts, and against Hugo
+bench-manual: deps
+	$(SWIFT) build -c release --product teardown
+	python3 Benchmarks/manual.py --teardown .build/release/teardown
+
+## bench-view: frame times of the machine view while a part of a 60-layer machine is dragged, in Chromium
+bench-view: deps
+	@dpkg -s $(BENCH_PACKAGES) >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(BENCH_PACKAGES); }
+	$(SWIFT) build -c release --product teardown
+	python3 Benchmarks/machine_view.py --teardown .build/release/teardown
 
 ## bench-images: time the image stage against vipsthumbnail, its peak memory, and a rebuild with cached photos
 bench-images: deps

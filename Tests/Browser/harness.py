@@ -40,13 +40,23 @@ def chromium(width=1200, height=900):
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
+def wait_for(browser, script, expected, seconds=20):
+    """Waits until the script returns `expected`, or fails saying what it returned."""
+    deadline = time.time() + seconds
+    while (value := browser.execute_script(script)) != expected:
+        if time.time() > deadline:
+            raise TimeoutError(f"{script!r} returned {value!r}, not {expected!r}")
+        time.sleep(0.1)
+
+
 class ServedSite:
     """A copy of a site folder served by `teardown serve` until stop()."""
 
-    def __init__(self, source, ready_path=""):
+    def __init__(self, source, ready_path="", copy=True):
         self.work = Path(tempfile.mkdtemp(prefix="teardown-browser-"))
-        self.site = self.work / "site"
-        shutil.copytree(source, self.site, ignore=shutil.ignore_patterns("public", ".teardown-cache"))
+        self.site = self.work / "site" if copy else Path(source)
+        if copy:
+            shutil.copytree(source, self.site, ignore=shutil.ignore_patterns("public", ".teardown-cache"))
         port = free_port()
         self.base = f"http://127.0.0.1:{port}/"
         # The server's log goes to a file: a pipe nobody reads fills up and stalls the server.

@@ -40,7 +40,10 @@ class MachineViewInBrowser(SiteTestCase):
     # MARK: Helpers
 
     def world(self):
-        return self.browser.execute_script("return document.querySelector('.mv-world').getBoundingClientRect().toJSON()")
+        """Where the canvas is on screen, once the view has drawn."""
+        return self.browser.execute_script("""
+            await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+            return document.querySelector('.mv-world').getBoundingClientRect().toJSON();""")
 
     def screen(self, point):
         world = self.world()
@@ -77,6 +80,21 @@ class MachineViewInBrowser(SiteTestCase):
             const world = document.querySelector('.mv-world').getBoundingClientRect();
             return [part.left - world.left, part.top - world.top];""", self.part(name)))
 
+    def halo_at(self, x, y):
+        """The halo at a canvas point: "red", None where it is transparent, or the colour found."""
+        return self.browser.execute_script("""
+            await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+            const halo = document.querySelector('.mv-halo');
+            if (halo.hidden) return null;
+            const world = document.querySelector('.mv-world').getBoundingClientRect();
+            const box = halo.getBoundingClientRect(), unit = world.width / 400;
+            const px = Math.floor(((arguments[0] * unit + world.left) - box.left) / box.width * halo.width);
+            const py = Math.floor(((arguments[1] * unit + world.top) - box.top) / box.height * halo.height);
+            if (px < 0 || py < 0 || px >= halo.width || py >= halo.height) return null;
+            const [r, g, b, a] = halo.getContext('2d').getImageData(px, py, 1, 1).data;
+            if (a < 128) return null;
+            return r > 200 && g < 60 && b < 60 ? 'red' : [r, g, b, a];""", x, y)
+
     def press(self, action):
         self.browser.find_element(By.CSS_SELECTOR, f'.mv-bar [data-action="{action}"]').click()
 
@@ -109,14 +127,14 @@ class MachineViewInBrowser(SiteTestCase):
         self.assertEqual(frame.get_attribute("aria-pressed"), "true")
         halo = self.browser.find_element(By.CSS_SELECTOR, ".mv-halo")
         self.assertTrue(halo.is_displayed())
-        self.assertEqual(halo.get_attribute("src"), frame.find_element(By.TAG_NAME, "img").get_attribute("src"))
-        self.assertIn("url(", halo.value_of_css_property("filter"))
-        self.assertEqual(self.browser.execute_script(
-            "return document.querySelector(getComputedStyle(arguments[0]).filter.match(/#([^\"')]+)/)[0])"
-            ".querySelector('feFlood').getAttribute('flood-color')", halo), "#e0201b")
+        # A red ring just outside the frame's left edge (x = 100), nothing on the frame itself.
+        self.assertEqual(self.halo_at(99.5, 120), "red")
+        self.assertIsNone(self.halo_at(110, 120))
+        self.assertIsNone(self.halo_at(60, 120))
         # Above every part, so a selected part under others still shows its halo.
         self.click(HOLE)
-        self.assertEqual(halo.get_attribute("src"), self.part("Core").find_element(By.TAG_NAME, "img").get_attribute("src"))
+        self.assertEqual(self.halo_at(119.5, 120), "red", "around the core, over the frame")
+        self.assertIsNone(self.halo_at(99.5, 120))
         self.assertGreater(int(halo.value_of_css_property("z-index")), 3)
         self.click(EMPTY)
         self.assertEqual(self.title(), "Selected now: Overall")
@@ -132,15 +150,14 @@ class MachineViewInBrowser(SiteTestCase):
         self.assertEqual(self.title(), "Selected: Core")
 
     def test_drag_moves_the_part_by_the_drag_distance_and_undo_restores_it(self):
-        home = self.position("Core")
+        home, frame = self.position("Core"), self.position("Frame")
         self.drag(HOLE, 90, 46)
         self.assertEqual(self.title(), "Selected: Core")
         moved = self.position("Core")
         self.assertMovedBy(home, moved, 90, 46)
-        self.assertEqual(self.position("Frame"), self.position("Plate"), "other parts stay home")
-        halo = self.browser.execute_script("return document.querySelector('.mv-halo').getBoundingClientRect().left"
-                                           " - document.querySelector('.mv-world').getBoundingClientRect().left")
-        self.assertAlmostEqual(halo, moved[0], delta=0.5, msg="the halo moves with the part")
+        self.assertEqual(self.position("Frame"), frame, "other parts stay home")
+        # The halo moved with the part: it rings the core where the core now is.
+        self.assertEqual(self.halo_at(119.5 + 90 / self.scale(), 120 + 46 / self.scale()), "red")
         self.drag(HOLE, -30, 20)  # the moved core still shows through the hole there
         self.assertMovedBy(moved, self.position("Core"), -30, 20)
         self.press("undo")

@@ -8,7 +8,8 @@
   const TAP_SLOP = 4;             // screen pixels a press may wander and still be a tap
   const STEP = 10, BIG_STEP = 50; // canvas units an arrow key moves a part
   const UNDO_LEVELS = 100;
-  const SVG = 'http://www.w3.org/2000/svg';
+  const HALO_WIDTH = 3;            // screen pixels
+  const HALO_COLOUR = '#e0201b';
 
   class MachineView {
     constructor(root, data, source) {
@@ -78,9 +79,13 @@
       for (const part of [...this.topFirst].reverse()) {
         const button = element('button', { type: 'button', class: 'mv-part', 'aria-pressed': 'false',
           'aria-label': part.name, 'aria-describedby': 'mv-help-' + data.slug });
-        Object.assign(button.style, { left: `${part.box.x}px`, top: `${part.box.y}px`, width: `${part.box.width}px`,
-          height: `${part.box.height}px`, zIndex: String(part.z) });
+        // A button covers only where its layer is opaque, so moving it repaints only there.
+        const area = part.bounds ?? part.box;
+        Object.assign(button.style, { left: `${area.x}px`, top: `${area.y}px`, width: `${area.width}px`,
+          height: `${area.height}px`, zIndex: String(part.z) });
         const image = element('img', { src: part.image, alt: '', draggable: 'false', decoding: 'async' });
+        Object.assign(image.style, { left: `${part.box.x - area.x}px`, top: `${part.box.y - area.y}px`,
+          width: `${part.box.width}px`, height: `${part.box.height}px` });
         button.append(image);
         button.addEventListener('focus', () => { if (this.selected !== part) this.select(part); });
         part.button = button;
@@ -88,21 +93,11 @@
         this.world.append(button);
       }
       // The halo is drawn on top of every part, so a selected part below others still shows it:
-      // a copy of its layer through a filter that keeps only a red ring around its outline.
-      this.haloFilter = 'mv-halo-' + data.slug;
-      const filters = document.createElementNS(SVG, 'svg');
-      filters.setAttribute('aria-hidden', 'true');
-      filters.setAttribute('class', 'mv-filters');
-      filters.innerHTML = `<filter id="${this.haloFilter}" color-interpolation-filters="sRGB">` +
-        '<feMorphology in="SourceAlpha" operator="dilate" radius="3" result="grown"/>' +
-        '<feGaussianBlur in="grown" stdDeviation="1" result="soft"/>' +
-        '<feComposite in="soft" in2="SourceAlpha" operator="out" result="ring"/>' +
-        '<feFlood flood-color="#e0201b"/><feComposite in2="ring" operator="in"/></filter>';
-      this.halo = element('img', { class: 'mv-halo', alt: '', 'aria-hidden': 'true', draggable: 'false', hidden: '' });
-      this.halo.style.filter = `url(#${this.haloFilter})`;
+      // a red ring around the part's outline, painted once into a canvas that moves with it.
+      this.halo = element('canvas', { class: 'mv-halo', 'aria-hidden': 'true', hidden: '' });
       this.halo.style.zIndex = String(Math.max(0, ...this.parts.map((part) => part.z)) + 1);
       this.world.append(this.halo);
-      this.viewport.append(filters, this.world);
+      this.viewport.append(this.world);
       const help = element('p', { id: 'mv-help-' + data.slug, class: 'visually-hidden' });
       help.textContent = 'Arrow keys move the part, Enter shows its details, Escape deselects, Ctrl+Z undoes, R resets.';
 
@@ -135,16 +130,52 @@
       if (part) {
         part.button.classList.add('selected');
         part.button.setAttribute('aria-pressed', 'true');
-        this.halo.src = part.image;
-        Object.assign(this.halo.style, { left: `${part.box.x}px`, top: `${part.box.y}px`,
-          width: `${part.box.width}px`, height: `${part.box.height}px` });
-        this.halo.hidden = false;
+        this.paintHalo();
       } else if (this.root.contains(document.activeElement) && document.activeElement.classList.contains('mv-part')) {
         document.activeElement.blur();
       }
       if (!part) this.halo.hidden = true;
       if (!this.panel.hidden) this.showDetails(false);
       this.update();
+    }
+
+    // Paints the selected part's halo: its silhouette in red, grown by a few screen pixels,
+    // less the part itself, at about the screen's resolution.
+    paintHalo() {
+      const part = this.selected, halo = this.halo;
+      if (!part || !part.bounds) { halo.hidden = true; return; }
+      const image = part.img;
+      if (!image.complete || !image.naturalWidth) {
+        image.addEventListener('load', () => { if (this.selected === part) this.paintHalo(); }, { once: true });
+        return;
+      }
+      const scale = this.view.scale, bounds = part.bounds, box = part.box;
+      const ring = HALO_WIDTH / scale, margin = 2 * ring;
+      const width = bounds.width + 2 * margin, height = bounds.height + 2 * margin;
+      const resolution = Math.min(scale * (window.devicePixelRatio || 1), 4096 / Math.max(width, height));
+      const pixels = { width: Math.ceil(width * resolution), height: Math.ceil(height * resolution) };
+      const silhouette = element('canvas', pixels);
+      const red = silhouette.getContext('2d');
+      red.setTransform(resolution, 0, 0, resolution, (margin - bounds.x) * resolution, (margin - bounds.y) * resolution);
+      red.drawImage(image, box.x, box.y, box.width, box.height);
+      red.setTransform(1, 0, 0, 1, 0, 0);
+      red.globalCompositeOperation = 'source-in';
+      red.fillStyle = HALO_COLOUR;
+      red.fillRect(0, 0, pixels.width, pixels.height);
+      Object.assign(halo, pixels);
+      const context = halo.getContext('2d');
+      const reach = ring * resolution;
+      for (let step = 0; step < 16; step++) {
+        const angle = step * Math.PI / 8;
+        context.drawImage(silhouette, reach * Math.cos(angle), reach * Math.sin(angle));
+      }
+      context.globalCompositeOperation = 'destination-out';
+      context.drawImage(silhouette, 0, 0);
+      Object.assign(halo.style, { left: `${bounds.x - margin}px`, top: `${bounds.y - margin}px`,
+        width: `${width}px`, height: `${height}px` });
+      halo.hidden = false;
+      this.haloScale = scale;
+      this.schedule();
     }
 
     // The part drawn at a canvas point: the topmost whose pixel there is opaque.
@@ -383,12 +414,10 @@
         if (part.button.style.transform !== transform) part.button.style.transform = transform;
         if (part === this.selected && this.halo.style.transform !== transform) this.halo.style.transform = transform;
       }
-      // The ring stays about 3 screen pixels wide at any zoom.
-      if (scale !== this.haloScale) {
-        this.haloScale = scale;
-        const morphology = this.root.querySelector(`#${this.haloFilter} feMorphology`);
-        morphology.setAttribute('radius', (3 / scale).toFixed(2));
-        morphology.nextElementSibling.setAttribute('stdDeviation', (1 / scale).toFixed(2));
+      // The ring stays about 3 screen pixels wide: repainted once a zoom has settled.
+      if (this.selected && this.haloScale && Math.abs(Math.log(scale / this.haloScale)) > 0.2) {
+        clearTimeout(this.haloTimer);
+        this.haloTimer = setTimeout(() => this.paintHalo(), 150);
       }
     }
 
