@@ -245,6 +245,32 @@ class MachineViewInBrowser(SiteTestCase):
         self.press("fit")
         self.assertAlmostEqual(self.world()["width"], before["width"], delta=0.5)
 
+    def touch(self, kind, points):
+        self.browser.execute_cdp_cmd("Input.dispatchTouchEvent", {
+            "type": kind, "touchPoints": [{"x": x, "y": y, "id": n} for n, (x, y) in enumerate(points)]})
+
+    def test_a_finger_drags_a_part_and_two_fingers_pinch_to_zoom(self):
+        home = self.position("Core")
+        x, y = self.screen(HOLE)
+        self.touch("touchStart", [(x, y)])
+        self.touch("touchMove", [(x + 40, y + 20)])
+        self.touch("touchMove", [(x + 80, y + 40)])
+        self.touch("touchEnd", [])
+        self.assertEqual(self.title(), "Selected: Core")
+        self.assertMovedBy(home, self.position("Core"), 80, 40)
+        before = self.world()
+        cx, cy = self.screen((200, 150))
+        self.touch("touchStart", [(cx - 50, cy), (cx + 50, cy)])
+        for spread in range(60, 110, 10):
+            self.touch("touchMove", [(cx - spread, cy), (cx + spread, cy)])
+        self.touch("touchEnd", [])
+        after = self.world()
+        self.assertAlmostEqual(after["width"] / before["width"], 2.0, delta=0.05)
+        # Zoomed around the point between the fingers: it stays where it was.
+        self.assertAlmostEqual(after["left"] + 200 * after["width"] / 400, cx, delta=1.5)
+        self.assertAlmostEqual(after["top"] + 150 * after["height"] / 300, cy, delta=1.5)
+        self.assertEqual(self.title(), "Selected: Core", "a pinch leaves the selection alone")
+
     def test_settings_remember_positions_and_background(self):
         self.press("settings")
         remember = self.browser.find_element(By.CSS_SELECTOR, '.mv-settings [name="remember"]')
