@@ -17,6 +17,8 @@ HOLE = (200, 120)            # transparent in the frame: the core shows
 HOLE_EDGE = (151.5, 120)     # transparent, but inside a mask cell the frame's opaque edge shares
 FRAME_EDGE = (149.5, 120)    # the frame's last opaque column
 EMPTY = (10, 10)
+# Waits until the view has drawn: it moves parts and the canvas in requestAnimationFrame.
+DRAWN = "await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));"
 
 
 class MachineViewInBrowser(SiteTestCase):
@@ -41,8 +43,7 @@ class MachineViewInBrowser(SiteTestCase):
 
     def world(self):
         """Where the canvas is on screen, once the view has drawn."""
-        return self.browser.execute_script("""
-            await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+        return self.browser.execute_script(DRAWN + """
             return document.querySelector('.mv-world').getBoundingClientRect().toJSON();""")
 
     def screen(self, point):
@@ -74,16 +75,14 @@ class MachineViewInBrowser(SiteTestCase):
 
     def position(self, name):
         """Where the part is drawn, in screen pixels from the canvas's corner, once drawn."""
-        return tuple(self.browser.execute_script("""
-            await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+        return tuple(self.browser.execute_script(DRAWN + """
             const part = arguments[0].getBoundingClientRect();
             const world = document.querySelector('.mv-world').getBoundingClientRect();
             return [part.left - world.left, part.top - world.top];""", self.part(name)))
 
     def halo_at(self, x, y):
         """The halo at a canvas point: "red", None where it is transparent, or the colour found."""
-        return self.browser.execute_script("""
-            await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+        return self.browser.execute_script(DRAWN + """
             const halo = document.querySelector('.mv-halo');
             if (halo.hidden) return null;
             const world = document.querySelector('.mv-world').getBoundingClientRect();

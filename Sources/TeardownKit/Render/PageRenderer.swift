@@ -164,12 +164,11 @@ struct PageRenderer: Sendable {
 
     /// machine.json: the layers and, for Details & Discuss and Photos, what the pages show.
     private func machineData(_ index: Int, at url: URLPath) -> MachineData {
-        let designerHTML = content.config.unsafeHTML
-        return MachineData(content.machines[index], images: images, at: url, notes: { description, comments in
+        MachineData(content.machines[index], images: images, at: url, notes: { description, comments in
             MachineData.Notes(
-                description: description.map { markdown.render($0.text, trust: .designer(allowHTML: designerHTML)) } ?? "",
+                description: description.map(html(ofDescription:)) ?? "",
                 latestComments: comments.prefix(MachineData.latestComments).map {
-                    MachineData.CommentData(author: $0.author, date: $0.date.day, html: markdown.render($0.body.text, trust: .community))
+                    MachineData.CommentData(author: $0.author, date: $0.date.day, html: html(of: $0))
                 })
         }, slides: { photos, owner in
             photos.compactMap { photo in
@@ -202,6 +201,16 @@ struct PageRenderer: Sendable {
             gallery: photos.isEmpty ? nil : LinkModel(title: "Gallery", url: Routes.gallery(base).relative(from: url)))
     }
 
+    /// A designer's description: raw HTML only when site.yaml allows it.
+    private func html(ofDescription description: MarkdownSource) -> String {
+        markdown.render(description.text, trust: .designer(allowHTML: content.config.unsafeHTML))
+    }
+
+    /// A community comment, always made safe.
+    private func html(of comment: Comment) -> String {
+        markdown.render(comment.body.text, trust: .community)
+    }
+
     /// The designer's description first (on the first page only), then comments newest first.
     private func discussion(_ description: MarkdownSource?, _ comments: [Comment], designer: String?,
                             base: URLPath, page number: Int, at url: URLPath) -> DiscussionModel {
@@ -210,11 +219,11 @@ struct PageRenderer: Sendable {
         let slice = comments.dropFirst((number - 1) * perPage).prefix(perPage)
         var entries = slice.map { comment in
             EntryModel(author: comment.author, date: comment.date.day, dateTime: comment.date.text,
-                       html: markdown.render(comment.body.text, trust: .community), isDesigner: false)
+                       html: html(of: comment), isDesigner: false)
         }
         if number == 1, let description {
             entries.insert(EntryModel(author: designer ?? "Designer", date: "", dateTime: "",
-                                      html: markdown.render(description.text, trust: .designer(allowHTML: content.config.unsafeHTML)),
+                                      html: html(ofDescription: description),
                                       isDesigner: true), at: 0)
         }
         return DiscussionModel(entries: entries, hasEntries: !entries.isEmpty,

@@ -334,11 +334,10 @@
     }
 
     nudge(part, dx, dy) {
-      this.record([[part, part.dx, part.dy]]);
+      const from = [part, part.dx, part.dy];
       part.dx += dx;
       part.dy += dy;
-      this.savePositions();
-      this.schedule();
+      this.record([from]);
     }
 
     undo() {
@@ -353,11 +352,11 @@
     reset() {
       const moved = this.parts.filter((part) => part.dx || part.dy);
       if (moved.length) {
-        this.record(moved.map((part) => [part, part.dx, part.dy]));
+        const entries = moved.map((part) => [part, part.dx, part.dy]);
         this.animate();
         for (const part of moved) { part.dx = 0; part.dy = 0; }
+        this.record(entries);
       }
-      this.savePositions();
       this.fit();
     }
 
