@@ -2,7 +2,7 @@
 SWIFT ?= swift
 PORT ?= 8080
 # Debian packages the build, the preview and the browser tests need.
-APT_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-openssl-dev libvips-dev curl python3 \
+APT_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-openssl-dev libvips-dev zlib1g-dev curl python3 \
 	chromium chromium-driver
 # Python packages, as module:package: Pagefind for search, a real FTP server for the sync
 # tests, Selenium for the browser tests.

@@ -70,4 +70,15 @@ public struct ISODate: Hashable, Sendable, Comparable {
     public var day: String { String(text.prefix(10)) }
 
     public static func < (lhs: ISODate, rhs: ISODate) -> Bool { lhs.date < rhs.date }
+
+    /// "2024-05-01T14:30:00Z": the form Atom, sitemaps and catalog.json use, always in UTC.
+    public var rfc3339: String { Self.rfc3339(date) }
+
+    static func rfc3339(_ date: Date) -> String {
+        var time = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
 }

@@ -95,6 +95,9 @@ public struct Machine: Sendable, Hashable {
     /// The machine's own user manual, from machines/<m>/manual/; empty when there is none.
     public let manual: Manual
 
+    /// The .zip the bundle was read from (as messages name it), or nil for a bundle folder.
+    public var archive: String? { folder.displayPath.hasSuffix(".zip") ? folder.displayPath : nil }
+
     public var commentCount: Int { community.comments.count + parts.reduce(0) { $0 + $1.community.comments.count } }
     public var photoCount: Int { community.photos.count + parts.reduce(0) { $0 + $1.community.photos.count } }
 }

@@ -20,6 +20,8 @@ public struct SiteConfig: Sendable, Equatable {
     public var editURL: String?
     /// Index the built site with Pagefind; false turns search off.
     public var search = true
+    /// Named groups of machines, in the order site.yaml lists them.
+    public var collections: [MachineCollection] = []
     /// site.yaml itself, where site-wide notes are reported.
     public var location = SourceLocation("content/site.yaml")
     /// Digest of site.yaml: a change to any setting re-renders every page.
@@ -37,6 +39,17 @@ public struct SiteConfig: Sendable, Equatable {
         let path = String(rest[slash...])
         return path.hasSuffix("/") ? path : path + "/"
     }
+}
+
+/// A named group of machines from site.yaml's `collections`, published at /collections/<slug>/.
+public struct MachineCollection: Sendable, Equatable {
+    public let slug: String
+    public let title: String
+    public let description: String
+    /// Machine slugs, in the order given.
+    public let machines: [String]
+    /// Where the list of machines is written, for a warning about an unknown one.
+    public let location: SourceLocation
 }
 
 /// How photos are published.
@@ -59,6 +72,8 @@ public struct CommunityLimits: Sendable, Equatable {
     public var photoMaxBytes = 10_000_000
     /// Largest photo sync accepts, in pixels (width times height).
     public var photoMaxPixels = 40_000_000
+    /// Most bytes a bundle shipped as a .zip may unpack to: a guard against zip bombs.
+    public var bundleMaxBytes = 1_000_000_000
 
     public init() {}
 }

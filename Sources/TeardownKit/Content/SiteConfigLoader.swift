@@ -3,10 +3,10 @@ enum SiteConfigLoader {
     static let knownKeys: Set<String> = [
         "title", "description", "base_url", "language", "theme", "unsafe_html", "comments_per_page",
         "limits", "sync_source", "bug_report_url", "photos",
-        "edit_url", "search",
+        "edit_url", "search", "collections",
     ]
     static let knownLimitKeys: Set<String> = [
-        "author_min", "author_max", "comment_min", "comment_max", "photo_max_bytes", "photo_max_pixels",
+        "author_min", "author_max", "comment_min", "comment_max", "photo_max_bytes", "photo_max_pixels", "bundle_max_bytes",
     ]
 
     static func load(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> SiteConfig {
@@ -53,11 +53,35 @@ enum SiteConfigLoader {
             if let value = positive("comment_max", in: limits, diagnostics: &diagnostics) { config.limits.commentMax = value }
             if let value = positive("photo_max_bytes", in: limits, diagnostics: &diagnostics) { config.limits.photoMaxBytes = value }
             if let value = positive("photo_max_pixels", in: limits, diagnostics: &diagnostics) { config.limits.photoMaxPixels = value }
+            if let value = positive("bundle_max_bytes", in: limits, diagnostics: &diagnostics) { config.limits.bundleMaxBytes = value }
         }
         if let photos = yaml.map("photos", diagnostics: &diagnostics) {
             loadPhotoSettings(photos, into: &config.photos, diagnostics: &diagnostics)
         }
+        if let collections = yaml.map("collections", diagnostics: &diagnostics) {
+            config.collections = loadCollections(collections, diagnostics: &diagnostics)
+        }
         return config
+    }
+
+    /// `collections: {slug: {title, description, machines: [slug, ...]}}`, in the order written.
+    private static func loadCollections(_ yaml: YAMLMap, diagnostics: inout [Diagnostic]) -> [MachineCollection] {
+        yaml.entries.compactMap { entry in
+            guard TextFile.isValidName(entry.key) else {
+                diagnostics.append(.error(.invalidName(entry.key), at: yaml.keyLocation(entry)))
+                return nil
+            }
+            guard let map = YAMLMap(entry.value, file: yaml.file, lineOffset: yaml.lineOffset) else {
+                diagnostics.append(.error(.wrongType(key: entry.key, expected: "a mapping with title, description and machines"),
+                                          at: yaml.keyLocation(entry)))
+                return nil
+            }
+            map.warnUnknownKeys(known: ["title", "description", "machines"], diagnostics: &diagnostics)
+            return MachineCollection(
+                slug: entry.key, title: map.string("title", diagnostics: &diagnostics) ?? entry.key,
+                description: map.string("description", diagnostics: &diagnostics) ?? "",
+                machines: map.stringList("machines", diagnostics: &diagnostics), location: map.location(of: "machines"))
+        }
     }
 
     private static func loadPhotoSettings(_ yaml: YAMLMap, into settings: inout PhotoSettings, diagnostics: inout [Diagnostic]) {

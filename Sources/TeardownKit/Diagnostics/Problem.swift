@@ -32,6 +32,9 @@ public enum Problem: Hashable, Sendable, Codable {
     case searchFailed(reason: String)
     case shadowedPage(by: String)
     case notPublished(reason: String)
+    case unsafeArchiveEntry(String, reason: String)
+    case unreadableArchive(reason: String)
+    case bundleTwice(String)
 
     /// The human-readable text after `error:` or `warning:`.
     public var message: String {
@@ -76,6 +79,10 @@ public enum Problem: Hashable, Sendable, Codable {
         case .searchFailed(let reason): "the search index could not be made: \(reason)"
         case .shadowedPage(let other): "\(other) is already this folder's page; this file is not published"
         case .notPublished(let reason): "file not published: \(reason)"
+        case .unsafeArchiveEntry(let entry, let reason): "entry '\(entry)' \(reason); the archive is not read"
+        case .unreadableArchive(let reason): "cannot read the bundle archive: \(reason)"
+        case .bundleTwice(let name):
+            "machine '\(name)' is both a folder and \(name).zip; keep one of them"
         }
     }
 }

@@ -15,17 +15,31 @@ struct PageRenderer: Sendable {
     private let stacks: [StackLayout]
     /// Every photo of the site in gallery order, for the pages of the site-wide gallery.
     private let allPhotos: [(photo: Photo, owner: URLPath)]
+    /// Parts A-Z, tags and collections.
+    let index: SiteIndex
+    /// Each machine's bundle download, by slug.
+    let downloads: [String: BundleDownload]
+    /// What the sitemap lists.
+    let sitemapPages: [URLPath]
+    /// The image a shared link to a page without one of its own previews with: the first cover.
+    private let siteImage: SharingImageModel?
 
     init(content: SiteContent, theme: Theme, images: ProcessedImages, manuals: ManualSet, search: SearchAvailability,
-         baseURL: String) {
+         baseURL: String, index: SiteIndex, downloads: [String: BundleDownload], sitemapPages: [URLPath]) {
         self.content = content
         self.theme = theme
         self.images = images
         self.manuals = manuals
         self.search = search
         self.baseURL = baseURL
+        self.index = index
+        self.downloads = downloads
+        self.sitemapPages = sitemapPages
         self.stacks = content.machines.map { StackLayout($0, images: images) }
         self.allPhotos = content.machines.indices.flatMap { Self.photos(of: $0, part: nil, in: content) }
+        self.siteImage = content.machines.lazy.compactMap { machine in
+            images.cover(of: machine).map { Self.sharingImage($0, of: machine, baseURL: baseURL) }
+        }.first
     }
 
     func render(_ page: SitePlan.Page, at url: URLPath) -> String {
@@ -36,16 +50,20 @@ struct PageRenderer: Sendable {
             let machine = content.machines[index]
             return theme.render("machine", model(url, title: machine.name, description: machine.summary,
                                                  image: images.cover(of: machine).map { sharingImage($0, of: machine) },
-                                                 scripts: ["machine.js"],
+                                                 scripts: ["machine.js"], feed: Routes.feed(of: machine),
                                                  filters: filters(number == 1 ? "machine" : nil, comments: !machine.community.comments.isEmpty,
                                                                   machine: machine),
                                                  machinePage(index, page: number, at: url)))
         case .gallery(let machineIndex, let partIndex):
             let page = gallery(machineIndex, part: partIndex, at: url)
-            return theme.render("gallery", model(url, title: page.title, description: page.count, page))
+            let first = Self.photos(of: machineIndex, part: partIndex, in: content).first
+            return theme.render("gallery", model(url, title: page.title, description: page.count,
+                                                 image: first.flatMap { photoSharingImage($0.photo, owner: $0.owner) },
+                                                 feed: Routes.feed(of: content.machines[machineIndex]), page))
         case .photos(let number):
             let page = siteGallery(page: number, at: url)
-            return theme.render("gallery", model(url, title: page.title, description: page.count, page))
+            return theme.render("gallery", model(url, title: page.title, description: page.count,
+                                                 image: allPhotos.first.flatMap { photoSharingImage($0.photo, owner: $0.owner) }, page))
         case .photo(let address):
             let (page, image) = photoPage(address, at: url)
             return theme.render("photo", model(url, title: page.title, description: page.caption ?? page.title,
@@ -55,7 +73,12 @@ struct PageRenderer: Sendable {
         case .part(let machineIndex, let partIndex, let number):
             let machine = content.machines[machineIndex]
             let part = machine.parts[partIndex]
-            return theme.render("part", model(url, title: "\(part.name) — \(machine.name)", description: part.name,
+            let partURL = Routes.part(part, of: machine)
+            return theme.render("part", model(url, title: "\(part.name) — \(machine.name)",
+                                              description: "\(part.name), a part of the \(machine.name)",
+                                              image: part.community.photos.first.flatMap { photoSharingImage($0, owner: partURL) }
+                                                  ?? images.cover(of: machine).map { sharingImage($0, of: machine) },
+                                              feed: Routes.feed(of: machine),
                                               filters: filters(number == 1 ? "part" : nil, comments: !part.community.comments.isEmpty,
                                                                machine: machine),
                                               partPage(partIndex, of: machineIndex, page: number, at: url)))
@@ -64,6 +87,20 @@ struct PageRenderer: Sendable {
         case .search:
             return theme.render("search", model(url, title: "Search", description: "Search the manual, machines, parts and comments.",
                                                 scripts: search.isAvailable ? ["search.js"] : [], searchPage(at: url)))
+        case .catalogData:
+            return catalogData()
+        case .catalogSchema:
+            return CatalogSchema.json
+        case .feed(let machine):
+            return feed(machine)
+        case .sitemap:
+            return sitemap()
+        case .sitemapPart(let number):
+            return sitemap(part: number)
+        case .robots:
+            return robots()
+        case .partsIndex, .partsLetter, .tags, .tag, .collection:
+            return indexPage(page, at: url)
         case .notFound:
             // A 404 page is served at any depth, so its links are absolute paths from the base URL.
             let base = SiteConfig.basePath(of: baseURL)
@@ -73,9 +110,10 @@ struct PageRenderer: Sendable {
     }
 
     func model<Body: Sendable>(_ url: URLPath, title: String?, description: String, image: SharingImageModel? = nil,
-                               scripts: [String] = [], filters: [SearchFilterModel] = [], _ body: Body) -> PageModel<Body> {
+                               scripts: [String] = [], feed: URLPath? = nil, filters: [SearchFilterModel] = [],
+                               _ body: Body) -> PageModel<Body> {
         PageModel(site: layout(url, title: title, description: description, absoluteBase: nil, image: image, scripts: scripts,
-                               filters: filters),
+                               feed: feed, filters: filters),
                   page: body)
     }
 
@@ -89,19 +127,33 @@ struct PageRenderer: Sendable {
     }
 
     private func layout(_ url: URLPath, title: String?, description: String, absoluteBase: String?,
-                        image: SharingImageModel? = nil, scripts: [String] = [], filters: [SearchFilterModel] = []) -> LayoutModel {
+                        image: SharingImageModel? = nil, scripts: [String] = [], feed: URLPath? = nil,
+                        filters: [SearchFilterModel] = []) -> LayoutModel {
         func link(_ target: URLPath) -> String {
             absoluteBase.map { $0 + target.value.dropFirst() } ?? target.relative(from: url)
         }
         let siteTitle = content.config.title
+        var feeds = [LinkModel(title: "\(siteTitle): new comments and photos", url: link(Routes.feed))]
+        if let feed {
+            feeds.append(LinkModel(title: "\(title ?? siteTitle): new comments and photos", url: link(feed)))
+        }
+        let image = image ?? siteImage
+        // A shared link shows the description under the title; an empty one makes a bare card.
+        let description = description.isEmpty ? (content.config.description.isEmpty ? siteTitle : content.config.description)
+            : description
         return LayoutModel(
             siteTitle: siteTitle,
             language: content.config.language,
             pageTitle: title.map { "\($0) · \(siteTitle)" } ?? siteTitle,
+            shareTitle: title ?? siteTitle,
             description: description,
             canonical: baseURL + url.value.dropFirst(),
             home: link(Routes.catalog),
             help: link(Routes.manual),
+            partsIndex: link(Routes.partsIndex),
+            tags: link(Routes.tags),
+            feeds: feeds,
+            twitterCard: image == nil ? "summary" : "summary_large_image",
             stylesheet: link(Routes.asset("style.css")),
             generator: "Teardown \(TeardownVersion.current)",
             bugReport: content.config.bugReportURL,
@@ -116,21 +168,29 @@ struct PageRenderer: Sendable {
     // MARK: Catalog and machines
 
     private func catalog(at url: URLPath) -> CatalogModel {
-        let cards = content.machines.enumerated().map { index, machine in
-            MachineCardModel(
-                name: machine.name, url: Routes.machine(machine).relative(from: url), summary: machine.summary,
-                tags: machine.tags,
-                partCount: Plural.count(machine.parts.count, "part"),
-                commentCount: Plural.count(machine.commentCount, "comment"),
-                photoCount: Plural.count(machine.photoCount, "photo"),
-                cover: images.cover(of: machine).map {
-                    picture($0, alt: "\(machine.name), assembled", sizes: "(min-width: 40em) 20rem, 100vw") { width, type in
-                        Routes.cover(machine, file: PhotoFiles.cover(width, type)).relative(from: url)
-                    }
-                },
-                backdrop: stacks[index].backdrop(prefix: prefix(index, at: url)))
+        let cards = content.machines.indices.map { card($0, at: url) }
+        let collections = index.collections.map { collection in
+            CollectionLinkModel(title: collection.title, url: Routes.collection(collection.slug).relative(from: url),
+                                description: collection.description, count: Plural.count(collection.machines.count, "machine"))
         }
-        return CatalogModel(machines: cards, hasMachines: !cards.isEmpty)
+        return CatalogModel(machines: cards, hasMachines: !cards.isEmpty, collections: collections)
+    }
+
+    /// A machine as a card: the catalog, tag pages and collections show them.
+    func card(_ index: Int, at url: URLPath) -> MachineCardModel {
+        let machine = content.machines[index]
+        return MachineCardModel(
+            name: machine.name, url: Routes.machine(machine).relative(from: url), summary: machine.summary,
+            tags: tagLinks(machine.tags, at: url),
+            partCount: Plural.count(machine.parts.count, "part"),
+            commentCount: Plural.count(machine.commentCount, "comment"),
+            photoCount: Plural.count(machine.photoCount, "photo"),
+            cover: images.cover(of: machine).map {
+                picture($0, alt: "\(machine.name), assembled", sizes: "(min-width: 40em) 20rem, 100vw") { width, type in
+                    Routes.cover(machine, file: PhotoFiles.cover(width, type)).relative(from: url)
+                }
+            },
+            backdrop: stacks[index].backdrop(prefix: prefix(index, at: url)))
     }
 
     /// The way from the page at `url` to the page of machine `index`, which layer URLs start from.
@@ -153,11 +213,16 @@ struct PageRenderer: Sendable {
             : nil
         return MachinePageModel(
             name: machine.name, summary: machine.summary, designer: machine.designer, license: machine.license,
-            updated: machine.updated?.day, tags: machine.tags, stack: stacks[index].stack(prefix: prefix(index, at: url)), parts: parts,
+            updated: machine.updated?.day, tags: tagLinks(machine.tags, at: url), stack: stacks[index].stack(prefix: prefix(index, at: url)), parts: parts,
             discussion: discussion(machine.description, machine.community.comments, designer: machine.designer,
                                    base: base, page: number, at: url),
             photos: photos, hasPhotos: !photos.isEmpty, gallery: gallery,
             data: Routes.machineData(machine).relative(from: url),
+            download: downloads[machine.slug].map {
+                LinkModel(title: "Download the whole bundle (ZIP, \(Self.humanSize($0.size)))",
+                          url: Routes.download(machine).relative(from: url))
+            },
+            feed: Routes.feed(of: machine).relative(from: url),
             manual: machine.manual.isEmpty ? nil
                 : LinkModel(title: "\(machine.name) manual", url: Routes.manual(of: machine).relative(from: url)))
     }
@@ -194,20 +259,25 @@ struct PageRenderer: Sendable {
             backdrop: stacks[machineIndex].backdrop(prefix: prefix(machineIndex, at: url), excluding: partIndex),
             layer: stacks[machineIndex].layer(partIndex, url: Routes.layer(
                 part, of: machine, optimized: images.isOptimized(part.layer)).relative(from: url)),
-            specs: specs, hasSpecs: !specs.isEmpty, tags: part.tags,
+            specs: specs, hasSpecs: !specs.isEmpty, tags: tagLinks(part.tags, at: url),
             discussion: discussion(part.description, part.community.comments, designer: machine.designer,
                                    base: base, page: number, at: url),
             photos: photos, hasPhotos: !photos.isEmpty,
             gallery: photos.isEmpty ? nil : LinkModel(title: "Gallery", url: Routes.gallery(base).relative(from: url)))
     }
 
+    /// Each tag linked to its page.
+    func tagLinks(_ tags: [String], at url: URLPath) -> [LinkModel] {
+        tags.map { LinkModel(title: $0, url: Routes.tag(named: $0).relative(from: url)) }
+    }
+
     /// A designer's description: raw HTML only when site.yaml allows it.
-    private func html(ofDescription description: MarkdownSource) -> String {
+    func html(ofDescription description: MarkdownSource) -> String {
         markdown.render(description.text, trust: .designer(allowHTML: content.config.unsafeHTML))
     }
 
     /// A community comment, always made safe.
-    private func html(of comment: Comment) -> String {
+    func html(of comment: Comment) -> String {
         markdown.render(comment.body.text, trust: .community)
     }
 
@@ -219,18 +289,26 @@ struct PageRenderer: Sendable {
         let slice = comments.dropFirst((number - 1) * perPage).prefix(perPage)
         var entries = slice.map { comment in
             EntryModel(author: comment.author, date: comment.date.day, dateTime: comment.date.text,
-                       html: html(of: comment), isDesigner: false)
+                       html: html(of: comment), isDesigner: false, anchor: Self.anchor(of: comment))
         }
         if number == 1, let description {
             entries.insert(EntryModel(author: designer ?? "Designer", date: "", dateTime: "",
                                       html: html(ofDescription: description),
-                                      isDesigner: true), at: 0)
+                                      isDesigner: true, anchor: nil), at: 0)
         }
         return DiscussionModel(entries: entries, hasEntries: !entries.isEmpty,
                                commentCount: Plural.count(comments.count, "comment"),
                                pagination: pagination(pageCount, current: number) {
                                    Routes.discussion(base, page: $0).relative(from: url)
                                })
+    }
+
+    /// The id of a comment's entry on its page, which feeds link to.
+    static func anchor(of comment: Comment) -> String {
+        let safe = comment.id.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x5F
+        }
+        return "comment-" + (safe && !comment.id.isEmpty ? comment.id : String(ContentDigest(of: comment.id).description.prefix(12)))
     }
 
     /// Links to every page of a list `count` pages long; nil when it fits on one.
@@ -256,10 +334,10 @@ struct PageRenderer: Sendable {
             caption: photo.caption, credit: credit(photo), license: photo.license, date: photo.date?.day)
     }
 
-    private func alt(_ photo: Photo) -> String { photo.caption ?? "Photo \(photo.file.stem)" }
+    func alt(_ photo: Photo) -> String { photo.caption ?? "Photo \(photo.file.stem)" }
 
     /// "Photo by <author>", then the sidecar's credit unless it already names the author.
-    private func credit(_ photo: Photo) -> String? {
+    func credit(_ photo: Photo) -> String? {
         let by = photo.author.map { "Photo by \($0)" }
         switch (by, photo.credit) {
         case (let by?, let credit?): return credit.contains(photo.author!) ? credit : "\(by) · \(credit)"
@@ -269,7 +347,7 @@ struct PageRenderer: Sendable {
 
     /// `<picture>` sources from a processed image; `link` gives the URL of the copy of a width
     /// and a file extension ("webp", "jpg").
-    private func picture(_ processed: ProcessedPhoto, alt: String, sizes: String, fallbackWidth: Int = 640,
+    func picture(_ processed: ProcessedPhoto, alt: String, sizes: String, fallbackWidth: Int = 640,
                          link: (Int, String) -> String) -> PictureModel {
         let fallback = processed.variants.last { $0.width <= fallbackWidth } ?? processed.variants[0]
         return PictureModel(
@@ -278,16 +356,29 @@ struct PageRenderer: Sendable {
             src: link(fallback.width, "jpg"), width: fallback.width, height: fallback.height, sizes: sizes, alt: alt)
     }
 
-    private func sharingImage(_ cover: ProcessedPhoto, of machine: Machine) -> SharingImageModel {
+    func sharingImage(_ cover: ProcessedPhoto, of machine: Machine) -> SharingImageModel {
+        Self.sharingImage(cover, of: machine, baseURL: baseURL)
+    }
+
+    private static func sharingImage(_ cover: ProcessedPhoto, of machine: Machine, baseURL: String) -> SharingImageModel {
         let variant = cover.variants.last!
         return SharingImageModel(url: baseURL + Routes.cover(machine, file: PhotoFiles.cover(variant.width, "jpg")).value.dropFirst(),
                                  width: variant.width, height: variant.height)
     }
 
+    /// A photo as a shared link previews it: the largest copy up to 1280 pixels wide.
+    func photoSharingImage(_ photo: Photo, owner: URLPath) -> SharingImageModel? {
+        guard let processed = images.photos[photo.file.absolutePath] else { return nil }
+        let shared = processed.variants.last { $0.width <= 1280 } ?? processed.variants.last!
+        return SharingImageModel(
+            url: baseURL + Routes.photoFile(photo, under: owner, PhotoFiles.variant(photo, shared.width, "jpg")).value.dropFirst(),
+            width: shared.width, height: shared.height)
+    }
+
     // MARK: Galleries
 
     /// Photos of a machine or part with the page each belongs under, in gallery order.
-    private static func photos(of machineIndex: Int, part partIndex: Int?, in content: SiteContent)
+    static func photos(of machineIndex: Int, part partIndex: Int?, in content: SiteContent)
         -> [(photo: Photo, owner: URLPath)] {
         let machine = content.machines[machineIndex]
         if let partIndex {
@@ -343,7 +434,6 @@ struct PageRenderer: Sendable {
                                      map: "https://www.openstreetmap.org/?mlat=\(Self.degrees(latitude))&mlon=\(Self.degrees(longitude))"
                                          + "#map=16/\(Self.degrees(latitude))/\(Self.degrees(longitude))")
         }
-        let shared = processed.variants.last { $0.width <= 1280 } ?? largest
         let model = PhotoPageModel(
             title: photo.caption ?? "Photo \(photo.file.stem)",
             picture: picture(processed, alt: alt(photo), sizes: "(min-width: 64em) 60rem, 100vw", fallbackWidth: 1280) {
@@ -361,9 +451,7 @@ struct PageRenderer: Sendable {
                     + "\(Self.humanSize(bytes)), without location or camera data)",
                 url: file(download).relative(from: url)),
             previous: neighbour(address.photo - 1), next: neighbour(address.photo + 1))
-        let image = SharingImageModel(url: baseURL + file(PhotoFiles.variant(photo, shared.width, "jpg")).value.dropFirst(),
-                                      width: shared.width, height: shared.height)
-        return (model, image)
+        return (model, photoSharingImage(photo, owner: owner)!)
     }
 
     static func position(_ latitude: Double, _ longitude: Double) -> String {

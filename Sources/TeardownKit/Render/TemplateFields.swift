@@ -10,6 +10,11 @@ extension LayoutModel: MustacheParent {
         case "siteTitle": siteTitle
         case "language": language
         case "pageTitle": pageTitle
+        case "shareTitle": shareTitle
+        case "partsIndex": partsIndex
+        case "tags": tags
+        case "feeds": feeds
+        case "twitterCard": twitterCard
         case "description": description
         case "canonical": canonical
         case "home": home
@@ -186,6 +191,7 @@ extension CatalogModel: MustacheParent {
         switch name {
         case "machines": machines
         case "hasMachines": hasMachines
+        case "collections": collections
         default: nil
         }
     }
@@ -199,6 +205,7 @@ extension EntryModel: MustacheParent {
         case "dateTime": dateTime
         case "html": html
         case "isDesigner": isDesigner
+        case "anchor": anchor
         default: nil
         }
     }
@@ -292,6 +299,8 @@ extension MachinePageModel: MustacheParent {
         case "hasPhotos": hasPhotos
         case "gallery": gallery
         case "data": data
+        case "download": download
+        case "feed": feed
         case "manual": manual
         default: nil
         }
@@ -412,5 +421,100 @@ extension SearchPageModel: MustacheParent {
 extension NotFoundModel: MustacheParent {
     func child(named name: String) -> Any? {
         name == "home" ? home : nil
+    }
+}
+
+extension CollectionLinkModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "url": url
+        case "description": description
+        case "count": count
+        default: nil
+        }
+    }
+}
+
+extension PartEntryModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "url": url
+        case "machine": machine
+        default: nil
+        }
+    }
+}
+
+extension LetterTabModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "label": label
+        case "url": url
+        case "current": current
+        case "count": count
+        default: nil
+        }
+    }
+}
+
+extension PartsIndexModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "tabs": tabs
+        case "parts": parts
+        case "hasParts": hasParts
+        case "count": count
+        default: nil
+        }
+    }
+}
+
+extension TagLinkModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "url": url
+        case "count": count
+        default: nil
+        }
+    }
+}
+
+extension TagsModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "tags": tags
+        case "hasTags": hasTags
+        default: nil
+        }
+    }
+}
+
+extension TagPageModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "machines": machines
+        case "hasMachines": hasMachines
+        case "parts": parts
+        case "hasParts": hasParts
+        case "all": all
+        default: nil
+        }
+    }
+}
+
+extension CollectionPageModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "description": description
+        case "machines": machines
+        case "hasMachines": hasMachines
+        default: nil
+        }
     }
 }

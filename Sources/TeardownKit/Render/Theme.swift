@@ -5,7 +5,8 @@ import TeardownThemes
 /// A theme's compiled templates and asset files, after a site's overrides.
 public struct Theme: Sendable {
     /// Templates every theme must provide; the build renders pages with them.
-    public static let requiredTemplates = ["catalog", "machine", "part", "gallery", "photo", "manual", "manual-print", "search", "not-found"]
+    public static let requiredTemplates = ["catalog", "machine", "part", "gallery", "photo", "manual", "manual-print", "search", "not-found",
+                                             "parts", "tags-index", "tag", "collection"]
 
     let library: MustacheLibrary
     /// Output path under assets/ to the file that provides it.

@@ -6,10 +6,19 @@ struct LayoutModel: Sendable {
     let siteTitle: String
     let language: String
     let pageTitle: String
+    /// The page's own title, for the cards of shared links.
+    let shareTitle: String
     let description: String
     let canonical: String
     let home: String
     let help: String
+    /// The A-Z index of parts and the page of all tags.
+    let partsIndex: String
+    let tags: String
+    /// The site's Atom feed, and the machine's on a machine's pages.
+    let feeds: [LinkModel]
+    /// "summary_large_image" when the page has an image to share, else "summary".
+    let twitterCard: String
     let stylesheet: String
     let generator: String
     /// site.yaml's bug_report_url, when given.
@@ -95,7 +104,7 @@ struct MachineCardModel: Sendable {
     let name: String
     let url: String
     let summary: String
-    let tags: [String]
+    let tags: [LinkModel]
     let partCount: String
     let commentCount: String
     let photoCount: String
@@ -107,6 +116,15 @@ struct MachineCardModel: Sendable {
 struct CatalogModel: Sendable {
     let machines: [MachineCardModel]
     let hasMachines: Bool
+    /// site.yaml's collections.
+    let collections: [CollectionLinkModel]
+}
+
+struct CollectionLinkModel: Sendable {
+    let title: String
+    let url: String
+    let description: String
+    let count: String
 }
 
 struct EntryModel: Sendable {
@@ -115,6 +133,8 @@ struct EntryModel: Sendable {
     let dateTime: String
     let html: String
     let isDesigner: Bool
+    /// The entry's id, which feeds link to; nil for the designer's description.
+    let anchor: String?
 }
 
 struct PaginationModel: Sendable {
@@ -203,7 +223,7 @@ struct MachinePageModel: Sendable {
     let designer: String?
     let license: String?
     let updated: String?
-    let tags: [String]
+    let tags: [LinkModel]
     let stack: StackModel
     let parts: [PartLinkModel]
     let discussion: DiscussionModel
@@ -213,6 +233,10 @@ struct MachinePageModel: Sendable {
     let gallery: LinkModel?
     /// machine.json, for the interactive view.
     let data: String
+    /// The whole bundle as a .zip, with its size in the title.
+    let download: LinkModel?
+    /// The machine's Atom feed.
+    let feed: String
     /// The machine's own manual, when it has one.
     let manual: LinkModel?
 }
@@ -225,7 +249,7 @@ struct PartPageModel: Sendable {
     let layer: StackLayerModel
     let specs: [SpecModel]
     let hasSpecs: Bool
-    let tags: [String]
+    let tags: [LinkModel]
     let discussion: DiscussionModel
     let photos: [PhotoModel]
     let hasPhotos: Bool
@@ -297,4 +321,57 @@ struct SearchPageModel: Sendable {
 
 struct NotFoundModel: Sendable {
     let home: String
+}
+
+/// A part in the A-Z index or on a tag page: its name, and the machine it belongs to.
+struct PartEntryModel: Sendable {
+    let name: String
+    let url: String
+    let machine: LinkModel
+}
+
+/// One tab of the card file.
+struct LetterTabModel: Sendable {
+    let label: String
+    /// nil for a letter without parts, shown but not linked.
+    let url: String?
+    let current: Bool
+    let count: Int
+}
+
+/// The A-Z index: its tabs, and the parts of one letter (none on the index's own page).
+struct PartsIndexModel: Sendable {
+    let title: String
+    let tabs: [LetterTabModel]
+    let parts: [PartEntryModel]
+    let hasParts: Bool
+    let count: String
+}
+
+struct TagLinkModel: Sendable {
+    let name: String
+    let url: String
+    let count: String
+}
+
+struct TagsModel: Sendable {
+    let tags: [TagLinkModel]
+    let hasTags: Bool
+}
+
+/// The machines and parts of one tag.
+struct TagPageModel: Sendable {
+    let name: String
+    let machines: [MachineCardModel]
+    let hasMachines: Bool
+    let parts: [PartEntryModel]
+    let hasParts: Bool
+    let all: String
+}
+
+struct CollectionPageModel: Sendable {
+    let title: String
+    let description: String
+    let machines: [MachineCardModel]
+    let hasMachines: Bool
 }

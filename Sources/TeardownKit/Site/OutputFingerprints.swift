@@ -6,12 +6,14 @@ struct OutputFingerprints: Sendable {
     let copies: [ContentDigest]
 
     init(plan: SitePlan, content: SiteContent, theme: Theme, images: ProcessedImages, manuals: ManualSet,
-         search: SearchAvailability, baseURL: String) {
+         search: SearchAvailability, baseURL: String, downloads: [String: BundleDownload]) {
         var site = Fingerprint()
         site.add(TeardownVersion.current)
         site.add(content.config.source)
         site.add(baseURL)
         site.add(search.isAvailable ? "search" : "no search")
+        // A page without an image of its own is shared with the first machine's cover.
+        site.add(content.machines.lazy.compactMap { images.cover(of: $0)?.key }.first)
         let siteDigest = site.digest
 
         // Per-machine digests are computed once: every page of a machine reuses them.
@@ -22,6 +24,26 @@ struct OutputFingerprints: Sendable {
             everyPhoto.add(machine.allPhotos)
         }
         let allPhotos = everyPhoto.digest
+        // What the indexes show of every machine: names and tags (in the stack), counts and covers.
+        var everyCard = Fingerprint()
+        for machine in machines {
+            everyCard.add(machine.stack)
+            everyCard.add(machine.counts)
+            everyCard.add(machine.cover)
+        }
+        let allCards = everyCard.digest
+        // Everything a feed or catalog.json shows of one machine.
+        let community = machines.map { machine in
+            var fingerprint = Fingerprint()
+            fingerprint.add(machine.stack)
+            fingerprint.add(machine.discussion)
+            for part in machine.parts { fingerprint.add(part) }
+            fingerprint.add(machine.allPhotos)
+            return fingerprint.digest
+        }
+        var sitemap = Fingerprint()
+        for page in plan.sitemapPages { sitemap.add(page.value) }
+        let sitemapDigest = sitemap.digest
         let siteManual = ManualDigests(manuals.site, machine: nil)
         let machineManuals = manuals.machines.mapValues { ManualDigests($0, machine: content.machines[$0.machine!].name) }
 
@@ -44,11 +66,14 @@ struct OutputFingerprints: Sendable {
                 fingerprint.add(machine.stack)
                 fingerprint.add(machine.counts)
                 fingerprint.add(machine.discussion)
+                fingerprint.add(downloads[content.machines[index].slug]?.sha256)
+                fingerprint.add(downloads[content.machines[index].slug]?.size ?? 0)
                 fingerprint.add(number)
             case .part(let machineIndex, let partIndex, let number):
                 let machine = machines[machineIndex]
                 fingerprint.add(theme.digest(of: "part"))
                 fingerprint.add(machine.stack)
+                fingerprint.add(machine.cover)
                 fingerprint.add(machine.parts[partIndex])
                 fingerprint.add(machine.partPhotos[partIndex])
                 fingerprint.add(number)
@@ -88,6 +113,22 @@ struct OutputFingerprints: Sendable {
                 }
             case .search:
                 fingerprint.add(theme.digest(of: "search"))
+            case .catalogData:
+                for (index, machine) in content.machines.enumerated() {
+                    fingerprint.add(community[index])
+                    fingerprint.add(machines[index].cover)
+                    fingerprint.add(downloads[machine.slug]?.sha256)
+                    fingerprint.add(downloads[machine.slug]?.size ?? 0)
+                }
+            case .catalogSchema, .robots:
+                break
+            case .feed(let index):
+                for digest in index.map({ [community[$0]] }) ?? community { fingerprint.add(digest) }
+            case .sitemap, .sitemapPart:
+                fingerprint.add(sitemapDigest)
+            case .partsIndex, .partsLetter, .tags, .tag, .collection:
+                fingerprint.add(theme.digest(of: Self.template(of: entry.page)))
+                fingerprint.add(allCards)
             case .notFound:
                 fingerprint.add(theme.digest(of: "not-found"))
             }
@@ -106,6 +147,15 @@ struct OutputFingerprints: Sendable {
 }
 
 extension OutputFingerprints {
+    private static func template(of page: SitePlan.Page) -> String {
+        switch page {
+        case .partsIndex, .partsLetter: "parts"
+        case .tags: "tags-index"
+        case .tag: "tag"
+        default: "collection"
+        }
+    }
+
     /// One digest of every page Pagefind indexes (manual pages, machines and parts) and of the
     /// indexer itself: when it is unchanged, so is the index.
     func searchIndex(plan: SitePlan, indexer: String) -> ContentDigest {

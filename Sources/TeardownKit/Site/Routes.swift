@@ -76,6 +76,36 @@ enum Routes {
 
     static let search = URLPath.page("search")
 
+    // MARK: Outputs for apps, feeds and crawlers
+
+    /// Every machine with its download, for apps; described by `catalogSchema`.
+    static let catalogData = URLPath("/catalog.json")
+    static let catalogSchema = URLPath("/catalog.schema.json")
+
+    /// The whole bundle of a machine as a .zip.
+    static func download(_ machine: Machine) -> URLPath { .file(["downloads", machine.slug + ".zip"]) }
+
+    /// The Atom feed of new comments and photos: the site's, or one machine's.
+    static let feed = URLPath("/feed.xml")
+    static func feed(of machine: Machine) -> URLPath { URLPath(Routes.machine(machine).value + "feed.xml") }
+
+    static let sitemap = URLPath("/sitemap.xml")
+    /// Part `number` of a sitemap too long for one file.
+    static func sitemap(part number: Int) -> URLPath { URLPath("/sitemap-\(number).xml") }
+    static let robots = URLPath("/robots.txt")
+
+    // MARK: Indexes
+
+    /// The A-Z index of parts: the card file's tabs, and one page per letter.
+    static let partsIndex = URLPath.page("parts")
+    static func parts(letter key: String) -> URLPath { .page("parts", key) }
+
+    static let tags = URLPath.page("tags")
+    static func tag(_ slug: String) -> URLPath { .page("tags", slug) }
+    static func tag(named name: String) -> URLPath { tag(SiteIndex.slug(ofTag: name)) }
+
+    static func collection(_ slug: String) -> URLPath { .page("collections", slug) }
+
     /// Pagefind's index and its script, which the build adds as its last stage.
     static let searchIndexFolder = "pagefind"
 

@@ -88,6 +88,13 @@ public struct SiteBuilder: Sendable {
         // A photo that cannot be published leaves no trace: no page, no gallery entry, no count.
         let content = loaded.keepingPhotos { images.photos[$0.file.absolutePath] != nil }
         let manuals = ManualSet(content, diagnostics: &diagnostics)
+        let downloads: [String: BundleDownload]
+        do {
+            downloads = try BundleDownloads(cache: cacheFolder + "/downloads").make(content, images: images)
+        } catch {
+            throw BuildFailure(diagnostics + [.error(.outputFailed(reason: error.description), at: SourceLocation(output))])
+        }
+        let index = SiteIndex(content)
         let search: SearchAvailability
         switch (content.config.search, pagefind) {
         case (false, _): search = .unavailable("search is turned off for this site")
@@ -97,11 +104,11 @@ public struct SiteBuilder: Sendable {
             diagnostics.append(.warning(.searchUnavailable(reason: unavailable.reason), at: content.config.location))
         }
         let warnings = diagnostics.filter { $0.severity == .warning }.sortedByLocation()
-        let plan = SitePlan(content: content, theme: theme, images: images)
+        let plan = SitePlan(content: content, theme: theme, images: images, index: index, downloads: downloads)
         var base = baseURL ?? content.config.baseURL
         if !base.hasSuffix("/") { base += "/" }
         let fingerprints = OutputFingerprints(plan: plan, content: content, theme: theme, images: images, manuals: manuals,
-                                              search: search, baseURL: base)
+                                              search: search, baseURL: base, downloads: downloads)
         var target: [String: ContentDigest] = [:]
         target.reserveCapacity(plan.pages.count + plan.copies.count)
         for (entry, digest) in zip(plan.pages, fingerprints.pages) { target[entry.url.outputPath] = digest }
@@ -152,7 +159,7 @@ public struct SiteBuilder: Sendable {
             let copies = plan.copies.filter { changed($0.url.outputPath) || missing.contains($0.url.outputPath) }
             try writer.createDirectories(for: pages.map(\.url.outputPath) + copies.map(\.url.outputPath))
             let renderer = PageRenderer(content: content, theme: theme, images: images, manuals: manuals, search: search,
-                                        baseURL: base)
+                                        baseURL: base, index: index, downloads: downloads, sitemapPages: plan.sitemapPages)
             let failures = ParallelMap.map(pages) { entry -> String? in
                 let html = renderer.render(entry.page, at: entry.url)
                 do { try writer.write(html, to: entry.url.outputPath) } catch { return "\(error)" }
@@ -246,7 +253,7 @@ public struct SiteBuilder: Sendable {
     }
 
     private func prepare() -> (value: (SiteContent, Theme)?, diagnostics: [Diagnostic]) {
-        var (content, diagnostics) = ContentLoader(siteRoot: siteRoot).load()
+        var (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: cacheFolder + "/bundles").load()
         let theme = Theme.load(siteRoot: siteRoot, config: content.config, diagnostics: &diagnostics)
         guard let theme else { return (nil, diagnostics) }
         return ((content, theme), diagnostics)

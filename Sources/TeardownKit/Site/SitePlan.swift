@@ -18,6 +18,24 @@ public struct SitePlan: Sendable {
         /// The search page.
         case search
         case notFound
+        /// catalog.json, for apps, and the JSON Schema that describes it.
+        case catalogData
+        case catalogSchema
+        /// The Atom feed of new comments and photos: the site's (nil) or a machine's.
+        case feed(Int?)
+        /// sitemap.xml: every page, or the index of its parts when there are too many for one file.
+        case sitemap
+        /// Part `number` (1-based) of a long sitemap.
+        case sitemapPart(Int)
+        case robots
+        /// The A-Z index of parts: its tabs, and the page of one letter of `SiteIndex.letters`.
+        case partsIndex
+        case partsLetter(Int)
+        /// Every tag, and the page of one tag of `SiteIndex.tags`.
+        case tags
+        case tag(Int)
+        /// A collection of `SiteIndex.collections`.
+        case collection(Int)
     }
 
     /// A file published as it is, from the content or from the image cache.
@@ -32,12 +50,17 @@ public struct SitePlan: Sendable {
 
     public let pages: [(url: URLPath, page: Page)]
     public let copies: [Copy]
+    /// The pages a sitemap lists, in plan order.
+    public let sitemapPages: [URLPath]
+
+    /// The most addresses one sitemap file may hold (sitemaps.org).
+    static let sitemapLimit = 50_000
 
     /// Photos on each page of the site-wide gallery.
     static let photosPerPage = 24
 
     /// Plans the pages and files of `content` themed by `theme`, with the images the image stage made.
-    init(content: SiteContent, theme: Theme, images: ProcessedImages) {
+    init(content: SiteContent, theme: Theme, images: ProcessedImages, index: SiteIndex, downloads: [String: BundleDownload]) {
         var pages: [(URLPath, Page)] = [(Routes.catalog, .catalog), (Routes.notFound, .notFound)]
         var copies: [Copy] = theme.assets.sorted { $0.key < $1.key }.map { Copy(url: Routes.asset($0.key), source: $0.value.absolutePath) }
         let perPage = content.config.commentsPerPage
@@ -61,6 +84,10 @@ public struct SitePlan: Sendable {
                 pages.append((Routes.discussion(machineURL, page: number), .machine(m, discussionPage: number)))
             }
             pages.append((Routes.machineData(machine), .machineData(m)))
+            pages.append((Routes.feed(of: machine), .feed(m)))
+            if let download = downloads[machine.slug] {
+                copies.append(Copy(url: Routes.download(machine), source: download.path, cached: true))
+            }
             if machine.photoCount > 0 { pages.append((Routes.gallery(machineURL), .gallery(m, part: nil))) }
             addPhotos(machine.community.photos, machine: m, part: nil, owner: machineURL)
             if let cover = images.cover(of: machine) {
@@ -109,8 +136,24 @@ public struct SitePlan: Sendable {
             addManual(machine.manual, at: Routes.manual(of: machine), machine: m)
         }
         pages.append((Routes.search, .search))
+        pages.append((Routes.partsIndex, .partsIndex))
+        for (number, letter) in index.letters.enumerated() { pages.append((Routes.parts(letter: letter.key), .partsLetter(number))) }
+        pages.append((Routes.tags, .tags))
+        for (number, tag) in index.tags.enumerated() { pages.append((Routes.tag(tag.slug), .tag(number))) }
+        for (number, collection) in index.collections.enumerated() {
+            pages.append((Routes.collection(collection.slug), .collection(number)))
+        }
+        let listed = pages.filter { $0.1.isListedInSitemap }.map { $0.0 }
+        pages += [(Routes.catalogData, .catalogData), (Routes.catalogSchema, .catalogSchema), (Routes.feed, .feed(nil)),
+                  (Routes.sitemap, .sitemap), (Routes.robots, .robots)]
+        if listed.count > Self.sitemapLimit {
+            for number in 1...Self.pageCount(listed.count, Self.sitemapLimit) {
+                pages.append((Routes.sitemap(part: number), .sitemapPart(number)))
+            }
+        }
         self.pages = pages
         self.copies = copies
+        self.sitemapPages = listed
     }
 
     static func pageCount(_ items: Int, _ perPage: Int) -> Int {
@@ -119,6 +162,22 @@ public struct SitePlan: Sendable {
 }
 
 extension SitePlan.Page {
+    /// An HTML page worth a search engine's visit: not data, not a feed, not the 404 page, not
+    /// the search page, and not a print page (which repeats its manual).
+    var isListedInSitemap: Bool {
+        switch self {
+        case .catalog, .machine, .part, .gallery, .photo, .photos, .partsIndex, .partsLetter, .tags, .tag, .collection:
+            return true
+        case .manual(let address):
+            switch address.output {
+            case .page, .contents: return true
+            case .print, .navigation: return false
+            }
+        case .machineData, .search, .notFound, .catalogData, .catalogSchema, .feed, .sitemap, .sitemapPart, .robots:
+            return false
+        }
+    }
+
     /// A manual's every page on one page, which search leaves out.
     var isPrintPage: Bool {
         if case .manual(let address) = self, case .print = address.output { return true }

@@ -214,6 +214,11 @@ struct SubmissionReview: Sendable {
         guard let machine = content.machines.first(where: { $0.slug == slug }) else {
             return .failure(TargetProblem(reason: "\(yaml.location(of: "machine")): unknown machine '\(slug.prefix(80))'"))
         }
+        // The archive is the designer's, byte for byte: sync does not rewrite it.
+        if let archive = machine.archive {
+            return .failure(TargetProblem(reason: "machine '\(slug)' is published from \(archive), which sync does not change: "
+                                              + "unpack it into content/machines/\(slug)/ to take community content"))
+        }
         let base = "content/machines/\(machine.slug)"
         guard let partSlug else { return .success(base) }
         guard let part = machine.parts.first(where: { $0.slug == partSlug }) else {

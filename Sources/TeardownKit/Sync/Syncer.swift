@@ -45,7 +45,7 @@ public struct Syncer: Sendable {
     public var quarantine: String { siteRoot + "/content/.quarantine" }
 
     public func run(dryRun: Bool) throws -> SyncReport {
-        let (content, diagnostics) = ContentLoader(siteRoot: siteRoot).load()
+        let (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: cacheFolder + "/bundles").load()
         guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
         let review = SubmissionReview(content: content)
         let ledger = SyncLedger(path: cacheFolder + "/sync/ledger")

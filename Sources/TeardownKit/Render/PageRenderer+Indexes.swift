@@ -1,0 +1,73 @@
+/// The pages that cut across machines: the A-Z index of parts, tags and collections.
+extension PageRenderer {
+    func indexPage(_ page: SitePlan.Page, at url: URLPath) -> String {
+        switch page {
+        case .partsIndex:
+            let model = partsIndex(letter: nil, at: url)
+            return theme.render("parts", self.model(url, title: model.title, description: "Every part of every machine, A to Z.", model))
+        case .partsLetter(let number):
+            let model = partsIndex(letter: number, at: url)
+            return theme.render("parts", self.model(url, title: model.title, description: model.count, model))
+        case .tags:
+            let tags = index.tags.map { tag in
+                TagLinkModel(name: tag.names.joined(separator: ", "), url: Routes.tag(tag.slug).relative(from: url),
+                             count: counts(machines: tag.machines.count, parts: tag.parts.count))
+            }
+            return theme.render("tags-index", model(url, title: "Tags", description: "Machines and parts by tag.",
+                                                    TagsModel(tags: tags, hasTags: !tags.isEmpty)))
+        case .tag(let number):
+            let tag = index.tags[number]
+            let name = tag.names.joined(separator: ", ")
+            let model = TagPageModel(
+                name: name, machines: tag.machines.map { card($0, at: url) }, hasMachines: !tag.machines.isEmpty,
+                parts: tag.parts.map { entry($0, at: url) }, hasParts: !tag.parts.isEmpty,
+                all: Routes.tags.relative(from: url))
+            return theme.render("tag", self.model(url, title: "Tagged \(name)",
+                                                  description: counts(machines: tag.machines.count, parts: tag.parts.count), model))
+        case .collection(let number):
+            let collection = index.collections[number]
+            let model = CollectionPageModel(
+                title: collection.title, description: collection.description,
+                machines: collection.machines.map { card($0, at: url) }, hasMachines: !collection.machines.isEmpty)
+            return theme.render("collection", self.model(url, title: collection.title,
+                                                         description: collection.description.isEmpty
+                                                             ? Plural.count(collection.machines.count, "machine") : collection.description,
+                                                         image: collection.machines.first.flatMap { m in
+                                                             images.cover(of: content.machines[m]).map { sharingImage($0, of: content.machines[m]) }
+                                                         },
+                                                         model))
+        default:
+            return ""
+        }
+    }
+
+    /// The card file's tabs, every letter shown, those with parts linked; and the parts of `letter`.
+    private func partsIndex(letter number: Int?, at url: URLPath) -> PartsIndexModel {
+        let current = number.map { index.letters[$0] }
+        let byKey = Dictionary(uniqueKeysWithValues: index.letters.map { ($0.key, $0) })
+        let tabs = (SiteIndex.alphabet + ["other"]).map { key in
+            let letter = byKey[key]
+            return LetterTabModel(label: key == "other" ? "#" : key.uppercased(),
+                                  url: letter.map { Routes.parts(letter: $0.key).relative(from: url) },
+                                  current: key == current?.key, count: letter?.parts.count ?? 0)
+        }
+        let total = index.letters.reduce(0) { $0 + $1.parts.count }
+        let parts = current?.parts.map { entry($0, at: url) } ?? []
+        return PartsIndexModel(
+            title: current.map { $0.key == "other" ? "Parts not starting with a letter" : "Parts: \($0.label)" } ?? "Parts A–Z",
+            tabs: tabs, parts: parts, hasParts: !parts.isEmpty,
+            count: Plural.count(current?.parts.count ?? total, "part"))
+    }
+
+    private func entry(_ address: SiteIndex.PartAddress, at url: URLPath) -> PartEntryModel {
+        let machine = content.machines[address.machine]
+        let part = machine.parts[address.part]
+        return PartEntryModel(name: part.name, url: Routes.part(part, of: machine).relative(from: url),
+                              machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)))
+    }
+
+    private func counts(machines: Int, parts: Int) -> String {
+        [machines > 0 ? Plural.count(machines, "machine") : nil, parts > 0 ? Plural.count(parts, "part") : nil]
+            .compactMap { $0 }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+
+/// The outputs for apps, feed readers and crawlers: catalog.json, Atom feeds, sitemaps and
+/// robots.txt. They carry absolute URLs, since they are read away from the site.
+extension PageRenderer {
+    /// Entries in a feed: enough for a reader polling now and then.
+    static let feedLimit = 50
+
+    func absolute(_ url: URLPath) -> String { baseURL + url.value.dropFirst() }
+
+    // MARK: catalog.json
+
+    func catalogData() -> String {
+        let machines = content.machines.map { machine in
+            let cover = images.cover(of: machine).map { sharingImage($0, of: machine) }
+            let download = downloads[machine.slug]
+            return CatalogData.MachineEntry(
+                slug: machine.slug, name: machine.name, summary: machine.summary,
+                updated: CatalogData.updated(machine)?.rfc3339,
+                partCount: machine.parts.count, commentCount: machine.commentCount, photoCount: machine.photoCount,
+                tags: machine.tags, url: absolute(Routes.machine(machine)), data: absolute(Routes.machineData(machine)),
+                feed: absolute(Routes.feed(of: machine)),
+                cover: cover.map { CatalogData.Image(url: $0.url, width: $0.width, height: $0.height) },
+                download: CatalogData.Download(url: absolute(Routes.download(machine)), size: download?.size ?? 0,
+                                               sha256: download?.sha256 ?? ""))
+        }
+        let collections = index.collections.map { collection in
+            CatalogData.CollectionEntry(slug: collection.slug, title: collection.title, description: collection.description,
+                                        url: absolute(Routes.collection(collection.slug)),
+                                        machines: collection.machines.map { content.machines[$0].slug })
+        }
+        return CatalogData(schema: absolute(Routes.catalogSchema), title: content.config.title,
+                           description: content.config.description, url: baseURL, machines: machines,
+                           collections: collections).json
+    }
+
+    // MARK: Atom feeds
+
+    /// A comment or a dated photo, before its HTML is made: only the newest few are rendered.
+    private struct FeedItem {
+        let date: ISODate
+        let machine: Int
+        let part: Int?
+        let kind: Kind
+
+        enum Kind {
+            /// The comment, and the page of the discussion it is on.
+            case comment(Comment, page: Int)
+            case photo(Photo)
+        }
+
+        var id: String {
+            switch kind {
+            case .comment(let comment, _): "c:" + comment.id
+            case .photo(let photo): "p:" + photo.file.name
+            }
+        }
+    }
+
+    private func feedItems(_ m: Int) -> [FeedItem] {
+        let machine = content.machines[m]
+        let perPage = content.config.commentsPerPage
+        var items: [FeedItem] = []
+        for (p, community) in [(nil, machine.community)] + machine.parts.enumerated().map({ ($0.offset as Int?, $0.element.community) }) {
+            for (position, comment) in community.comments.enumerated() {
+                items.append(FeedItem(date: comment.date, machine: m, part: p, kind: .comment(comment, page: position / perPage + 1)))
+            }
+            // A photo without a date has no place in a list of what is new.
+            for photo in community.photos {
+                if let date = photo.date { items.append(FeedItem(date: date, machine: m, part: p, kind: .photo(photo))) }
+            }
+        }
+        return items
+    }
+
+    /// The Atom feed of new comments and photos: the site's (`machine` nil) or one machine's.
+    func feed(_ machineIndex: Int?) -> String {
+        let siteTitle = content.config.title
+        let items = (machineIndex.map { feedItems($0) } ?? content.machines.indices.flatMap { feedItems($0) })
+            .sorted { ($0.date, $0.machine, $0.part ?? -1, $0.id) > ($1.date, $1.machine, $1.part ?? -1, $1.id) }
+            .prefix(Self.feedLimit)
+        let machine = machineIndex.map { content.machines[$0] }
+        let feedURL = machine.map { Routes.feed(of: $0) } ?? Routes.feed
+        let page = machine.map { Routes.machine($0) } ?? Routes.catalog
+        // An empty feed still needs a date; the machine's own is the one that does not change by itself.
+        let updated = items.first?.date.rfc3339 ?? machine?.updated?.rfc3339 ?? "1970-01-01T00:00:00Z"
+
+        var xml = XMLDocument()
+        xml.start("feed", ["xmlns": "http://www.w3.org/2005/Atom", "xml:lang": content.config.language])
+        xml.element("title", text: machine.map { "\($0.name) · \(siteTitle): new comments and photos" }
+            ?? "\(siteTitle): new comments and photos")
+        xml.element("id", text: absolute(feedURL))
+        xml.empty("link", ["rel": "self", "type": "application/atom+xml", "href": absolute(feedURL)])
+        xml.empty("link", ["rel": "alternate", "type": "text/html", "href": absolute(page)])
+        xml.element("updated", text: updated)
+        // Atom wants an author for every entry; the site stands in for a photo without one.
+        xml.start("author")
+        xml.element("name", text: siteTitle)
+        xml.end()
+        xml.element("generator", ["version": TeardownVersion.current], text: "Teardown")
+        for item in items { entry(item, into: &xml) }
+        xml.end()
+        return xml.text
+    }
+
+    private func entry(_ item: FeedItem, into xml: inout XMLDocument) {
+        let machine = content.machines[item.machine]
+        let part = item.part.map { machine.parts[$0] }
+        let owner = part.map { Routes.part($0, of: machine) } ?? Routes.machine(machine)
+        let subject = part.map { "\($0.name) of the \(machine.name)" } ?? "the \(machine.name)"
+        xml.start("entry")
+        switch item.kind {
+        case .comment(let comment, let number):
+            let link = absolute(Routes.discussion(owner, page: number)) + "#" + Self.anchor(of: comment)
+            xml.element("title", text: "\(comment.author) on \(subject)")
+            xml.element("id", text: absolute(owner) + "#" + Self.anchor(of: comment))
+            xml.empty("link", ["rel": "alternate", "type": "text/html", "href": link])
+            xml.element("updated", text: comment.date.rfc3339)
+            xml.start("author")
+            xml.element("name", text: comment.author)
+            xml.end()
+            xml.element("content", ["type": "html"], text: html(of: comment))
+        case .photo(let photo):
+            let page = absolute(Routes.photo(photo, under: owner))
+            let author = photo.author ?? photo.credit
+            xml.element("title", text: "Photo of \(subject)" + (author.map { " by \($0)" } ?? "")
+                        + (photo.caption.map { ": \($0)" } ?? ""))
+            xml.element("id", text: page)
+            xml.empty("link", ["rel": "alternate", "type": "text/html", "href": page])
+            xml.element("updated", text: photo.date!.rfc3339)
+            if let author {
+                xml.start("author")
+                xml.element("name", text: author)
+                xml.end()
+            }
+            var html = ""
+            if let image = photoSharingImage(photo, owner: owner) {
+                html += "<p><img src=\"\(HTMLEscaping.attribute(image.url))\" width=\"\(image.width)\" height=\"\(image.height)\" "
+                    + "alt=\"\(HTMLEscaping.attribute(alt(photo)))\"></p>"
+            }
+            for line in [photo.caption, credit(photo), photo.license.map { "License: \($0)" }].compactMap({ $0 }) {
+                html += "<p>\(HTMLEscaping.attribute(line))</p>"
+            }
+            xml.element("content", ["type": "html"], text: html)
+        }
+        xml.end()
+    }
+
+    // MARK: Sitemaps and robots.txt
+
+    /// Every page, or, past the limit of one file, the index of the sitemap's parts.
+    func sitemap() -> String {
+        var xml = XMLDocument()
+        let count = SitePlan.pageCount(sitemapPages.count, SitePlan.sitemapLimit)
+        guard sitemapPages.count > SitePlan.sitemapLimit else { return sitemap(sitemapPages[...]) }
+        xml.start("sitemapindex", ["xmlns": "http://www.sitemaps.org/schemas/sitemap/0.9"])
+        for number in 1...count {
+            xml.start("sitemap")
+            xml.element("loc", text: absolute(Routes.sitemap(part: number)))
+            xml.end()
+        }
+        xml.end()
+        return xml.text
+    }
+
+    func sitemap(part number: Int) -> String {
+        sitemap(sitemapPages.dropFirst((number - 1) * SitePlan.sitemapLimit).prefix(SitePlan.sitemapLimit))
+    }
+
+    private func sitemap(_ pages: ArraySlice<URLPath>) -> String {
+        var xml = XMLDocument()
+        xml.start("urlset", ["xmlns": "http://www.sitemaps.org/schemas/sitemap/0.9"])
+        for page in pages {
+            xml.start("url")
+            xml.element("loc", text: absolute(page))
+            xml.end()
+        }
+        xml.end()
+        return xml.text
+    }
+
+    /// Crawlers may read everything, and learn where the sitemap is. (Crawlers look for
+    /// robots.txt only at the root of a host: under a sub-path it is written but not read.)
+    func robots() -> String {
+        "User-agent: *\nAllow: /\n\nSitemap: \(absolute(Routes.sitemap))\n"
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// The indexes that cut across machines: every part A to Z, the tags, and site.yaml's
+/// collections. Made once per build; the plan, the pages and the fingerprints all read it.
+struct SiteIndex: Sendable {
+    struct PartAddress: Sendable, Hashable {
+        let machine: Int
+        let part: Int
+    }
+
+    /// One drawer of the card file: the parts whose names start with one letter.
+    struct Letter: Sendable {
+        /// In the URL: "a" to "z", or "other" for names that start with anything else.
+        let key: String
+        /// On the tab: "A" to "Z", or "#".
+        let label: String
+        /// By name, then machine name.
+        let parts: [PartAddress]
+    }
+
+    struct Tag: Sendable {
+        let slug: String
+        /// The tag as written; tags that differ only in case or punctuation share a page.
+        let names: [String]
+        let machines: [Int]
+        let parts: [PartAddress]
+    }
+
+    struct Collection: Sendable {
+        let slug: String
+        let title: String
+        let description: String
+        /// Machines that exist, in the order site.yaml lists them.
+        let machines: [Int]
+    }
+
+    /// The letters that have parts, A to Z, then "#".
+    let letters: [Letter]
+    /// By slug.
+    let tags: [Tag]
+    let collections: [Collection]
+
+    init(_ content: SiteContent) {
+        let machines = content.machines
+        var drawers: [String: [PartAddress]] = [:]
+        var tagged: [String: (names: [String], machines: [Int], parts: [PartAddress])] = [:]
+        for (m, machine) in machines.enumerated() {
+            for name in Set(machine.tags).sorted() {
+                let slug = Self.slug(ofTag: name)
+                tagged[slug, default: ([], [], [])].machines.append(m)
+                if !tagged[slug]!.names.contains(name) { tagged[slug]!.names.append(name) }
+            }
+            for (p, part) in machine.parts.enumerated() {
+                drawers[Self.letter(of: part.name), default: []].append(PartAddress(machine: m, part: p))
+                for name in Set(part.tags).sorted() {
+                    let slug = Self.slug(ofTag: name)
+                    tagged[slug, default: ([], [], [])].parts.append(PartAddress(machine: m, part: p))
+                    if !tagged[slug]!.names.contains(name) { tagged[slug]!.names.append(name) }
+                }
+            }
+        }
+        func byName(_ a: PartAddress, _ b: PartAddress) -> Bool {
+            let first = machines[a.machine].parts[a.part], second = machines[b.machine].parts[b.part]
+            switch first.name.localizedStandardCompare(second.name) {
+            case .orderedAscending: return true
+            case .orderedDescending: return false
+            case .orderedSame: return (machines[a.machine].name, first.slug) < (machines[b.machine].name, second.slug)
+            }
+        }
+        letters = (Self.alphabet + ["other"]).compactMap { key in
+            guard let parts = drawers[key] else { return nil }
+            return Letter(key: key, label: key == "other" ? "#" : key.uppercased(), parts: parts.sorted(by: byName))
+        }
+        tags = tagged.keys.sorted().map { slug in
+            let entry = tagged[slug]!
+            return Tag(slug: slug, names: entry.names.sorted(), machines: entry.machines, parts: entry.parts.sorted(by: byName))
+        }
+        let slugs = Dictionary(machines.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
+        collections = content.config.collections.map { collection in
+            Collection(slug: collection.slug, title: collection.title, description: collection.description,
+                       machines: collection.machines.compactMap { slugs[$0] })
+        }
+    }
+
+    static let alphabet = "abcdefghijklmnopqrstuvwxyz".map(String.init)
+
+    /// The drawer a name goes in: its first letter without accents, or "other".
+    static func letter(of name: String) -> String {
+        guard let first = name.trimmingCharacters(in: .whitespaces).first else { return "other" }
+        let folded = String(first).folding(options: [.diacriticInsensitive, .caseInsensitive], locale: Locale(identifier: "en"))
+            .lowercased()
+        return alphabet.contains(folded) ? folded : "other"
+    }
+
+    /// A tag's address: lower case, letters and digits of any script, other runs as one "-".
+    /// A tag made of punctuation alone is named by a digest, so it still has a page.
+    static func slug(ofTag name: String) -> String {
+        var slug = ""
+        var pendingDash = false
+        for character in name.lowercased() {
+            if character.isLetter || character.isNumber {
+                if pendingDash && !slug.isEmpty { slug.append("-") }
+                slug.append(character)
+                pendingDash = false
+            } else {
+                pendingDash = true
+            }
+        }
+        return slug.isEmpty ? "tag-" + String(ContentDigest(of: name).description.prefix(8)) : slug
+    }
+}
