@@ -74,7 +74,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TeardownKitTests",
-            dependencies: ["TeardownKit"],
+            dependencies: ["TeardownKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -79,7 +79,11 @@ struct BundleDownloads: Sendable {
         for entry in entries {
             fingerprint.add(entry.path)
             fingerprint.add(entry.source)
-            fingerprint.add(FileSystem.stamp(of: entry.source) ?? ContentDigest(high: 0, low: 0))
+            // A file of the image cache is named by what it was made from and never changes, but
+            // publishing it as a hard link changes its ctime: its path alone says what it holds.
+            if !entry.source.hasPrefix(images.entries + "/") {
+                fingerprint.add(FileSystem.stamp(of: entry.source) ?? ContentDigest(high: 0, low: 0))
+            }
         }
         let key = fingerprint.digest.description
         let path = cache + "/" + key + ".zip"

@@ -19,17 +19,18 @@ struct TemplateFieldsTests {
         let layer = StackLayerModel(name: "n", url: "u", z: 1, left: "0%", top: "0%", width: "1%", height: "1%", current: true)
         let stack = StackModel(name: "n", width: 1, height: 1, layers: [layer])
         let backdrop = BackdropModel(name: "n", width: 1, height: 1, style: "s")
-        let entry = EntryModel(author: "a", date: "d", dateTime: "t", html: "h", isDesigner: true)
+        let entry = EntryModel(author: "a", date: "d", dateTime: "t", html: "h", isDesigner: false, anchor: "comment-a")
         let pageLink = PaginationModel.PageLink(number: 1, url: "u", current: true)
         let pagination = PaginationModel(pages: [pageLink], previous: "p", next: "n")
         let discussion = DiscussionModel(entries: [entry], hasEntries: true, commentCount: "1", pagination: pagination)
         let picture = PictureModel(webp: "w", jpeg: "j", src: "s", width: 1, height: 1, sizes: "s", alt: "a")
         let photo = PhotoModel(url: "u", picture: picture, large: "l", largeWidth: 1, largeHeight: 1, caption: "c", credit: "c",
                                license: "l", date: "d")
-        let card = MachineCardModel(name: "n", url: "u", summary: "s", tags: ["t"], partCount: "1", commentCount: "1",
+        let card = MachineCardModel(name: "n", url: "u", summary: "s", tags: [link], partCount: "1", commentCount: "1",
                                     photoCount: "1", cover: picture, backdrop: backdrop)
-        let layout = LayoutModel(siteTitle: "s", language: "en", pageTitle: "p", description: "d", canonical: "c",
-                                 home: "h", help: "h", stylesheet: "s", generator: "g", bugReport: "b",
+        let layout = LayoutModel(siteTitle: "s", language: "en", pageTitle: "p", shareTitle: "s", description: "d",
+                                 canonical: "c", home: "h", help: "h", partsIndex: "p", tags: "t", feeds: [link],
+                                 twitterCard: "summary", stylesheet: "s", generator: "g", bugReport: "b",
                                  photos: "p", scripts: ["s"], image: SharingImageModel(url: "u", width: 1, height: 1),
                                  search: "s", searchFilters: [SearchFilterModel(name: "n", value: "v")])
         let navItem = ManualPageModel.NavItem(title: "t", url: "u", current: true, kind: "page", opens: false, closes: [0])
@@ -37,12 +38,15 @@ struct TemplateFieldsTests {
         missing += unreachable(link) + unreachable(layer) + unreachable(stack) + unreachable(backdrop)
         missing += unreachable(entry) + unreachable(pageLink) + unreachable(pagination) + unreachable(discussion)
         missing += unreachable(photo) + unreachable(card) + unreachable(layout) + unreachable(navItem)
-        missing += unreachable(CatalogModel(machines: [card], hasMachines: true))
+        missing += unreachable(CatalogModel(machines: [card], hasMachines: true,
+                                                collections: [CollectionLinkModel(title: "t", url: "u", description: "d", count: "c")]))
+        missing += unreachable(CollectionLinkModel(title: "t", url: "u", description: "d", count: "c"))
         missing += unreachable(PartLinkModel(name: "n", url: "u", counts: "c"))
         missing += unreachable(SpecModel(label: "l", value: "v"))
-        missing += unreachable(MachinePageModel(name: "n", summary: "s", designer: "d", license: "l", updated: "u", tags: ["t"],
+        missing += unreachable(MachinePageModel(name: "n", summary: "s", designer: "d", license: "l", updated: "u", tags: [link],
                                                 stack: stack, parts: [], discussion: discussion, photos: [photo], hasPhotos: true,
-                                                gallery: link, data: "d", manual: link))
+                                                gallery: link, data: "d", download: link, feed: "f",
+                                                manual: link))
         missing += unreachable(PartPageModel(name: "n", machine: link, backdrop: backdrop, layer: layer, specs: [], hasSpecs: false,
                                              tags: [], discussion: discussion, photos: [], hasPhotos: false, gallery: link))
         missing += unreachable(SearchFilterModel(name: "n", value: "v"))
@@ -65,6 +69,15 @@ struct TemplateFieldsTests {
         missing += unreachable(GalleryPageModel(title: "t", machine: link, part: link, photos: [photo], hasPhotos: true, count: "c",
                                                 pagination: pagination))
         missing += unreachable(PageModel(site: layout, page: link))
+        let partEntry = PartEntryModel(name: "n", url: "u", machine: link)
+        let tab = LetterTabModel(label: "A", url: "u", current: true, count: 1)
+        missing += unreachable(partEntry) + unreachable(tab)
+        missing += unreachable(PartsIndexModel(title: "t", tabs: [tab], parts: [partEntry], hasParts: true, count: "c"))
+        let tag = TagLinkModel(name: "n", url: "u", count: "c")
+        missing += unreachable(tag) + unreachable(TagsModel(tags: [tag], hasTags: true))
+        missing += unreachable(TagPageModel(name: "n", machines: [card], hasMachines: true, parts: [partEntry], hasParts: true,
+                                            all: "a"))
+        missing += unreachable(CollectionPageModel(title: "t", description: "d", machines: [card], hasMachines: true))
         #expect(missing == [])
     }
 
