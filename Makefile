@@ -5,8 +5,8 @@ PORT ?= 8080
 APT_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-openssl-dev libvips-dev zlib1g-dev curl python3 \
 	chromium chromium-driver
 # Python packages, as module:package: Pagefind for search, a real FTP server for the sync
-# tests, Selenium for the browser tests.
-PIP_PACKAGES := pagefind_bin:pagefind-bin pyftpdlib:pyftpdlib selenium:selenium
+# tests, Selenium for the browser tests, jsonschema to check catalog.json against its schema.
+PIP_PACKAGES := pagefind_bin:pagefind-bin pyftpdlib:pyftpdlib selenium:selenium jsonschema:jsonschema
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TEARDOWN := .build/debug/teardown
 # Catalog sizes (part pages) and repetitions for make bench.

@@ -32,6 +32,10 @@ struct OutputFingerprints: Sendable {
             everyCard.add(machine.cover)
         }
         let allCards = everyCard.digest
+        // The A-Z index and the list of tags show only names and tags.
+        var everyStack = Fingerprint()
+        for machine in machines { everyStack.add(machine.stack) }
+        let allStacks = everyStack.digest
         // Everything a feed or catalog.json shows of one machine.
         let community = machines.map { machine in
             var fingerprint = Fingerprint()
@@ -126,7 +130,10 @@ struct OutputFingerprints: Sendable {
                 for digest in index.map({ [community[$0]] }) ?? community { fingerprint.add(digest) }
             case .sitemap, .sitemapPart:
                 fingerprint.add(sitemapDigest)
-            case .partsIndex, .partsLetter, .tags, .tag, .collection:
+            case .partsIndex, .partsLetter, .tags:
+                fingerprint.add(theme.digest(of: Self.template(of: entry.page)))
+                fingerprint.add(allStacks)
+            case .tag, .collection:
                 fingerprint.add(theme.digest(of: Self.template(of: entry.page)))
                 fingerprint.add(allCards)
             case .notFound:

@@ -54,8 +54,9 @@ struct IncrementalBuildTests {
         try scratch.write("---\nauthor: Grace\ndate: 2024-06-01\n---\nA brand new remark.\n",
                           to: "content/machines/box/parts/lid/comments/new.md")
         let report = try scratch.build()
-        // The lid page shows it; the machine page, the catalog and the machine view's data count it.
-        #expect(report.written == 4)
+        // The lid page shows it; the machine page, the catalog, the machine view's data and the tag
+        // page's card count it; the feeds, the bundle download and catalog.json carry it.
+        #expect(report.written == 9)
         #expect(Fixtures.read(scratch.output + "/machines/box/parts/lid/index.html").contains("A brand new remark."))
         #expect(Fixtures.read(scratch.output + "/index.html").contains("2 comments"))
         #expect(scratch.inode("machines/box/parts/base/index.html") == untouched, "the base page was not rewritten")
@@ -91,7 +92,7 @@ struct IncrementalBuildTests {
         #expect(TextFile.exists(scratch.output + "/machines/box/parts/base/index.html"))
         try FileManager.default.removeItem(atPath: scratch.site + "/content/machines/box/parts/base")
         let report = try scratch.build()
-        #expect(report.removed == 2, "the page and the layer image")
+        #expect(report.removed == 3, "the page, the layer image, and the A-Z index's page of the letter B")
         #expect(!TextFile.exists(scratch.output + "/machines/box/parts/base"))
         #expect(!Fixtures.read(scratch.output + "/machines/box/index.html").contains("Base"))
     }
