@@ -100,6 +100,8 @@ struct BundleDownloads: Sendable {
             try FileSystem.rename(temporary, to: path)
             try Data(sha.utf8).write(to: URL(fileURLWithPath: path + ".sha256"))
             return BundleDownload(path: path, size: data.count, sha256: sha)
+        } catch let failure as Failure {
+            throw failure
         } catch {
             throw Failure(machine: machine.slug, reason: "\(error)")
         }

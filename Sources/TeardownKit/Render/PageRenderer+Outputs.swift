@@ -85,7 +85,7 @@ extension PageRenderer {
         // An empty feed still needs a date; the machine's own is the one that does not change by itself.
         let updated = items.first?.date.rfc3339 ?? machine?.updated?.rfc3339 ?? "1970-01-01T00:00:00Z"
 
-        var xml = XMLDocument()
+        var xml = XMLWriter()
         xml.start("feed", ["xmlns": "http://www.w3.org/2005/Atom", "xml:lang": content.config.language])
         xml.element("title", text: machine.map { "\($0.name) · \(siteTitle): new comments and photos" }
             ?? "\(siteTitle): new comments and photos")
@@ -103,7 +103,7 @@ extension PageRenderer {
         return xml.text
     }
 
-    private func entry(_ item: FeedItem, into xml: inout XMLDocument) {
+    private func entry(_ item: FeedItem, into xml: inout XMLWriter) {
         let machine = content.machines[item.machine]
         let part = item.part.map { machine.parts[$0] }
         let owner = part.map { Routes.part($0, of: machine) } ?? Routes.machine(machine)
@@ -150,9 +150,9 @@ extension PageRenderer {
 
     /// Every page, or, past the limit of one file, the index of the sitemap's parts.
     func sitemap() -> String {
-        var xml = XMLDocument()
-        let count = SitePlan.pageCount(sitemapPages.count, SitePlan.sitemapLimit)
         guard sitemapPages.count > SitePlan.sitemapLimit else { return sitemap(sitemapPages[...]) }
+        let count = SitePlan.pageCount(sitemapPages.count, SitePlan.sitemapLimit)
+        var xml = XMLWriter()
         xml.start("sitemapindex", ["xmlns": "http://www.sitemaps.org/schemas/sitemap/0.9"])
         for number in 1...count {
             xml.start("sitemap")
@@ -168,7 +168,7 @@ extension PageRenderer {
     }
 
     private func sitemap(_ pages: ArraySlice<URLPath>) -> String {
-        var xml = XMLDocument()
+        var xml = XMLWriter()
         xml.start("urlset", ["xmlns": "http://www.sitemaps.org/schemas/sitemap/0.9"])
         for page in pages {
             xml.start("url")

@@ -87,7 +87,7 @@ struct SiteIndex: Sendable {
     /// The drawer a name goes in: its first letter without accents, or "other".
     static func letter(of name: String) -> String {
         guard let first = name.trimmingCharacters(in: .whitespaces).first else { return "other" }
-        let folded = String(first).folding(options: [.diacriticInsensitive, .caseInsensitive], locale: Locale(identifier: "en"))
+        let folded = String(first).folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
             .lowercased()
         return alphabet.contains(folded) ? folded : "other"
     }

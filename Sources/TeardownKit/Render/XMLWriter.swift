@@ -1,7 +1,7 @@
 /// Builds the XML the site publishes (Atom feeds, sitemaps) as text. Community content goes
 /// into it, so every value is escaped, and characters XML 1.0 forbids (control characters,
 /// U+FFFE, U+FFFF) are dropped: one stray byte in a comment must not make a feed unreadable.
-struct XMLDocument {
+struct XMLWriter {
     private(set) var text = #"<?xml version="1.0" encoding="utf-8"?>"# + "\n"
     private var open: [String] = []
 
