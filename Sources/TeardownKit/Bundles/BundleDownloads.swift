@@ -107,8 +107,23 @@ struct BundleDownloads: Sendable {
         }
     }
 
+    /// Bundles up to this size are zipped in memory: ZIPFoundation rewrites the archive's
+    /// directory after every entry, which on disk made a bundle of 300 files take seconds.
+    static let inMemoryLimit = 64 << 20
+
     private func write(_ entries: [(path: String, source: String)], of machine: Machine, to path: String) throws {
-        let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
+        let total = entries.reduce(0) { $0 + (FileSystem.size(of: $1.source) ?? 0) }
+        let inMemory = total <= Self.inMemoryLimit
+        let archive = inMemory ? try Archive(data: Data(), accessMode: .create)
+            : try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
+        try add(entries, of: machine, to: archive)
+        if inMemory {
+            guard let data = archive.data else { throw Failure(machine: machine.slug, reason: "the archive was not made") }
+            try data.write(to: URL(fileURLWithPath: path))
+        }
+    }
+
+    private func add(_ entries: [(path: String, source: String)], of machine: Machine, to archive: Archive) throws {
         // DOS dates start in 1980; a machine with no `updated` gets that first day.
         let date = machine.updated?.date ?? Date(timeIntervalSince1970: 315_532_800)
         for entry in entries {

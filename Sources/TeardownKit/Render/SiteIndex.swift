@@ -59,13 +59,11 @@ struct SiteIndex: Sendable {
                 }
             }
         }
+        // Names folded once: a localized comparison in the sort took a second on 10,000 parts.
+        let keys = machines.map { machine in machine.parts.map { Self.sortKey($0.name) } }
         func byName(_ a: PartAddress, _ b: PartAddress) -> Bool {
-            let first = machines[a.machine].parts[a.part], second = machines[b.machine].parts[b.part]
-            switch first.name.localizedStandardCompare(second.name) {
-            case .orderedAscending: return true
-            case .orderedDescending: return false
-            case .orderedSame: return (machines[a.machine].name, first.slug) < (machines[b.machine].name, second.slug)
-            }
+            (keys[a.machine][a.part], machines[a.machine].name, machines[a.machine].parts[a.part].slug)
+                < (keys[b.machine][b.part], machines[b.machine].name, machines[b.machine].parts[b.part].slug)
         }
         letters = (Self.alphabet + ["other"]).compactMap { key in
             guard let parts = drawers[key] else { return nil }
@@ -80,6 +78,11 @@ struct SiteIndex: Sendable {
             Collection(slug: collection.slug, title: collection.title, description: collection.description,
                        machines: collection.machines.compactMap { slugs[$0] })
         }
+    }
+
+    /// How a name is filed: without case or accents, so "écrou" sits with the E's.
+    static func sortKey(_ name: String) -> String {
+        name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
     }
 
     static let alphabet = "abcdefghijklmnopqrstuvwxyz".map(String.init)
