@@ -50,7 +50,7 @@ struct PageRenderer: Sendable {
             let machine = content.machines[index]
             return theme.render("machine", model(url, title: machine.name, description: machine.summary,
                                                  image: images.cover(of: machine).map { sharingImage($0, of: machine) },
-                                                 scripts: ["machine.js"], feed: Routes.feed(of: machine),
+                                                 scripts: ["machine.js"], feed: machine,
                                                  filters: filters(number == 1 ? "machine" : nil, comments: !machine.community.comments.isEmpty,
                                                                   machine: machine),
                                                  machinePage(index, page: number, at: url)))
@@ -59,7 +59,7 @@ struct PageRenderer: Sendable {
             let first = Self.photos(of: machineIndex, part: partIndex, in: content).first
             return theme.render("gallery", model(url, title: page.title, description: page.count,
                                                  image: first.flatMap { photoSharingImage($0.photo, owner: $0.owner) },
-                                                 feed: Routes.feed(of: content.machines[machineIndex]), page))
+                                                 feed: content.machines[machineIndex], page))
         case .photos(let number):
             let page = siteGallery(page: number, at: url)
             return theme.render("gallery", model(url, title: page.title, description: page.count,
@@ -78,7 +78,7 @@ struct PageRenderer: Sendable {
                                               description: "\(part.name), a part of the \(machine.name)",
                                               image: part.community.photos.first.flatMap { photoSharingImage($0, owner: partURL) }
                                                   ?? images.cover(of: machine).map { sharingImage($0, of: machine) },
-                                              feed: Routes.feed(of: machine),
+                                              feed: machine,
                                               filters: filters(number == 1 ? "part" : nil, comments: !part.community.comments.isEmpty,
                                                                machine: machine),
                                               partPage(partIndex, of: machineIndex, page: number, at: url)))
@@ -110,7 +110,7 @@ struct PageRenderer: Sendable {
     }
 
     func model<Body: Sendable>(_ url: URLPath, title: String?, description: String, image: SharingImageModel? = nil,
-                               scripts: [String] = [], feed: URLPath? = nil, filters: [SearchFilterModel] = [],
+                               scripts: [String] = [], feed: Machine? = nil, filters: [SearchFilterModel] = [],
                                _ body: Body) -> PageModel<Body> {
         PageModel(site: layout(url, title: title, description: description, absoluteBase: nil, image: image, scripts: scripts,
                                feed: feed, filters: filters),
@@ -127,15 +127,16 @@ struct PageRenderer: Sendable {
     }
 
     private func layout(_ url: URLPath, title: String?, description: String, absoluteBase: String?,
-                        image: SharingImageModel? = nil, scripts: [String] = [], feed: URLPath? = nil,
+                        image: SharingImageModel? = nil, scripts: [String] = [], feed machine: Machine? = nil,
                         filters: [SearchFilterModel] = []) -> LayoutModel {
         func link(_ target: URLPath) -> String {
             absoluteBase.map { $0 + target.value.dropFirst() } ?? target.relative(from: url)
         }
         let siteTitle = content.config.title
         var feeds = [LinkModel(title: "\(siteTitle): new comments and photos", url: link(Routes.feed))]
-        if let feed {
-            feeds.append(LinkModel(title: "\(title ?? siteTitle): new comments and photos", url: link(feed)))
+        // The pages of a machine and its parts offer the machine's feed, named after the machine.
+        if let machine {
+            feeds.append(LinkModel(title: "\(machine.name): new comments and photos", url: link(Routes.feed(of: machine))))
         }
         let image = image ?? siteImage
         // A shared link shows the description under the title; an empty one makes a bare card.
