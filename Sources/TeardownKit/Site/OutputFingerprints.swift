@@ -8,7 +8,7 @@ struct OutputFingerprints: Sendable {
     init(plan: SitePlan, content: SiteContent, theme: Theme, images: ProcessedImages, manuals: ManualSet,
          search: SearchAvailability, baseURL: String, downloads: [String: BundleDownload]) {
         var site = Fingerprint()
-        site.add(TeardownVersion.current)
+        site.add(TeardownVersion.build)
         site.add(content.config.source)
         site.add(baseURL)
         site.add(search.isAvailable ? "search" : "no search")
