@@ -33,6 +33,23 @@ struct CLITests {
         #expect(result.stderr.contains(expected), "\(result.stderr)")
     }
 
+    @Test("check --strict reports warnings as errors and exits 1")
+    func strictCheck() throws {
+        let site = Self.fixtures.appendingPathComponent("sites/specs")
+        let relaxed = try TeardownBinary.run(["check", "--site", "."], in: site)
+        #expect(relaxed.status == 0)
+        #expect(relaxed.stderr.contains(
+            "content/machines/box/parts/lid/part.yaml:13:13: warning: spec 'Firmware' value '1.2.3 GB' is not a quantity"),
+            "\(relaxed.stderr)")
+        #expect(relaxed.stdout.contains("0 errors, 5 warnings"))
+        let strict = try TeardownBinary.run(["check", "--site", ".", "--strict"], in: site)
+        #expect(strict.status == 1)
+        #expect(strict.stderr.contains(
+            "content/machines/box/parts/lid/part.yaml:13:13: error: spec 'Firmware' value '1.2.3 GB' is not a quantity"),
+            "\(strict.stderr)")
+        #expect(strict.stdout.contains("5 errors, 0 warnings"))
+    }
+
     @Test("check names files relative to where it runs")
     func checkPathsFromElsewhere() throws {
         let result = try TeardownBinary.run(["check", "--site", "invalid/missing-name"], in: Self.fixtures)

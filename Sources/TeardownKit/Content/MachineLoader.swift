@@ -160,12 +160,20 @@ struct MachineLoader {
     private func loadSpecs(_ yaml: YAMLMap, diagnostics: inout [Diagnostic]) -> [Spec] {
         guard let specs = yaml.map("specs", diagnostics: &diagnostics) else { return [] }
         return specs.entries.compactMap { entry in
-            guard let value = entry.value.scalar?.string else {
-                diagnostics.append(.error(.wrongType(key: entry.key, expected: "text such as \"4.7 GB\""),
-                                          at: specs.location(of: entry.key)))
+            let location = YAMLMap.location(entry.value.mark ?? entry.keyMark, specs.file, specs.lineOffset)
+            guard let scalar = entry.value.scalar else {
+                diagnostics.append(.error(.wrongType(key: entry.key, expected: "text such as \"4.7 GB\""), at: location))
                 return nil
             }
-            return Spec(label: entry.key, value: value)
+            let value = entry.value.null == nil ? scalar.string : ""
+            switch SpecParser.read(value) {
+            case .success(let reading):
+                return Spec(label: entry.key, value: value, reading: reading)
+            case .failure(let problem):
+                // The page still shows the value as written; only the conversions are lost.
+                diagnostics.append(.warning(.specValue(label: entry.key, value: value, reason: problem.reason), at: location))
+                return Spec(label: entry.key, value: value, reading: .text)
+            }
         }
     }
 }

@@ -57,7 +57,10 @@ public struct Layer: Sendable, Hashable {
 /// One key-value row of a part's specifications, in the order written.
 public struct Spec: Sendable, Hashable {
     public let label: String
+    /// As written: the page always shows it.
     public let value: String
+    /// The quantity read from it, for conversions; `.text` when it is text or did not parse.
+    public let reading: SpecReading
 }
 
 /// A part of a machine, loaded from parts/<slug>/.

@@ -24,6 +24,9 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
         Diagnostic(.warning, problem, at: location)
     }
 
+    /// The same problem as an error, for `teardown check --strict`.
+    public var asError: Diagnostic { Diagnostic(.error, problem, at: location) }
+
     /// `path:line:col: error: message`
     public var description: String {
         "\(location): \(severity.rawValue): \(problem.message)"

@@ -35,6 +35,7 @@ public enum Problem: Hashable, Sendable, Codable {
     case unsafeArchiveEntry(String, reason: String)
     case unreadableArchive(reason: String)
     case bundleTwice(String)
+    case specValue(label: String, value: String, reason: String)
 
     /// The human-readable text after `error:` or `warning:`.
     public var message: String {
@@ -83,6 +84,8 @@ public enum Problem: Hashable, Sendable, Codable {
         case .unreadableArchive(let reason): "cannot read the bundle archive: \(reason)"
         case .bundleTwice(let name):
             "machine '\(name)' is both a folder and \(name).zip; keep one of them"
+        case .specValue(let label, let value, let reason):
+            "spec '\(label)' value '\(value)' is not a quantity: \(reason). The page shows it as written, without conversions"
         }
     }
 }

@@ -74,14 +74,15 @@ struct PageRenderer: Sendable {
             let machine = content.machines[machineIndex]
             let part = machine.parts[partIndex]
             let partURL = Routes.part(part, of: machine)
+            let page = partPage(partIndex, of: machineIndex, page: number, at: url)
             return theme.render("part", model(url, title: "\(part.name) — \(machine.name)",
                                               description: "\(part.name), a part of the \(machine.name)",
                                               image: part.community.photos.first.flatMap { photoSharingImage($0, owner: partURL) }
                                                   ?? images.cover(of: machine).map { sharingImage($0, of: machine) },
-                                              feed: machine,
+                                              scripts: page.unitSwitch ? ["units.js"] : [], feed: machine,
                                               filters: filters(number == 1 ? "part" : nil, comments: !part.community.comments.isEmpty,
                                                                machine: machine),
-                                              partPage(partIndex, of: machineIndex, page: number, at: url)))
+                                              page))
         case .manual(let address):
             return manual(address, at: url)
         case .search:
@@ -253,14 +254,15 @@ struct PageRenderer: Sendable {
         let part = machine.parts[partIndex]
         let base = Routes.part(part, of: machine)
         let photos = part.community.photos.map { photoModel($0, owner: base, at: url) }
-        let specs = part.specs.map { SpecModel(label: $0.label, value: $0.value) }
+        let specs = specRows(part.specs)
         return PartPageModel(
             name: part.name,
             machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
             backdrop: stacks[machineIndex].backdrop(prefix: prefix(machineIndex, at: url), excluding: partIndex),
             layer: stacks[machineIndex].layer(partIndex, url: Routes.layer(
                 part, of: machine, optimized: images.isOptimized(part.layer)).relative(from: url)),
-            specs: specs, hasSpecs: !specs.isEmpty, tags: tagLinks(part.tags, at: url),
+            specs: specs, hasSpecs: !specs.isEmpty,
+            unitSwitch: specs.contains { $0.conversions.contains { $0.system != nil } }, tags: tagLinks(part.tags, at: url),
             discussion: discussion(part.description, part.community.comments, designer: machine.designer,
                                    base: base, page: number, at: url),
             photos: photos, hasPhotos: !photos.isEmpty,

@@ -278,6 +278,20 @@ extension SpecModel: MustacheParent {
         switch name {
         case "label": label
         case "value": value
+        case "note": note
+        case "conversions": conversions
+        default: nil
+        }
+    }
+}
+
+extension SpecConversionModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "relation": relation
+        case "text": text
+        case "note": note
+        case "system": system
         default: nil
         }
     }
@@ -316,6 +330,7 @@ extension PartPageModel: MustacheParent {
         case "layer": layer
         case "specs": specs
         case "hasSpecs": hasSpecs
+        case "unitSwitch": unitSwitch
         case "tags": tags
         case "discussion": discussion
         case "photos": photos

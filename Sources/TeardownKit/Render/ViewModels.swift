@@ -214,7 +214,20 @@ struct PartLinkModel: Sendable {
 
 struct SpecModel: Sendable {
     let label: String
+    /// As written in part.yaml.
     let value: String
+    /// "decimal" or "binary" for data sizes.
+    let note: String?
+    let conversions: [SpecConversionModel]
+}
+
+struct SpecConversionModel: Sendable {
+    /// "=" when the shown number is exact, "≈" when it is rounded.
+    let relation: String
+    let text: String
+    let note: String?
+    /// "metric" or "imperial", which the unit switch shows or hides; nil for the others.
+    let system: String?
 }
 
 struct MachinePageModel: Sendable {
@@ -249,6 +262,8 @@ struct PartPageModel: Sendable {
     let layer: StackLayerModel
     let specs: [SpecModel]
     let hasSpecs: Bool
+    /// Some conversion is metric or imperial, so the metric/imperial switch has something to do.
+    let unitSwitch: Bool
     let tags: [LinkModel]
     let discussion: DiscussionModel
     let photos: [PhotoModel]

@@ -15,7 +15,10 @@ struct ContentLoaderTests {
         let part = try #require(machine.parts.first)
         #expect(part.name == "Lid")
         #expect(part.layer.z == 1)
-        #expect(part.specs == [Spec(label: "Mass", value: "1.2 kg")])
+        #expect(part.specs.map(\.label) == ["Mass"])
+        #expect(part.specs.map(\.value) == ["1.2 kg"])
+        #expect(part.specs.first?.reading.quantity?.form == .single(1.2))
+        #expect(part.specs.first?.reading.quantity?.unit?.symbol == "kg")
         #expect(part.community.comments.map(\.author) == ["Ada"])
         #expect(content.manual.pages.map(\.title) == ["Help"])
     }

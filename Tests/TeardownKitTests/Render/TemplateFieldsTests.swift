@@ -42,13 +42,15 @@ struct TemplateFieldsTests {
                                                 collections: [CollectionLinkModel(title: "t", url: "u", description: "d", count: "c")]))
         missing += unreachable(CollectionLinkModel(title: "t", url: "u", description: "d", count: "c"))
         missing += unreachable(PartLinkModel(name: "n", url: "u", counts: "c"))
-        missing += unreachable(SpecModel(label: "l", value: "v"))
+        let conversion = SpecConversionModel(relation: "=", text: "t", note: "n", system: "s")
+        missing += unreachable(conversion)
+        missing += unreachable(SpecModel(label: "l", value: "v", note: "n", conversions: [conversion]))
         missing += unreachable(MachinePageModel(name: "n", summary: "s", designer: "d", license: "l", updated: "u", tags: [link],
                                                 stack: stack, parts: [], discussion: discussion, photos: [photo], hasPhotos: true,
                                                 gallery: link, data: "d", download: link, feed: "f",
                                                 manual: link))
         missing += unreachable(PartPageModel(name: "n", machine: link, backdrop: backdrop, layer: layer, specs: [], hasSpecs: false,
-                                             tags: [], discussion: discussion, photos: [], hasPhotos: false, gallery: link))
+                                             unitSwitch: true, tags: [], discussion: discussion, photos: [], hasPhotos: false, gallery: link))
         missing += unreachable(SearchFilterModel(name: "n", value: "v"))
         let toc = ManualPageModel.TocItem(title: "t", url: "u", level: 2)
         missing += unreachable(toc)

@@ -56,7 +56,7 @@ struct SiteBuilderTests {
     func partPage() throws {
         let output = try build("minimal")
         let html = Fixtures.read(output + "/machines/box/parts/lid/index.html")
-        #expect(html.contains("<th scope=\"row\">Mass</th><td>1.2 kg</td>"))
+        #expect(html.contains("<th scope=\"row\">Mass</th><td><span class=\"spec-value\">1.2 kg</span>"))
         #expect(html.contains("<img src=\"lid.svg\" alt=\"\" class=\"current\""))
         let description = try #require(html.range(of: "The lid’s description."))
         let comment = try #require(html.range(of: "Hello, <strong>lid</strong>."))
@@ -84,9 +84,11 @@ struct SiteBuilderTests {
     func hostileComments() throws {
         let output = try build("hostile-comments")
         let html = Fixtures.read(output + "/machines/box/parts/lid/index.html")
-        // The only script on the page is the theme's, loaded from a file.
-        #expect(html.components(separatedBy: "<script").count == 2)
+        // The only scripts on the page are the theme's, loaded from files: the lightbox, and the
+        // unit switch for the part's specs.
+        #expect(html.components(separatedBy: "<script").count == 3)
         #expect(html.contains("<script src=\"../../../../assets/lightbox.js\" defer></script>"))
+        #expect(html.contains("<script src=\"../../../../assets/units.js\" defer></script>"))
         #expect(!html.contains("onerror="))
         #expect(!html.contains("javascript:"))
         #expect(!html.contains("data:text/html"))

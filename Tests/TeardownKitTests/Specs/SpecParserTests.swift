@@ -1,0 +1,67 @@
+import Testing
+@testable import TeardownKit
+
+@Suite("Reading spec values")
+struct SpecParserTests {
+    static func read(_ text: String) -> SpecReading? { try? SpecParser.read(text).get() }
+
+    @Test("Quantities, ranges and dimensions", arguments: [
+        ("4.7 GB", SpecQuantity.Form.single(4.7), "GB"),
+        ("4.7GB", .single(4.7), "GB"),
+        ("5-50 °C", .range(5, 50), "°C"),
+        ("5 – 50 °C", .range(5, 50), "°C"),
+        ("5 °C to 50 °C", .range(5, 50), "°C"),
+        ("-40 to 85 °C", .range(-40, 85), "°C"),
+        ("−40-−10 °C", .range(-40, -10), "°C"),
+        ("120 mm", .single(120), "mm"),
+        ("120 x 120 x 25 mm", .dimensions([120, 120, 25]), "mm"),
+        ("120×120 mm", .dimensions([120, 120]), "mm"),
+        ("2 × 8 GiB", .times(2, 8), "GiB"),
+        ("1,200 rpm", .single(1200), "rpm"),
+        ("12 V", .single(12), "V"),
+        ("350 watts", .single(350), "W"),
+        ("3.5\"", .single(3.5), "in"),
+        ("0.5-1.7 l", .range(0.5, 1.7), "l"),
+        ("16x", .single(16), "×"),
+        ("45 dB(A)", .single(45), "dB"),
+        ("80 %", .single(80), "%"),
+        ("4 cores", .single(4), "cores"),
+        ("120 mm (with the bracket)", .single(120), "mm"),
+    ])
+    func quantity(_ text: String, _ form: SpecQuantity.Form, _ symbol: String) throws {
+        let quantity = try #require(Self.read(text)?.quantity, "\(text)")
+        #expect(quantity.form == form)
+        #expect(quantity.unit?.symbol == symbol)
+    }
+
+    @Test("A bare number is a count without a unit")
+    func bareNumber() throws {
+        let quantity = try #require(Self.read("4")?.quantity)
+        #expect(quantity.form == .single(4))
+        #expect(quantity.unit == nil)
+    }
+
+    @Test("Text stays text", arguments: ["ATX mid tower", "steel and acrylic", "80 Plus Gold", "12 V DC", "5, 10 and 15 W", "IEC C13"])
+    func text(_ text: String) {
+        #expect(Self.read(text) == .text)
+    }
+
+    @Test("Values that start like a quantity but are not one", arguments: [
+        ("", SpecValueProblem.empty),
+        ("   ", .empty),
+        ("1.2.3 GB", .notANumber("1.2.3")),
+        ("1,5 kg", .notANumber("1,5")),
+        ("4.7 XB", .unknownUnit("XB", hint: nil)),
+        ("120 mmm", .unknownUnit("mmm", hint: nil)),
+        ("512 KB", .unknownUnit("KB", hint: "write kB for 1000 bytes or KiB for 1024 bytes")),
+        ("20 C", .unknownUnit("C", hint: "write °C for degrees Celsius")),
+        ("5 °C - 50 °F", .mixedUnits("°C", "°F")),
+        ("1 kg - 500 g", .mixedUnits("kg", "g")),
+        ("5 °C - 50", .mixedUnits("°C", "")),
+        ("50-5 °C", .reversedRange),
+        ("2 GB × 4 GB", .notDimensions("GB")),
+    ])
+    func problem(_ text: String, _ problem: SpecValueProblem) {
+        #expect(throws: problem) { try SpecParser.read(text).get() }
+    }
+}
