@@ -30,11 +30,11 @@ def free_port():
         return s.getsockname()[1]
 
 
-def chromium(width=1200, height=900):
+def chromium(width=1200, height=900, arguments=()):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},{height}",
-                     "--force-device-scale-factor=1"]:
+                     "--force-device-scale-factor=1", *arguments]:
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
@@ -56,7 +56,10 @@ class ServedSite:
         self.work = Path(tempfile.mkdtemp(prefix="teardown-browser-"))
         self.site = self.work / "site" if copy else Path(source)
         if copy:
-            shutil.copytree(source, self.site, ignore=shutil.ignore_patterns("public", ".teardown-cache"))
+            # Only what a site is made of: the demo site is the repository itself, builds and all.
+            for folder in ["content", "Themes"]:
+                if (Path(source) / folder).is_dir():
+                    shutil.copytree(Path(source) / folder, self.site / folder)
         port = free_port()
         self.base = f"http://127.0.0.1:{port}/"
         # The server's log goes to a file: a pipe nobody reads fills up and stalls the server.
