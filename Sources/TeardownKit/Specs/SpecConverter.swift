@@ -17,15 +17,17 @@ public enum SpecConverter {
         let size = quantity.values.map(abs).max() ?? 0
         return targets(for: unit, size: Measurement(value: size, unit: dimension)).compactMap { target in
             guard let targetDimension = target.dimension else { return nil }
-            var exact = !quantity.approximate
+            var exact = !quantity.approximate, finite = true
             let form = quantity.replacingValues { value in
                 var converted = Measurement(value: value, unit: dimension).converted(to: targetDimension).value
                 // Offsets such as 273.15 leave rounding noise where the answer is zero: 32 °F is 0 °C.
                 if abs(converted) < 1e-9 { converted = 0 }
+                finite = finite && converted.isFinite
                 let shown = rounded(converted)
                 if abs(shown - converted) > 1e-9 * max(1, abs(converted)) { exact = false }
                 return shown
             }
+            guard finite else { return nil }
             return SpecConversion(text: text(of: form, symbol: target.symbol), exact: exact, unit: target)
         }
     }

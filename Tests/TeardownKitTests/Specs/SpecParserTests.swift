@@ -64,4 +64,46 @@ struct SpecParserTests {
     func problem(_ text: String, _ problem: SpecValueProblem) {
         #expect(throws: problem) { try SpecParser.read(text).get() }
     }
+
+    @Test("Every unit, at every size, reads back and converts into units that exist")
+    func everyUnit() throws {
+        for alias in SpecUnit.aliasesByLength {
+            for number in ["0", "0.00004", "0.5", "1", "999", "1000000", "1e308", "99999999999999999999"] {
+                guard case .success(let reading) = SpecParser.read("\(number) \(alias)") else { continue }
+                if let quantity = reading.quantity {
+                    #expect(quantity.unit == SpecUnit.named(alias) || number == "1e308", "\(number) \(alias)")
+                    for conversion in SpecConverter.conversions(of: quantity) {
+                        #expect(!conversion.text.contains("inf") && !conversion.text.contains("nan"), "\(conversion.text)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("Arbitrary text never traps the reader")
+    func arbitraryText() {
+        let pieces = ["1", "2.5", "-", "−", "–", " ", "to", "x", "×", ".", ",", "°", "C", "mm", "GB", "GiB", "(", ")", "~",
+                      "≈", "kg", "cores", "e", "0", "\"", "in", "/", "%", "\u{301}", "🔩", "\t"]
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        var read = 0, texts = 0, problems = 0, tried = 0
+        for _ in 0..<20_000 {
+            tried += 1
+            // Most start with a number, so that the quantity paths are the ones exercised.
+            var text = tried % 4 == 0 ? "" : "12"
+            for _ in 0..<6 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let index = Int(state >> 33) % (pieces.count + 1)
+                if index < pieces.count { text += pieces[index] }
+            }
+            switch SpecParser.read(text) {
+            case .success(.quantity(let quantity)):
+                _ = SpecConverter.conversions(of: quantity)
+                read += 1
+            case .success(.text): texts += 1
+            case .failure: problems += 1
+            }
+        }
+        // Every outcome was reached, so every path ran on odd input.
+        #expect(read > 20 && texts > 20 && problems > 20, "\(read) quantities, \(texts) texts, \(problems) problems")
+    }
 }
