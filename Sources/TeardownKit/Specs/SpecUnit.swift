@@ -42,12 +42,13 @@ public struct SpecUnit: Sendable, Hashable {
         "kb": "write kB for 1000 bytes or KiB for 1024 bytes",
         "Kb": "write kbit for 1000 bits or Kibit for 1024 bits",
         "mb": "write MB for megabytes or Mbit for megabits",
+        "Mb": "write MB for megabytes or Mbit for megabits",
         "gb": "write GB for gigabytes or Gbit for gigabits",
+        "Gb": "write GB for gigabytes or Gbit for gigabits",
         "C": "write °C for degrees Celsius",
         "F": "write °F for degrees Fahrenheit",
         "deg": "write °C, °F or ° for an angle",
         "kgs": "write kg",
-        "lbs.": "write lb",
         "sec": "write s",
     ]
 
