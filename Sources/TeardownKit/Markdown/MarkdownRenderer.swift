@@ -75,7 +75,9 @@ public struct MarkdownRenderer: Sendable {
 
     private func parsed<Result>(_ markdown: String, trust: Trust,
                                 _ body: (OpaquePointer, OpaquePointer, Int32) -> Result) -> Result? {
-        var options = CMARK_OPT_FOOTNOTES | CMARK_OPT_SMART | CMARK_OPT_GITHUB_PRE_LANG
+        // Without GITHUB_PRE_LANG, a fence's info string becomes `<code class="language-x">`:
+        // GitHub's `<pre lang="x">` puts "text" or "yaml" where HTML wants a language tag.
+        var options = CMARK_OPT_FOOTNOTES | CMARK_OPT_SMART
         if case .designer(allowHTML: true) = trust {
             options |= CMARK_OPT_UNSAFE
         }

@@ -225,7 +225,7 @@ struct ManualTests {
         #expect(fan.contains("<a href=\"manual/\">Desk fan manual</a>"))
         let safety = Fixtures.read(site + "/public/machines/desk-fan/manual/safety/index.html")
         #expect(safety.contains("<a href=\"../cleaning/#before-you-start\">Cleaning</a>"))
-        #expect(safety.contains("<meta data-pagefind-filter=\"machine[content]\" content=\"Desk fan\">"))
+        #expect(safety.contains("<meta name=\"pagefind-machine\" data-pagefind-filter=\"machine[content]\" content=\"Desk fan\">"))
         #expect(TextFile.exists(site + "/public/machines/desk-fan/manual/print/index.html"))
     }
 }
