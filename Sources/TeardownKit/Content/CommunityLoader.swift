@@ -18,7 +18,7 @@ struct CommunityLoader {
     }
 
     private func loadComments(_ folder: SourceFile, diagnostics: inout [Diagnostic]) -> [Comment] {
-        TextFile.entries(of: folder.absolutePath).compactMap { name in
+        TextFile.list(folder, diagnostics: &diagnostics).map(\.name).compactMap { name in
             let file = folder.appending(name)
             guard file.pathExtension == "md" else {
                 diagnostics.append(.warning(.invalidValue(key: "comments", reason: "'\(name)' is not a .md file and is ignored"),
@@ -59,7 +59,7 @@ struct CommunityLoader {
     }
 
     private func loadPhotos(_ folder: SourceFile, diagnostics: inout [Diagnostic]) -> [Photo] {
-        let names = TextFile.entries(of: folder.absolutePath)
+        let names = TextFile.list(folder, keepingLinks: true, diagnostics: &diagnostics).map(\.name)
         let images = names.filter { Self.photoExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
         let imageSet = Set(images)
         let imageStems = Set(images.map { ($0 as NSString).deletingPathExtension })

@@ -36,8 +36,13 @@ public struct ContentLoader: Sendable {
 
     private func loadMachines(_ folder: SourceFile, config: SiteConfig, diagnostics: inout [Diagnostic]) -> [Machine] {
         let loader = MachineLoader(community: CommunityLoader(limits: config.limits))
-        let names = TextFile.entries(of: folder.absolutePath)
-        let folders = Set(names.filter { TextFile.isDirectory(folder.appending($0).absolutePath) })
+        let entries = TextFile.list(folder, diagnostics: &diagnostics)
+        let names = entries.map(\.name)
+        let folders = Set(entries.filter(\.isDirectory).map(\.name))
+        let bundles = names.compactMap { name in
+            folders.contains(name) ? name : name.hasSuffix(".zip") ? String(name.dropLast(4)) : nil
+        }
+        TextFile.reportCaseTwins(bundles, in: folder, diagnostics: &diagnostics)
         // Bundles are independent, so they load in parallel; results keep folder order.
         let results = ParallelMap.map(names) { name -> (Machine?, String?, [Diagnostic]) in
             var local: [Diagnostic] = []

@@ -27,8 +27,9 @@ struct MachineLoader {
         let communityContent = community.load(in: folder, diagnostics: &diagnostics)
 
         let partsFolder = folder.appending("parts")
-        let parts = TextFile.entries(of: partsFolder.absolutePath)
-            .filter { TextFile.isDirectory(partsFolder.appending($0).absolutePath) }
+        let partNames = TextFile.list(partsFolder, diagnostics: &diagnostics).filter(\.isDirectory).map(\.name)
+        TextFile.reportCaseTwins(partNames, in: partsFolder, diagnostics: &diagnostics)
+        let parts = partNames
             .compactMap { loadPart(partsFolder.appending($0), canvas: canvas, diagnostics: &diagnostics) }
             // Equal z is common for parts that do not overlap; the folder name breaks the tie.
             .sorted { ($0.layer.z, $0.slug) < ($1.layer.z, $1.slug) }

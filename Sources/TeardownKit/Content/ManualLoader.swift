@@ -44,7 +44,7 @@ struct ManualLoader {
 
     private func collect(_ folder: SourceFile, prefix: String, files: inout [(SourceFile, String)], assets: inout [String],
                          diagnostics: inout [Diagnostic]) {
-        for name in TextFile.entries(of: folder.absolutePath) {
+        for name in TextFile.list(folder, diagnostics: &diagnostics).map(\.name) {
             let entry = folder.appending(name)
             let isTop = prefix.isEmpty
             if TextFile.isDirectory(entry.absolutePath) {
@@ -71,8 +71,8 @@ struct ManualLoader {
             } else if FileSystem.isRegularFile(entry.absolutePath) {
                 assets.append(prefix + name)
             } else {
-                // A symbolic link could lead out of content/: it is not followed, and not silently dropped either.
-                diagnostics.append(.warning(.notPublished(reason: "it is a symbolic link or not a regular file"),
+                // A socket or a device: not silently dropped either. (Links are reported by the listing.)
+                diagnostics.append(.warning(.notPublished(reason: "it is not a regular file"),
                                             at: entry.location()))
             }
         }

@@ -3,6 +3,10 @@ import Foundation
 /// Reads content files as UTF-8 text, reporting problems instead of throwing.
 enum TextFile {
     static func read(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> String? {
+        if FileSystem.isSymbolicLink(file.absolutePath) {
+            diagnostics.append(.error(.symbolicLink, at: file.location()))
+            return nil
+        }
         guard let data = FileManager.default.contents(atPath: file.absolutePath) else {
             diagnostics.append(.error(.unreadableFile(reason: "no such file or not readable"), at: file.location()))
             return nil
@@ -12,13 +16,47 @@ enum TextFile {
             diagnostics.append(.error(.notUTF8, at: file.location()))
             return nil
         }
-        return text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        let unmarked = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        // Swift reads "\r\n" as one Character, so a split on "\n" would not see Windows line ends.
+        return data.contains(13) ? unmarked.replacingOccurrences(of: "\r\n", with: "\n") : unmarked
     }
 
-    /// Visible entries of a folder, sorted so builds are deterministic; empty when it does not exist.
-    static func entries(of folder: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter { !$0.hasPrefix(".") }.sorted()
+    struct Entry {
+        let name: String
+        let isDirectory: Bool
+    }
+
+    /// Visible entries of a content folder, sorted so builds are deterministic; empty when it
+    /// does not exist. Symbolic links could lead out of content/: they are reported and left out,
+    /// as is everything in a folder that is itself a link.
+    /// `keepingLinks` hands links on to a caller that reports them its own way (a photo is skipped).
+    static func list(_ folder: SourceFile, keepingLinks: Bool = false, diagnostics: inout [Diagnostic]) -> [Entry] {
+        if FileSystem.isSymbolicLink(folder.absolutePath) {
+            diagnostics.append(.error(.symbolicLink, at: folder.location()))
+            return []
+        }
+        let entries = FileSystem.entries(of: folder.absolutePath) ?? []
+        return entries.sorted { $0.name < $1.name }.compactMap { entry in
+            if entry.kind == .symbolicLink, !keepingLinks {
+                diagnostics.append(.error(.symbolicLink, at: folder.appending(entry.name).location()))
+                return nil
+            }
+            return Entry(name: entry.name, isDirectory: entry.kind == .directory)
+        }
+    }
+
+    /// Folder names become URLs, and a disk that ignores case (macOS's, Windows') holds only one of
+    /// two names that differ in case alone: the second is an error. `names` are in listing order.
+    static func reportCaseTwins(_ names: [String], in folder: SourceFile, diagnostics: inout [Diagnostic]) {
+        var seen: [String: String] = [:]
+        for name in names {
+            let key = name.lowercased()
+            if let first = seen[key], first != name {
+                diagnostics.append(.error(.sameNameButCase(name, first), at: folder.appending(name).location()))
+            } else {
+                seen[key] = name
+            }
+        }
     }
 
     static func isDirectory(_ path: String) -> Bool {

@@ -36,6 +36,8 @@ public enum Problem: Hashable, Sendable, Codable {
     case unreadableArchive(reason: String)
     case bundleTwice(String)
     case specValue(label: String, value: String, reason: String)
+    case symbolicLink
+    case sameNameButCase(String, String)
 
     /// The human-readable text after `error:` or `warning:`.
     public var message: String {
@@ -84,6 +86,10 @@ public enum Problem: Hashable, Sendable, Codable {
         case .unreadableArchive(let reason): "cannot read the bundle archive: \(reason)"
         case .bundleTwice(let name):
             "machine '\(name)' is both a folder and \(name).zip; keep one of them"
+        case .symbolicLink:
+            "is a symbolic link, which could lead out of content/; Teardown does not follow links: copy the file or folder here"
+        case .sameNameButCase(let name, let other):
+            "'\(name)' and '\(other)' differ only in case; their pages would overwrite each other on a disk that ignores case, so rename one"
         case .specValue(let label, let value, let reason):
             "spec '\(label)' value '\(value)' is not a quantity: \(reason). The page shows it as written, without conversions"
         }

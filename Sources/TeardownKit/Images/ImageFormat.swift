@@ -33,9 +33,8 @@ enum ImageFormat: String, Sendable, Codable, CaseIterable {
     static func of(file path: String) throws(ImageFailure) -> ImageFormat {
         var status = stat()
         guard lstat(path, &status) == 0 else { throw .unreadable("the file cannot be read") }
-        if (status.st_mode & S_IFMT) == S_IFLNK {
-            guard stat(path, &status) == 0 else { throw .unreadable("it is a link to a file that does not exist") }
-        }
+        // A link could publish any image on the machine.
+        if (status.st_mode & S_IFMT) == S_IFLNK { throw .unreadable("it is a symbolic link, which could lead out of content/") }
         guard (status.st_mode & S_IFMT) == S_IFREG else { throw .unreadable("it is not a regular file") }
         guard status.st_size > 0 else { throw .empty }
         guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable("the file cannot be read") }

@@ -109,6 +109,46 @@ enum FileSystem {
         return true
     }
 
+    enum EntryKind { case file, directory, symbolicLink, other }
+
+    /// The visible entries of a folder with their kinds, links not followed; nil when the
+    /// folder cannot be listed. readdir's type saves a stat per entry where the disk gives it.
+    static func entries(of folder: String) -> [(name: String, kind: EntryKind)]? {
+        guard let stream = opendir(folder) else { return nil }
+        defer { closedir(stream) }
+        var entries: [(name: String, kind: EntryKind)] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix(".") { continue }
+            var type = entry.pointee.d_type
+            if type == UInt8(DT_UNKNOWN) {
+                var info = stat()
+                guard lstat(folder + "/" + name, &info) == 0 else { continue }
+                type = switch info.st_mode & S_IFMT {
+                case S_IFREG: UInt8(DT_REG)
+                case S_IFDIR: UInt8(DT_DIR)
+                case S_IFLNK: UInt8(DT_LNK)
+                default: UInt8(DT_UNKNOWN)
+                }
+            }
+            let kind: EntryKind = switch type {
+            case UInt8(DT_REG): .file
+            case UInt8(DT_DIR): .directory
+            case UInt8(DT_LNK): .symbolicLink
+            default: .other
+            }
+            entries.append((name, kind))
+        }
+        return entries
+    }
+
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
+
     /// The size of a file in bytes, following links; nil when it cannot be read.
     static func size(of path: String) -> Int? {
         var info = stat()

@@ -167,7 +167,7 @@ struct ManualTests {
         #expect(loaded.assets.isEmpty)
         #expect(diagnostics.sortedByLocation().map(\.description) == [
             "content/manual/README.md:1:1: warning: index.md is already this folder's page; this file is not published",
-            "content/manual/passwords.txt:1:1: warning: file not published: it is a symbolic link or not a regular file",
+            "content/manual/passwords.txt:1:1: error: \(Problem.symbolicLink.message)",
         ])
     }
 
