@@ -76,6 +76,9 @@ struct MachineLoader {
     }
 
     /// A photo file in the machine folder; a missing one is an error, like a missing layer.
+    /// Images are read by libvips, which would follow a link anywhere.
+    static let linkReason = "it is a symbolic link, which could lead out of content/"
+
     private func loadCover(_ yaml: YAMLMap, folder: SourceFile, diagnostics: inout [Diagnostic]) -> SourceFile? {
         guard let name = yaml.string("cover", diagnostics: &diagnostics) else { return nil }
         guard !name.contains("/"), !name.contains("\\"), !name.hasPrefix(".") else {
@@ -84,6 +87,10 @@ struct MachineLoader {
             return nil
         }
         let file = folder.appending(name)
+        guard !FileSystem.isSymbolicLink(file.absolutePath) else {
+            diagnostics.append(.error(.unreadableImage(name, reason: Self.linkReason), at: yaml.location(of: "cover")))
+            return nil
+        }
         guard TextFile.exists(file.absolutePath) else {
             diagnostics.append(.error(.missingFile(name), at: yaml.location(of: "cover")))
             return nil
@@ -93,7 +100,8 @@ struct MachineLoader {
 
     private func loadDescription(_ folder: SourceFile, diagnostics: inout [Diagnostic]) -> MarkdownSource? {
         let file = folder.appending("description.md")
-        guard TextFile.exists(file.absolutePath), let text = TextFile.read(file, diagnostics: &diagnostics) else {
+        // lstat, so that a link, even a broken one, is reported rather than taken for no description.
+        guard FileSystem.exists(file.absolutePath), let text = TextFile.read(file, diagnostics: &diagnostics) else {
             return nil
         }
         return MarkdownSource(text: text, file: file, firstLine: 1)
@@ -127,6 +135,10 @@ struct MachineLoader {
             return nil
         }
         let image = folder.appending(imageName)
+        guard !FileSystem.isSymbolicLink(image.absolutePath) else {
+            diagnostics.append(.error(.unreadableImage(imageName, reason: Self.linkReason), at: layer.location(of: "image")))
+            return nil
+        }
         guard TextFile.exists(image.absolutePath) else {
             diagnostics.append(.error(.missingLayerImage(imageName), at: layer.location(of: "image")))
             return nil
