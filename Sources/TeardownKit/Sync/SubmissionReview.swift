@@ -249,9 +249,11 @@ struct SubmissionReview: Sendable {
     /// A name made from the bytes, so the same submission always lands on the same file.
     static func contentName(_ data: Data) -> String { String(SHA256Hex.of(data).prefix(16)) }
 
+    /// The same reading as a content file's: a submission from Windows has "\r\n" line ends.
     static func text(_ data: Data) -> String? {
-        guard let text = String(validating: data, as: UTF8.self), !text.contains("\0") else { return nil }
-        return text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        guard !data.contains(0), let text = String(validating: data, as: UTF8.self) else { return nil }
+        let unmarked = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        return data.contains(13) ? unmarked.replacingOccurrences(of: "\r\n", with: "\n") : unmarked
     }
 }
 

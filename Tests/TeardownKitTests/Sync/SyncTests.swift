@@ -79,6 +79,16 @@ struct SyncTests {
         #expect(scratch.content == before)
     }
 
+    @Test("A comment written on Windows, with a byte order mark and CRLF line ends, is accepted like any other")
+    func windowsLineEnds() throws {
+        let scratch = try SyncScratch()
+        try scratch.put("w1.comment.md", "\u{FEFF}---\r\nmachine: box\r\npart: lid\r\nauthor: Ada\r\ndate: 2025-03-01\r\n---\r\nFrom Windows.\r\n")
+        let report = try scratch.sync()
+        #expect(report.count(.accept) == 1, "\(report.actions)")
+        let page = Fixtures.read(try scratch.build() + "/machines/box/parts/lid/index.html")
+        #expect(page.contains("<p>From Windows.</p>"))
+    }
+
     @Test("A dry run reports the plan and changes nothing")
     func dryRun() throws {
         let scratch = try SyncScratch()
