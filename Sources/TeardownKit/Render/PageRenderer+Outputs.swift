@@ -57,6 +57,28 @@ extension PageRenderer {
         }
     }
 
+    /// The `limit` newest items, newest first. The site's feed chooses 50 of every comment and
+    /// photo of the site: a full sort with a key built per comparison showed in profiles.
+    private static func newest(_ items: [FeedItem], limit: Int) -> [FeedItem] {
+        var top: [FeedItem] = []
+        top.reserveCapacity(limit + 1)
+        for item in items {
+            if top.count == limit, let last = top.last, !isNewer(item, than: last) { continue }
+            let index = top.firstIndex { isNewer(item, than: $0) } ?? top.count
+            top.insert(item, at: index)
+            if top.count > limit { top.removeLast() }
+        }
+        return top
+    }
+
+    /// By date, then machine, part and id, so that items of one date keep one order.
+    private static func isNewer(_ a: FeedItem, than b: FeedItem) -> Bool {
+        if a.date != b.date { return a.date > b.date }
+        if a.machine != b.machine { return a.machine > b.machine }
+        if a.part != b.part { return (a.part ?? -1) > (b.part ?? -1) }
+        return a.id > b.id
+    }
+
     private func feedItems(_ m: Int) -> [FeedItem] {
         let machine = content.machines[m]
         let perPage = content.config.commentsPerPage
@@ -76,9 +98,8 @@ extension PageRenderer {
     /// The Atom feed of new comments and photos: the site's (`machine` nil) or one machine's.
     func feed(_ machineIndex: Int?) -> String {
         let siteTitle = content.config.title
-        let items = (machineIndex.map { feedItems($0) } ?? content.machines.indices.flatMap { feedItems($0) })
-            .sorted { ($0.date, $0.machine, $0.part ?? -1, $0.id) > ($1.date, $1.machine, $1.part ?? -1, $1.id) }
-            .prefix(Self.feedLimit)
+        let items = Self.newest(machineIndex.map { feedItems($0) } ?? content.machines.indices.flatMap { feedItems($0) },
+                                limit: Self.feedLimit)
         let machine = machineIndex.map { content.machines[$0] }
         let feedURL = machine.map { Routes.feed(of: $0) } ?? Routes.feed
         let page = machine.map { Routes.machine($0) } ?? Routes.catalog

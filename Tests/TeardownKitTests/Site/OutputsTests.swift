@@ -184,6 +184,27 @@ struct OutputsTests {
         #expect(Fixtures.read(output + "/robots.txt").contains("Sitemap: http://127.0.0.1/sitemap.xml\n"))
     }
 
+    @Test("The site feed holds the 50 newest of many comments, newest first, with ties in a fixed order")
+    func feedLimit() throws {
+        let site = Fixtures.copy(Fixtures.site("minimal"))
+        let comments = site + "/content/machines/box/parts/lid/comments"
+        // 80 comments over 40 days: two a day, so half the cut falls between comments of one date.
+        for number in 0..<80 {
+            let day = String(format: "2030-%02d-%02d", 1 + number / 2 / 28, 1 + number / 2 % 28)
+            try "---\nauthor: Bo\ndate: \(day)\n---\nNumber \(number).\n"
+                .write(toFile: comments + String(format: "/n%02d.md", number), atomically: true, encoding: .utf8)
+        }
+        let (output, _) = try build(site)
+        let outline = XMLOutline(output + "/feed.xml")
+        let updated = try #require(outline.texts["feed/entry/updated"])
+        #expect(updated.count == 50)
+        #expect(updated == updated.sorted(by: >))
+        #expect(updated.first?.hasPrefix("2030-02-12") == true, "the newest day")
+        let ids = try #require(outline.texts["feed/entry/id"]).map { String($0.split(separator: "#").last ?? "") }
+        // Two comments of a day come in descending name order; the 50 newest are n79 down to n30.
+        #expect(ids == (30..<80).reversed().map { String(format: "comment-n%02d", $0) })
+    }
+
     @Test("Parts A-Z as a card file, tag pages for machines and parts, and site.yaml's collections")
     func indexes() throws {
         let site = Fixtures.copy(Fixtures.site("machine-view"))
