@@ -4,9 +4,11 @@
     bench.py --teardown .build/release/teardown [--sizes 1000,10000,100000] [--runs 3]
 
 For each size it generates the catalog as a Teardown site and as a Hugo site (generate.py),
-then times cold builds of both, alternating which goes first, and reports the median wall
-time, pages per second and peak memory of each. Then it times Teardown's rebuild with no
-change and with one new comment. Results go to Benchmarks/results/<date>.md and
+then times cold builds, alternating which goes first, in two like-for-like pairs: Teardown
+with its search index against Hugo followed by Pagefind over Hugo's output (what a Hugo site
+with search runs), and both without search (TEARDOWN_PAGEFIND empty). It reports the median
+wall time, pages per second and peak memory of each. Then it times Teardown's rebuild with
+no change and with one new comment, with and without search. Results go to Benchmarks/results/<date>.md and
 Benchmarks/results/latest.md, and into README.md between the bench markers.
 
 Every cold build writes into a folder that has never existed and nothing is deleted while
@@ -96,32 +98,48 @@ def html_pages(folder):
     return sum(1 for _, _, files in os.walk(folder) for name in files if name.endswith(".html"))
 
 
+def pagefind_binary():
+    """The Pagefind Teardown finds (PyPI's pagefind-bin), to index Hugo's output the same way."""
+    import pagefind_bin
+    return pagefind_bin.get_executable()
+
+
+NO_SEARCH = {**os.environ, "TEARDOWN_PAGEFIND": ""}
+TOOLS = ["teardown", "hugo", "teardown-nosearch", "hugo-nosearch"]
+
+
 def cold_builds(size, work, teardown, hugo, runs):
     site = os.path.join(work, str(size))
-    results = {"teardown": [], "hugo": []}
+    results = {tool: [] for tool in TOOLS}
     pages = {}
+    pagefind = pagefind_binary()
     for run in range(runs):
-        order = ["teardown", "hugo"] if run % 2 == 0 else ["hugo", "teardown"]
+        order = TOOLS if run % 2 == 0 else list(reversed(TOOLS))
         for tool in order:
             output = os.path.join(site, "runs", f"{tool}-{run}")
-            if tool == "teardown":
+            if tool.startswith("teardown"):
                 command = [teardown, "build", "--site", os.path.join(site, "teardown"), "--output", output]
+                wall, peak, _ = timed(command, env=None if tool == "teardown" else NO_SEARCH)
             else:
                 command = [hugo, "--quiet", "--source", os.path.join(site, "hugo"), "--destination", output,
-                           "--cacheDir", os.path.join(site, "runs", f"hugo-cache-{run}")]
-            wall, peak, _ = timed(command)
+                           "--cacheDir", os.path.join(site, "runs", f"{tool}-cache-{run}")]
+                wall, peak, _ = timed(command)
+                if tool == "hugo":
+                    index_wall, index_peak, _ = timed([pagefind, "--site", output, "--silent"])
+                    wall, peak = wall + index_wall, max(peak, index_peak)
             results[tool].append((wall, peak))
-            pages.setdefault(tool, html_pages(output))
-            log(f"  {size:>7} parts  {tool:<8} run {run + 1}: {wall:6.2f} s  {peak:7.1f} MB")
+            pages.setdefault(tool.removesuffix("-nosearch"), html_pages(output))
+            log(f"  {size:>7} parts  {tool:<17} run {run + 1}: {wall:6.2f} s  {peak:7.1f} MB")
     return results, pages
 
 
-def rebuilds(size, work, teardown, runs):
+def rebuilds(size, work, teardown, runs, search=True):
     """Teardown's no-change rebuild and one-new-comment rebuild, on the output of its first cold run."""
     site = os.path.join(work, str(size), "teardown")
-    output = os.path.join(work, str(size), "runs", "teardown-0")
+    output = os.path.join(work, str(size), "runs", "teardown-0" if search else "teardown-nosearch-0")
     build = [teardown, "build", "--site", site, "--output", output]
-    no_change = [timed(build)[0] for _ in range(max(runs, 5))]
+    env = None if search else NO_SEARCH
+    no_change = [timed(build, env=env)[0] for _ in range(max(runs, 5))]
     # Rebuilds load the whole catalog; at the largest size a few runs are enough.
     runs = max(runs, 5) if size <= 10_000 else runs
     machine = sorted(os.listdir(os.path.join(site, "content", "machines")))[0]
@@ -134,12 +152,12 @@ def rebuilds(size, work, teardown, runs):
         path = os.path.join(comments, f"bench-{run}.md")
         with open(path, "w") as handle:
             handle.write(f"---\nauthor: \"Bench\"\ndate: 2025-01-{run + 1:02d}\n---\nA new comment, number {run + 1}.\n")
-        wall, _, stdout = timed(build)
+        wall, _, stdout = timed(build, env=env)
         one_comment.append(wall)
         match = re.search(r"(\d+) written", stdout)
         written.append(int(match.group(1)) if match else 0)
         os.unlink(path)
-        timed(build)
+        timed(build, env=env)
     return statistics.median(no_change), statistics.median(one_comment), statistics.median(written)
 
 
@@ -160,7 +178,8 @@ def report(rows, incremental, versions, runs, skipped):
         "descriptions of 2-4 paragraphs, 0-5 comments per part. The Hugo site holds the same Markdown and a "
         "comparable layout (Benchmarks/hugo-layouts).",
         f"- Cold builds: median of {runs} runs each, alternating which tool goes first; "
-        "every run writes into a new folder with no cache.",
+        "every run writes into a new output folder. Teardown's image cache lives in the site folder, so "
+        "after its first run (which the median leaves out) it is warm, as it is for any site after a first build.",
         "",
         "## Cold builds",
         "",
@@ -171,7 +190,20 @@ def report(rows, incremental, versions, runs, skipped):
     for row in rows:
         lines.append(
             f"| {row['size']:,} | {row['pages']['teardown']:,} / {row['pages']['hugo']:,} "
-            f"| {row['teardown']:.2f} s | {row['hugo']:.2f} s "
+            f"| {row['teardown-nosearch']:.2f} s | {row['hugo-nosearch']:.2f} s "
+            f"| {row['teardown-nosearch_rate']:,.0f} | {row['hugo-nosearch_rate']:,.0f} "
+            f"| {row['teardown-nosearch_rate'] / row['hugo-nosearch_rate']:.2f}x "
+            f"| {megabytes(row['teardown-nosearch_peak'])} | {megabytes(row['hugo-nosearch_peak'])} |")
+    lines += ["", "## Cold builds with a search index", "",
+              "Teardown indexes its pages with Pagefind as its last stage; the Hugo site is built, then "
+              "indexed by the same Pagefind (its pages have no `data-pagefind-body`, so Pagefind takes "
+              "every page's whole body).", "",
+              "| Part pages | Teardown | Hugo + Pagefind | Teardown pages/s | Hugo + Pagefind pages/s "
+              "| Speed ratio | Teardown peak memory | Hugo + Pagefind peak memory |",
+              "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for row in rows:
+        lines.append(
+            f"| {row['size']:,} | {row['teardown']:.2f} s | {row['hugo']:.2f} s "
             f"| {row['teardown_rate']:,.0f} | {row['hugo_rate']:,.0f} | {row['teardown_rate'] / row['hugo_rate']:.2f}x "
             f"| {megabytes(row['teardown_peak'])} | {megabytes(row['hugo_peak'])} |")
     by_size = {row["size"]: row for row in rows}
@@ -180,20 +212,23 @@ def report(rows, incremental, versions, runs, skipped):
         growth = (large["teardown"] / large["pages"]["teardown"]) / (small["teardown"] / small["pages"]["teardown"])
         lines += ["", f"Time per page at 100,000 parts is {growth:.2f}x the time per page at 10,000."]
     lines += ["", "## Teardown rebuilds", "",
-              "| Part pages | No change | One new comment | Outputs written for one comment |",
-              "|---:|---:|---:|---:|"]
-    for size, (no_change, one_comment, written) in sorted(incremental.items()):
-        lines.append(f"| {size:,} | {no_change * 1000:.0f} ms | {one_comment * 1000:.0f} ms | {written:.0f} |")
+              "| Part pages | No change | One new comment | Outputs written for one comment "
+              "| One new comment, with the search index |",
+              "|---:|---:|---:|---:|---:|"]
+    for size, (no_change, one_comment, written, indexed) in sorted(incremental.items()):
+        lines.append(f"| {size:,} | {no_change * 1000:.0f} ms | {one_comment * 1000:.0f} ms | {written:.0f} "
+                     f"| {indexed * 1000:.0f} ms |")
     if skipped:
         lines += ["", "Not measured: " + "; ".join(skipped) + "."]
     lines += ["", "## Targets", ""]
     if 10_000 in by_size:
         row = by_size[10_000]
-        ratio = row["teardown_rate"] / row["hugo_rate"]
+        ratio = row["teardown-nosearch_rate"] / row["hugo-nosearch_rate"]
         lines.append(f"- Cold build of 10,000 part pages at least 2x Hugo's pages/s: {ratio:.2f}x "
                      f"({'met' if ratio >= 2 else 'not met'}); peak memory no higher than Hugo's: "
-                     f"{megabytes(row['teardown_peak'])} against {megabytes(row['hugo_peak'])} "
-                     f"({'met' if row['teardown_peak'] <= row['hugo_peak'] else 'not met'}).")
+                     f"{megabytes(row['teardown-nosearch_peak'])} against {megabytes(row['hugo-nosearch_peak'])} "
+                     f"({'met' if row['teardown-nosearch_peak'] <= row['hugo-nosearch_peak'] else 'not met'}). "
+                     f"With a search index on both sides: {row['teardown_rate'] / row['hugo_rate']:.2f}x.")
     if 10_000 in by_size and 100_000 in by_size:
         lines.append(f"- Time per page at 100,000 at most 1.2x the 10,000 figure: {growth:.2f}x "
                      f"({'met' if growth <= 1.2 else 'not met'}).")
@@ -238,12 +273,14 @@ def main():
     for size in measured:
         results, pages = cold_builds(size, args.work, teardown, hugo, args.runs)
         row = {"size": size, "pages": pages}
-        for tool in ("teardown", "hugo"):
+        for tool in TOOLS:
             row[tool] = statistics.median(wall for wall, _ in results[tool])
             row[f"{tool}_peak"] = max(peak for _, peak in results[tool])
-            row[f"{tool}_rate"] = pages[tool] / row[tool]
+            row[f"{tool}_rate"] = pages[tool.removesuffix("-nosearch")] / row[tool]
         rows.append(row)
-        incremental[size] = rebuilds(size, args.work, teardown, args.runs)
+        plain = rebuilds(size, args.work, teardown, args.runs, search=False)
+        indexed = rebuilds(size, args.work, teardown, args.runs)
+        incremental[size] = plain + (indexed[1],)
         log(f"  {size:>7} parts  rebuilds: no change {incremental[size][0] * 1000:.0f} ms, "
             f"one comment {incremental[size][1] * 1000:.0f} ms")
 
