@@ -76,9 +76,6 @@ struct MachineLoader {
     }
 
     /// A photo file in the machine folder; a missing one is an error, like a missing layer.
-    /// Images are read by libvips, which would follow a link anywhere.
-    static let linkReason = "it is a symbolic link, which could lead out of content/"
-
     private func loadCover(_ yaml: YAMLMap, folder: SourceFile, diagnostics: inout [Diagnostic]) -> SourceFile? {
         guard let name = yaml.string("cover", diagnostics: &diagnostics) else { return nil }
         guard !name.contains("/"), !name.contains("\\"), !name.hasPrefix(".") else {
@@ -88,7 +85,7 @@ struct MachineLoader {
         }
         let file = folder.appending(name)
         guard !FileSystem.isSymbolicLink(file.absolutePath) else {
-            diagnostics.append(.error(.unreadableImage(name, reason: Self.linkReason), at: yaml.location(of: "cover")))
+            diagnostics.append(.error(.unreadableImage(name, reason: Problem.symbolicLinkReason), at: yaml.location(of: "cover")))
             return nil
         }
         guard TextFile.exists(file.absolutePath) else {
@@ -136,7 +133,7 @@ struct MachineLoader {
         }
         let image = folder.appending(imageName)
         guard !FileSystem.isSymbolicLink(image.absolutePath) else {
-            diagnostics.append(.error(.unreadableImage(imageName, reason: Self.linkReason), at: layer.location(of: "image")))
+            diagnostics.append(.error(.unreadableImage(imageName, reason: Problem.symbolicLinkReason), at: layer.location(of: "image")))
             return nil
         }
         guard TextFile.exists(image.absolutePath) else {

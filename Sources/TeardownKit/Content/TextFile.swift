@@ -11,11 +11,18 @@ enum TextFile {
             diagnostics.append(.error(.unreadableFile(reason: "no such file or not readable"), at: file.location()))
             return nil
         }
-        // The NUL test runs on bytes: on a String it walks grapheme clusters, which showed in profiles.
-        guard !data.contains(0), let text = String(validating: data, as: UTF8.self) else {
+        guard let text = decode(data) else {
             diagnostics.append(.error(.notUTF8, at: file.location()))
             return nil
         }
+        return text
+    }
+
+    /// UTF-8 text without NUL bytes, read the same from any editor: a byte order mark is dropped
+    /// and Windows line ends become "\n". Sync reads submissions with it too.
+    static func decode(_ data: Data) -> String? {
+        // The NUL test runs on bytes: on a String it walks grapheme clusters, which showed in profiles.
+        guard !data.contains(0), let text = String(validating: data, as: UTF8.self) else { return nil }
         let unmarked = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         // Swift reads "\r\n" as one Character, so a split on "\n" would not see Windows line ends.
         return data.contains(13) ? unmarked.replacingOccurrences(of: "\r\n", with: "\n") : unmarked

@@ -39,6 +39,9 @@ public enum Problem: Hashable, Sendable, Codable {
     case symbolicLink
     case sameNameButCase(String, String)
 
+    /// Why a link in content/ is refused, also as the reason a linked image cannot be read.
+    public static let symbolicLinkReason = "it is a symbolic link, which could lead out of content/"
+
     /// The human-readable text after `error:` or `warning:`.
     public var message: String {
         switch self {
@@ -87,7 +90,7 @@ public enum Problem: Hashable, Sendable, Codable {
         case .bundleTwice(let name):
             "machine '\(name)' is both a folder and \(name).zip; keep one of them"
         case .symbolicLink:
-            "is a symbolic link, which could lead out of content/; Teardown does not follow links: copy the file or folder here"
+            "not read: \(Self.symbolicLinkReason); Teardown does not follow links, so copy the file or folder here"
         case .sameNameButCase(let name, let other):
             "'\(name)' and '\(other)' differ only in case; their pages would overwrite each other on a disk that ignores case, so rename one"
         case .specValue(let label, let value, let reason):

@@ -34,7 +34,7 @@ enum ImageFormat: String, Sendable, Codable, CaseIterable {
         var status = stat()
         guard lstat(path, &status) == 0 else { throw .unreadable("the file cannot be read") }
         // A link could publish any image on the machine.
-        if (status.st_mode & S_IFMT) == S_IFLNK { throw .unreadable("it is a symbolic link, which could lead out of content/") }
+        if (status.st_mode & S_IFMT) == S_IFLNK { throw .unreadable(Problem.symbolicLinkReason) }
         guard (status.st_mode & S_IFMT) == S_IFREG else { throw .unreadable("it is not a regular file") }
         guard status.st_size > 0 else { throw .empty }
         guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable("the file cannot be read") }

@@ -250,11 +250,7 @@ struct SubmissionReview: Sendable {
     static func contentName(_ data: Data) -> String { String(SHA256Hex.of(data).prefix(16)) }
 
     /// The same reading as a content file's: a submission from Windows has "\r\n" line ends.
-    static func text(_ data: Data) -> String? {
-        guard !data.contains(0), let text = String(validating: data, as: UTF8.self) else { return nil }
-        let unmarked = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
-        return data.contains(13) ? unmarked.replacingOccurrences(of: "\r\n", with: "\n") : unmarked
-    }
+    static func text(_ data: Data) -> String? { TextFile.decode(data) }
 }
 
 extension Diagnostic {
