@@ -24,6 +24,8 @@ enum FuzzTargets {
                                                      withIntermediateDirectories: true)
             _ = FileManager.default.createFile(atPath: full, contents: Data(text.utf8))
         }
+        // libFuzzer ends the process with exit(), which runs this; a crash leaves the folder for a look.
+        atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "teardown-fuzz-\(getpid())") }
         return root
     }()
 

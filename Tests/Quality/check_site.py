@@ -105,7 +105,8 @@ def weight(base):
         with urllib.request.urlopen(url, timeout=30) as response:
             return len(response.read())
 
-    html = urllib.request.urlopen(base, timeout=30).read().decode()
+    with urllib.request.urlopen(base, timeout=30) as response:
+        html = response.read().decode()
     parts = {"HTML": len(html.encode())}
     for kind, pattern in (("CSS", r'<link rel="stylesheet" href="([^"]+)"'), ("JS", r'<script src="([^"]+)"')):
         parts[kind] = sum(size(urllib.parse.urljoin(base, href)) for href in re.findall(pattern, html))

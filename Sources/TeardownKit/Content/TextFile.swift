@@ -3,11 +3,13 @@ import Foundation
 /// Reads content files as UTF-8 text, reporting problems instead of throwing.
 enum TextFile {
     static func read(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> String? {
-        if FileSystem.isSymbolicLink(file.absolutePath) {
+        let data: Data
+        switch FileSystem.contentsWithoutFollowing(file.absolutePath) {
+        case .success(let bytes): data = bytes
+        case .failure(.symbolicLink):
             diagnostics.append(.error(.symbolicLink, at: file.location()))
             return nil
-        }
-        guard let data = FileManager.default.contents(atPath: file.absolutePath) else {
+        case .failure(.unreadable):
             diagnostics.append(.error(.unreadableFile(reason: "no such file or not readable"), at: file.location()))
             return nil
         }

@@ -93,9 +93,7 @@ enum FileSystem {
             guard let stream = opendir(folder) else { return false }
             defer { closedir(stream) }
             while let entry = readdir(stream) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                }
+                let name = Self.name(of: entry)
                 if name.hasPrefix(".") { continue }
                 let path = relative.isEmpty ? name : relative + "/" + name
                 guard let entryStatus = status(root + "/" + path) else { return false }
@@ -109,7 +107,42 @@ enum FileSystem {
         return true
     }
 
+    private static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
+        withUnsafeBytes(of: entry.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
     enum EntryKind { case file, directory, symbolicLink, other }
+
+    enum ReadFailure: Error {
+        case symbolicLink
+        case unreadable
+    }
+
+    /// A file's bytes, refusing a symbolic link in the same call that opens it, so that no link
+    /// can be put in place between a check and the read.
+    static func contentsWithoutFollowing(_ path: String) -> Result<Data, ReadFailure> {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(Glibc.errno == ELOOP ? .symbolicLink : .unreadable) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .failure(.unreadable) }
+        var data = Data(count: Int(info.st_size))
+        var filled = 0
+        while true {
+            if filled == data.count { data.count += 64 * 1024 }  // the file grew since fstat
+            let count = data.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+            }
+            if count < 0 {
+                if Glibc.errno == EINTR { continue }
+                return .failure(.unreadable)
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        data.count = filled
+        return .success(data)
+    }
 
     /// The visible entries of a folder with their kinds, links not followed; nil when the
     /// folder cannot be listed. readdir's type saves a stat per entry where the disk gives it.
@@ -118,9 +151,7 @@ enum FileSystem {
         defer { closedir(stream) }
         var entries: [(name: String, kind: EntryKind)] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = Self.name(of: entry)
             if name.hasPrefix(".") { continue }
             var type = entry.pointee.d_type
             if type == UInt8(DT_UNKNOWN) {
