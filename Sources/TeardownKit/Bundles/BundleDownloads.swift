@@ -14,8 +14,14 @@ struct BundleDownload: Sendable, Hashable {
 /// the same bytes: entries in path order, one fixed date (the machine's `updated`), fixed
 /// permissions, and photos as the site publishes them (upright, without camera or location data).
 struct BundleDownloads: Sendable {
-    /// Bumped whenever the archive's layout or encoding changes.
-    static let version = "1"
+    /// Bumped whenever the archive's layout or encoding changes. 2: archives from before the
+    /// writing lock could hold an entry dated with another machine's date.
+    static let version = "2"
+
+    /// ZIPFoundation turns each entry's date into a DOS date with gmtime(), whose result the whole
+    /// process shares: two archives written at once swapped dates. Keys and cache hits are still
+    /// found in parallel; only writing an archive takes turns.
+    private static let writing = NSLock()
     /// Formats that are compressed already: stored, since deflating them again only costs time.
     static let storedExtensions: Set<String> = ["png", "jpg", "jpeg", "webp", "gif", "zip"]
 
@@ -94,7 +100,7 @@ struct BundleDownloads: Sendable {
         let temporary = cache + "/.\(key).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         defer { try? FileSystem.unlinkIfPresent(temporary) }
         do {
-            try write(entries, of: machine, to: temporary)
+            try Self.writing.withLock { try write(entries, of: machine, to: temporary) }
             let data = try Data(contentsOf: URL(fileURLWithPath: temporary), options: .mappedIfSafe)
             let sha = SHA256Hex.of(data)
             try FileSystem.rename(temporary, to: path)

@@ -100,6 +100,35 @@ struct OutputsTests {
         #expect(page.contains("href=\"../../downloads/camera.zip\" download>Download the whole bundle (ZIP, \(PageRenderer.humanSize(bytes.count)))"))
     }
 
+    /// Machines are zipped in parallel, and ZIPFoundation turns dates into DOS dates with gmtime(),
+    /// whose result the whole process shares: once, one entry of a zip got another machine's date.
+    @Test("Every entry of every download carries its own machine's date, however many are zipped at once")
+    func downloadDates() throws {
+        let site = Fixtures.copy(Fixtures.site("minimal"))
+        let machines = site + "/content/machines"
+        let yaml = try String(contentsOfFile: machines + "/box/machine.yaml", encoding: .utf8)
+        for number in 1...24 {
+            let folder = machines + "/box\(number)"
+            try FileManager.default.copyItem(atPath: machines + "/box", toPath: folder)
+            for extra in 1...150 {
+                try "Note \(extra).\n".write(toFile: folder + "/note-\(extra).md", atomically: true, encoding: .utf8)
+            }
+            try (yaml + "updated: 2024-\(String(format: "%02d-%02d", 1 + number % 12, 1 + number))\n")
+                .write(toFile: folder + "/machine.yaml", atomically: true, encoding: .utf8)
+        }
+        let (output, _) = try build(site)
+        for number in 1...24 {
+            let archive = try Archive(url: URL(fileURLWithPath: output + "/downloads/box\(number).zip"), accessMode: .read)
+            let expected = String(format: "2024-%02d-%02d", 1 + number % 12, 1 + number)
+            let dates = Set(archive.map { entry -> String in
+                let day = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!,
+                                                                          from: entry.fileAttributes[.modificationDate] as! Date)
+                return String(format: "%04d-%02d-%02d", day.year!, day.month!, day.day!)
+            })
+            #expect(dates == [expected], "box\(number)")
+        }
+    }
+
     @Test("A downloaded bundle dropped into a site's machines folder builds the same machine, and zips to the same files")
     func roundTrip() throws {
         let (output, _) = try build(Fixtures.site("photos"))
