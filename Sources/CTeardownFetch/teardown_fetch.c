@@ -31,7 +31,7 @@ static size_t write_body(char *data, size_t size, size_t count, void *context) {
 }
 
 int td_fetch(const char *url, const char *path, long long max_bytes, long stall_seconds,
-             char *error, size_t error_size) {
+             const char *bearer_token, char *error, size_t error_size) {
     pthread_once(&global_once, global_init);
     error[0] = '\0';
     FILE *file = fopen(path, "wb");
@@ -61,8 +61,17 @@ int td_fetch(const char *url, const char *path, long long max_bytes, long stall_
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_body);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &sink);
     curl_easy_setopt(curl, CURLOPT_USERAGENT, "teardown-sync");
+    // libcurl drops a custom Authorization header when a redirect leaves the host.
+    struct curl_slist *headers = NULL;
+    if (bearer_token && bearer_token[0]) {
+        char header[600];
+        snprintf(header, sizeof header, "Authorization: Bearer %s", bearer_token);
+        headers = curl_slist_append(NULL, header);
+        curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    }
     CURLcode result = curl_easy_perform(curl);
     curl_easy_cleanup(curl);
+    curl_slist_free_all(headers);
     if (fclose(file) != 0 && result == CURLE_OK) {
         snprintf(error, error_size, "cannot write %s", path);
         return -1;

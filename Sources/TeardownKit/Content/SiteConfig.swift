@@ -14,6 +14,11 @@ public struct SiteConfig: Sendable, Equatable {
     public var limits = CommunityLimits()
     public var photos = PhotoSettings()
     public var syncSource: String?
+    /// Where `teardown intake` listens, as visitors reach it: set, part and machine pages get
+    /// forms to post comments and photos.
+    public var intakeURL: String?
+    /// Intake holds submissions until `teardown moderate` approves them.
+    public var moderation = false
     /// Where "Report a bug" leads: a mailto: or web address, optionally with `{title}` and `{url}`.
     public var bugReportURL: String?
     /// "Edit this page" on manual pages: `{path}` becomes the file's path in the site folder.

@@ -3,7 +3,7 @@ enum SiteConfigLoader {
     static let knownKeys: Set<String> = [
         "title", "description", "base_url", "language", "theme", "unsafe_html", "comments_per_page",
         "limits", "sync_source", "bug_report_url", "photos",
-        "edit_url", "search", "collections",
+        "edit_url", "search", "collections", "intake_url", "moderation",
     ]
     static let knownLimitKeys: Set<String> = [
         "author_min", "author_max", "comment_min", "comment_max", "photo_max_bytes", "photo_max_pixels", "bundle_max_bytes",
@@ -44,6 +44,15 @@ enum SiteConfigLoader {
         config.bugReportURL = yaml.string("bug_report_url", diagnostics: &diagnostics)
         config.editURL = yaml.string("edit_url", diagnostics: &diagnostics)
         if let search = yaml.bool("search", diagnostics: &diagnostics) { config.search = search }
+        if let intake = yaml.string("intake_url", diagnostics: &diagnostics) {
+            if intake.hasPrefix("http://") || intake.hasPrefix("https://") {
+                config.intakeURL = intake.hasSuffix("/") ? String(intake.dropLast()) : intake
+            } else {
+                diagnostics.append(.error(.invalidValue(key: "intake_url", reason: "must start with http:// or https://"),
+                                          at: yaml.location(of: "intake_url")))
+            }
+        }
+        if let moderation = yaml.bool("moderation", diagnostics: &diagnostics) { config.moderation = moderation }
         config.location = file.location()
         if let limits = yaml.map("limits", diagnostics: &diagnostics) {
             limits.warnUnknownKeys(known: knownLimitKeys, diagnostics: &diagnostics)

@@ -30,11 +30,11 @@ public protocol InboxSource: Sendable {
 }
 
 public enum Inbox {
-    /// The source a `--from` argument names.
-    public static func source(_ location: String, scratch: String) -> any InboxSource {
+    /// The source a `--from` argument names; `token` goes to http(s) inboxes.
+    public static func source(_ location: String, scratch: String, token: String? = nil) -> any InboxSource {
         let lowered = location.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("ftp://") {
-            return RemoteInbox(base: location, scratch: scratch)
+            return RemoteInbox(base: location, scratch: scratch, token: token)
         }
         let path = lowered.hasPrefix("file://") ? String(location.dropFirst("file://".count)) : location
         return FolderInbox(folder: path)

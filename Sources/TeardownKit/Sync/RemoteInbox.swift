@@ -8,6 +8,8 @@ struct RemoteInbox: InboxSource {
     let base: String
     /// A folder for downloads in progress.
     let scratch: String
+    /// Sent as a bearer token: `teardown intake` serves its inbox only to holders of its token.
+    var token: String? = nil
     var name: String { base }
 
     func submissions() throws(InboxFailure) -> [InboxSubmission] {
@@ -24,7 +26,7 @@ struct RemoteInbox: InboxSource {
         let path = scratch + "/download-\(getpid())-\(UUID().uuidString)"
         defer { unlink(path) }
         var message = [CChar](repeating: 0, count: 512)
-        guard td_fetch(url, path, Int64(maxBytes), 30, &message, message.count) == 0 else {
+        guard td_fetch(url, path, Int64(maxBytes), 30, token, &message, message.count) == 0 else {
             throw InboxFailure(source: url, reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
                                                            as: UTF8.self))
         }

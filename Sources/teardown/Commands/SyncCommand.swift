@@ -19,6 +19,11 @@ struct SyncCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The inbox (default: sync_source in site.yaml).", valueName: "source"))
     var from: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "A file holding the token of a `teardown intake` inbox (default: the TEARDOWN_INBOX_TOKEN environment variable).",
+        valueName: "file"))
+    var tokenFile: String?
+
     @Flag(name: .long, help: "Print what would be accepted, rejected and taken down; change nothing.")
     var dryRun = false
 
@@ -30,7 +35,8 @@ struct SyncCommand: ParsableCommand {
             throw ValidationError("No inbox given: pass --from SOURCE or set sync_source in content/site.yaml.")
         }
         let cache = (options.site as NSString).appendingPathComponent(".teardown-cache")
-        let syncer = Syncer(siteRoot: options.site, source: Inbox.source(location, scratch: cache + "/sync/downloads"))
+        let token = try InboxToken.read(file: tokenFile)
+        let syncer = Syncer(siteRoot: options.site, source: Inbox.source(location, scratch: cache + "/sync/downloads", token: token))
         let report: SyncReport
         do {
             report = try syncer.run(dryRun: dryRun)

@@ -1,0 +1,251 @@
+import Foundation
+
+/// A comment as a visitor posts it.
+public struct CommentForm: Sendable {
+    public var machine: String
+    public var part: String?
+    public var author: String
+    public var body: String
+
+    public init(machine: String, part: String?, author: String, body: String) {
+        self.machine = machine
+        self.part = part
+        self.author = author
+        self.body = body
+    }
+}
+
+/// A photo's details as a visitor posts them; the image itself streams into an upload.
+public struct PhotoForm: Sendable {
+    public var machine: String
+    public var part: String?
+    public var author: String
+    public var caption: String?
+    /// Unticked, the photo's GPS position is removed before it is stored.
+    public var shareLocation: Bool
+
+    public init(machine: String, part: String?, author: String, caption: String?, shareLocation: Bool) {
+        self.machine = machine
+        self.part = part
+        self.author = author
+        self.caption = caption
+        self.shareLocation = shareLocation
+    }
+}
+
+/// What became of a submission.
+public enum IntakeOutcome: Sendable, Equatable {
+    /// Durably in the inbox, or held for moderation.
+    case received(id: String, held: Bool)
+    /// Refused, with a reason the sender can act on.
+    case refused(String)
+}
+
+/// Turns posted forms into inbox submissions. Each one is checked by the same review sync
+/// applies (lengths, the target machine and part, the image's type, size and pixels), so what
+/// intake accepts, sync accepts. The site's content is read again when it changes.
+public final class IntakeDesk: Sendable {
+    public let siteRoot: String
+    public let inbox: IntakeInbox
+    /// The built site, whose catalog.json changes after every build.
+    let output: String
+    private let loaded: Locked<Loaded>
+    /// Image checks decode pixels: a few at a time keeps memory bounded under many uploads.
+    private let imageChecks = AsyncGate(limit: 2)
+
+    private struct Loaded {
+        var review: SubmissionReview
+        var stamp: [ContentDigest?]
+        var checked: Date
+    }
+
+    /// Loads the site's content; a site with errors cannot take submissions.
+    public init(siteRoot: String, inbox: IntakeInbox, output: String? = nil) throws(BuildFailure) {
+        self.siteRoot = siteRoot
+        self.inbox = inbox
+        self.output = output ?? siteRoot + "/public"
+        let stamp = Self.stamp(siteRoot: siteRoot, output: self.output)
+        let review = try Self.load(siteRoot)
+        loaded = Locked(Loaded(review: review, stamp: stamp, checked: Date()))
+    }
+
+    public var config: SiteConfig { current().content.config }
+
+    // MARK: Comments
+
+    public func submit(_ form: CommentForm, now: Date = Date()) async -> IntakeOutcome {
+        let review = current()
+        if let problem = Self.targetProblem(machine: form.machine, part: form.part) { return .refused(problem) }
+        let author = form.author.trimmingCharacters(in: .whitespacesAndNewlines)
+        let body = form.body.replacingOccurrences(of: "\r\n", with: "\n")
+        let id = IntakeID.make(now: now)
+        let name = id + ".comment.md"
+        var text = "---\nmachine: \(form.machine)\n"
+        if let part = form.part { text += "part: \(part)\n" }
+        text += "author: \(Templates.yamlQuoted(author))\ndate: \(ISODate.rfc3339(now))\n---\n\(body)"
+        if !text.hasSuffix("\n") { text += "\n" }
+        let data = Data(text.utf8)
+        let submission = InboxSubmission(id: id, files: [name], sha256: [name: SHA256Hex.of(data)])
+        if case .reject(let reason) = review.review(submission, files: [name: data]) {
+            return .refused(Self.forSender(reason, id: id))
+        }
+        do throws(InboxFailure) {
+            let upload = try inbox.beginUpload(id: id)
+            try upload.write(name, data)
+            try await inbox.publish(upload, hold: review.content.config.moderation)
+        } catch {
+            return .refused("the submission could not be stored; please try again later")
+        }
+        return .received(id: id, held: review.content.config.moderation)
+    }
+
+    // MARK: Photos
+
+    /// An upload to stream the image into, as `<id>.upload`; then call `submit(_:upload:)`.
+    public func beginPhoto(now: Date = Date()) throws(InboxFailure) -> IntakeUpload {
+        try inbox.beginUpload(id: IntakeID.make(now: now))
+    }
+
+    /// The name `beginPhoto`'s upload expects the image under.
+    public static func imageUploadName(_ upload: IntakeUpload) -> String { upload.id + ".upload" }
+
+    public func submit(_ form: PhotoForm, upload: IntakeUpload, now: Date = Date()) async -> IntakeOutcome {
+        let review = current()
+        let limits = review.content.config.limits
+        let refuse = { (reason: String) -> IntakeOutcome in
+            try? FileSystem.removeTree(upload.folder)
+            return .refused(reason)
+        }
+        if let problem = Self.targetProblem(machine: form.machine, part: form.part) { return refuse(problem) }
+        let staged = upload.path(of: Self.imageUploadName(upload))
+        guard let size = FileSystem.size(of: staged), size > 0,
+              let image = try? Data(contentsOf: URL(fileURLWithPath: staged), options: .alwaysMapped)
+        else { return refuse("no photo was sent") }
+        guard size <= limits.photoMaxBytes else {
+            return refuse("the photo is \(size) bytes; the limit is \(limits.photoMaxBytes)")
+        }
+        guard let format = ImageFormat.sniff(image), [.jpeg, .png, .webp].contains(format) else {
+            return refuse("the photo must be a JPEG, PNG or WebP image")
+        }
+        let imageName = upload.id + "." + format.fileExtension
+        let stored: Data
+        if form.shareLocation {
+            stored = image
+        } else if let scrubbed = LocationScrubber.scrub(image, format: format) {
+            stored = scrubbed
+        } else {
+            return refuse("the photo's metadata could not be read to remove its location; "
+                          + "tick \u{201C}share location\u{201D} or send a copy without metadata")
+        }
+        let author = form.author.trimmingCharacters(in: .whitespacesAndNewlines)
+        var details = "machine: \(form.machine)\n"
+        if let part = form.part { details += "part: \(part)\n" }
+        details += "author: \(Templates.yamlQuoted(author))\ndate: \(ISODate.rfc3339(now))\n"
+        if let caption = form.caption?.trimmingCharacters(in: .whitespacesAndNewlines), !caption.isEmpty {
+            details += "caption: \(Templates.yamlQuoted(caption))\n"
+        }
+        details += "location: \(form.shareLocation)\nfile: \(imageName)\n"
+        let detailsName = upload.id + ".photo.yaml"
+        let yaml = Data(details.utf8)
+        let submission = InboxSubmission(id: upload.id, files: [detailsName, imageName], sha256: [:])
+        let verdict = await imageChecks.run { review.review(submission, files: [detailsName: yaml, imageName: stored]) }
+        if case .reject(let reason) = verdict { return refuse(Self.forSender(reason, id: upload.id)) }
+        do throws(InboxFailure) {
+            if form.shareLocation {
+                try IntakeInbox.durableRename(staged, to: upload.path(of: imageName), folder: nil)
+                upload.adopt(imageName, replacing: Self.imageUploadName(upload))
+            } else {
+                try upload.write(imageName, stored)
+                upload.forget(Self.imageUploadName(upload))
+            }
+            try upload.write(detailsName, yaml)
+            try await inbox.publish(upload, hold: review.content.config.moderation)
+        } catch {
+            return refuse("the submission could not be stored; please try again later")
+        }
+        return .received(id: upload.id, held: review.content.config.moderation)
+    }
+
+    /// Drops an upload that will not be submitted.
+    public func discard(_ upload: IntakeUpload) { try? FileSystem.removeTree(upload.folder) }
+
+    // MARK: Content
+
+    /// The review for the content as it is now: read again when site.yaml, the machines folder
+    /// or the built catalog changed, looked at no more than once a second.
+    private func current() -> SubmissionReview {
+        let (review, stale) = loaded.withLock { state -> (SubmissionReview, Bool) in
+            guard Date().timeIntervalSince(state.checked) > 1 else { return (state.review, false) }
+            state.checked = Date()
+            return (state.review, Self.stamp(siteRoot: siteRoot, output: output) != state.stamp)
+        }
+        guard stale else { return review }
+        let stamp = Self.stamp(siteRoot: siteRoot, output: output)
+        // A site that stops loading keeps taking submissions against the last good content.
+        guard let fresh = try? Self.load(siteRoot) else { return review }
+        loaded.withLock { state in
+            state.review = fresh
+            state.stamp = stamp
+        }
+        return fresh
+    }
+
+    private static func load(_ siteRoot: String) throws(BuildFailure) -> SubmissionReview {
+        let (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: siteRoot + "/.teardown-cache/bundles").load()
+        guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
+        return SubmissionReview(content: content)
+    }
+
+    private static func stamp(siteRoot: String, output: String) -> [ContentDigest?] {
+        [siteRoot + "/content/site.yaml", siteRoot + "/content/machines", output + "/catalog.json"].map(FileSystem.stamp(of:))
+    }
+
+    /// Slugs go into YAML unquoted, so anything but a name is refused before it is written.
+    private static func targetProblem(machine: String, part: String?) -> String? {
+        guard TextFile.isValidName(machine), machine.utf8.count <= 200 else { return "unknown machine" }
+        if let part, !TextFile.isValidName(part) || part.utf8.count > 200 { return "unknown part" }
+        return nil
+    }
+
+    /// A review's reason without the file, line and column of a file the sender never saw.
+    static func forSender(_ reason: String, id: String) -> String {
+        guard reason.hasPrefix(id + ".") else { return reason }
+        var rest = Substring(reason)
+        while let colon = rest.firstIndex(of: ":") {
+            let next = rest[rest.index(after: colon)...]
+            if next.first == " " { return String(next.dropFirst()) }
+            rest = next
+        }
+        return reason
+    }
+}
+
+/// Lets at most `limit` tasks run a body at once; the others wait their turn.
+actor AsyncGate {
+    private let limit: Int
+    private var running = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Runs `body` on the caller's thread once a place is free.
+    nonisolated func run<T: Sendable>(_ body: @Sendable () -> T) async -> T {
+        await acquire()
+        let result = body()
+        await release()
+        return result
+    }
+
+    private func acquire() async {
+        if running < limit {
+            running += 1
+        } else {
+            // The place is handed over by release(), so `running` stays counted.
+            await withCheckedContinuation { waiting.append($0) }
+        }
+    }
+
+    private func release() {
+        if waiting.isEmpty { running -= 1 } else { waiting.removeFirst().resume() }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes an inbox's manifest.json. Submissions that arrive while a write is under way are
+/// gathered and written together by the next one (a group commit), so a burst of posts costs
+/// a few manifest writes, not one each. Every write holds `.lock`, which `teardown moderate`
+/// takes too, and reads the manifest afresh under it.
+final class ManifestJournal: Sendable {
+    let folder: String
+    private let queue = DispatchQueue(label: "teardown.intake.manifest")
+    private let state = Locked(State())
+
+    private struct State {
+        var waiting: [(InboxSubmission, CheckedContinuation<Void, any Error>)] = []
+        var writing = false
+    }
+
+    init(folder: String) { self.folder = folder }
+
+    /// Returns once a manifest listing `entry` is on disk.
+    func append(_ entry: InboxSubmission) async throws(InboxFailure) {
+        do {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let start = state.withLock { state in
+                    state.waiting.append((entry, continuation))
+                    defer { state.writing = true }
+                    return !state.writing
+                }
+                if start { queue.async { self.drain() } }
+            }
+        } catch let failure as InboxFailure {
+            throw failure
+        } catch {
+            throw InboxFailure(source: folder + "/manifest.json", reason: "\(error)")
+        }
+    }
+
+    private func drain() {
+        while true {
+            let batch = state.withLock { state in
+                defer { state.waiting = [] }
+                if state.waiting.isEmpty { state.writing = false }
+                return state.waiting
+            }
+            if batch.isEmpty { return }
+            do {
+                try update { $0 += batch.map(\.0) }
+                batch.forEach { $0.1.resume() }
+            } catch {
+                batch.forEach { $0.1.resume(throwing: error) }
+            }
+        }
+    }
+
+    /// Reads the manifest under the lock, lets `change` edit its list, and writes it durably.
+    func update(_ change: (inout [InboxSubmission]) throws(InboxFailure) -> Void) throws(InboxFailure) {
+        let lockPath = folder + "/.lock"
+        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { throw InboxFailure(source: lockPath, reason: String(cString: strerror(errno))) }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw InboxFailure(source: lockPath, reason: String(cString: strerror(errno))) }
+        }
+        defer { flock(lock, LOCK_UN) }
+        let path = folder + "/manifest.json"
+        var entries: [InboxSubmission] = []
+        if FileSystem.exists(path) {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw InboxFailure(source: path, reason: "cannot be read")
+            }
+            entries = try Inbox.parseManifest(data, source: folder)
+        }
+        try change(&entries)
+        do {
+            try FileSystem.writeAtomically(Self.encode(entries), to: path)
+        } catch {
+            throw InboxFailure(source: path, reason: "cannot be written: \(error)")
+        }
+        try IntakeInbox.syncFolder(folder)
+    }
+
+    /// One line per submission, so a manifest of thousands stays readable and diffs well.
+    static func encode(_ entries: [InboxSubmission]) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        struct Entry: Encodable {
+            let id: String
+            let files: [String]
+            let sha256: [String: String]
+        }
+        let lines = entries.map { entry in
+            String(decoding: (try? encoder.encode(Entry(id: entry.id, files: entry.files, sha256: entry.sha256))) ?? Data(), as: UTF8.self)
+        }
+        let body = lines.isEmpty ? "" : "\n  " + lines.joined(separator: ",\n  ") + "\n"
+        return Data("{\"version\": 1, \"submissions\": [\(body)]}\n".utf8)
+    }
+}
+
+/// A value behind a lock, for state shared by request handlers.
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
