@@ -64,11 +64,21 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
+        // Community intake: a web service of its own, beside the preview server.
+        .target(
+            name: "TeardownIntake",
+            dependencies: [
+                "TeardownKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            resources: [.copy("openapi.json")]
+        ),
         .executableTarget(
             name: "teardown",
             dependencies: [
                 "TeardownKit",
                 "TeardownServe",
+                "TeardownIntake",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -88,6 +98,10 @@ let package = Package(
         .testTarget(
             name: "TeardownServeTests",
             dependencies: ["TeardownServe"]
+        ),
+        .testTarget(
+            name: "TeardownIntakeTests",
+            dependencies: ["TeardownIntake", .product(name: "HummingbirdTesting", package: "hummingbird")]
         ),
         .testTarget(
             name: "TeardownCLITests",

@@ -42,3 +42,8 @@ struct HTMLEscaping: MustacheContentType {
             || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
     }
 }
+
+/// HTML escaping for pages written outside a theme, such as intake's replies.
+public enum HTMLText {
+    public static func escape(_ text: String) -> String { HTMLEscaping().escapeText(text) }
+}

@@ -18,3 +18,20 @@ enum InboxToken {
         return ProcessInfo.processInfo.environment[variable].flatMap { $0.isEmpty ? nil : $0 }
     }
 }
+
+extension InboxToken {
+    /// The token kept in the inbox's `.token` file, made on first use; only its owner may read it.
+    static func stored(in inbox: String) throws -> String {
+        let path = inbox + "/.token"
+        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+            let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !token.isEmpty { return token }
+        }
+        var generator = SystemRandomNumberGenerator()
+        let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        guard FileManager.default.createFile(atPath: path, contents: Data((token + "\n").utf8),
+                                             attributes: [.posixPermissions: 0o600])
+        else { throw ValidationError("Cannot write the token file \(path).") }
+        return token
+    }
+}

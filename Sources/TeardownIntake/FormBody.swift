@@ -1,0 +1,141 @@
+import Foundation
+import Hummingbird
+import TeardownKit
+
+/// Reads the fields of a submission from a request body: JSON, URL-encoded or multipart form
+/// data. A photo streams to its upload file as it arrives, with its size checked on the way.
+enum FormBody {
+    /// At most this many bytes of text fields in a photo post.
+    static let maxFieldBytes = 64 << 10
+
+    /// The fields of a post that carries no file.
+    static func fields(of request: Request, maxBytes: Int) async throws -> [String: String] {
+        let type = request.headers[.contentType] ?? ""
+        if let boundary = MultipartReader.boundary(contentType: type) {
+            return try await multipart(request, boundary: boundary, upload: nil, file: "", maxFileBytes: 0, maxFieldBytes: maxBytes)
+        }
+        let body = try await collect(request, maxBytes: maxBytes)
+        switch mediaType(type) {
+        case "application/json":
+            guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+                throw FormProblem(.badRequest, "the body is not a JSON object")
+            }
+            var fields: [String: String] = [:]
+            for (key, value) in object {
+                switch value {
+                case let text as String: fields[key] = text
+                case let flag as Bool: fields[key] = flag ? "true" : "false"
+                case is NSNull: continue
+                default: throw FormProblem(.badRequest, "'\(key)' must be a string")
+                }
+            }
+            return fields
+        case "application/x-www-form-urlencoded", "":
+            return urlEncoded(String(decoding: body, as: UTF8.self))
+        default:
+            throw FormProblem(.unsupportedMediaType, "send the form as JSON, URL-encoded or multipart form data")
+        }
+    }
+
+    /// The fields of a photo post, with the image written to `file` in `upload`: a multipart
+    /// form with a `photo` file, or, for the API, the image as the body and the fields in the query.
+    static func receive(_ request: Request, into upload: IntakeUpload, file: String, api: Bool,
+                        maxFileBytes: Int) async throws -> [String: String] {
+        let type = request.headers[.contentType] ?? ""
+        if let boundary = MultipartReader.boundary(contentType: type) {
+            let fields = try await multipart(request, boundary: boundary, upload: upload, file: file,
+                                             maxFileBytes: maxFileBytes, maxFieldBytes: maxFieldBytes)
+            guard FileManager.default.fileExists(atPath: upload.path(of: file)) else {
+                throw FormProblem(.badRequest, "no photo was sent")
+            }
+            return fields
+        }
+        guard api else { throw FormProblem(.unsupportedMediaType, "send the photo form as multipart form data") }
+        let sink = try upload.open(file)
+        for try await chunk in request.body {
+            guard sink.size + chunk.readableBytes <= maxFileBytes else { throw tooLarge(maxFileBytes) }
+            try chunk.withUnsafeReadableBytes { try sink.append($0) }
+        }
+        try sink.finish()
+        return request.uri.queryParameters.reduce(into: [:]) { $0[String($1.key)] = String($1.value) }
+    }
+
+    private static func multipart(_ request: Request, boundary: String, upload: IntakeUpload?, file: String,
+                                  maxFileBytes: Int, maxFieldBytes: Int) async throws -> [String: String] {
+        var reader = MultipartReader(boundary: boundary)
+        var fields: [String: String] = [:]
+        var fieldBytes = 0
+        var field: (name: String, bytes: [UInt8])?
+        var sink: UploadFile?
+        for try await chunk in request.body {
+            for event in try reader.feed(chunk.readableBytesView) {
+                switch event {
+                case .part(let part):
+                    if part.filename != nil, part.name == "photo", let upload, sink == nil,
+                       !FileManager.default.fileExists(atPath: upload.path(of: file)) {
+                        sink = try upload.open(file)
+                    } else if part.filename != nil, !(part.filename ?? "").isEmpty {
+                        throw FormProblem(.badRequest, "only one file, in the 'photo' field, can be sent")
+                    } else {
+                        field = (part.name ?? "", [])
+                    }
+                case .data(let bytes):
+                    if let file = sink {
+                        guard file.size + bytes.count <= maxFileBytes else { throw tooLarge(maxFileBytes) }
+                        try bytes.withUnsafeBytes { try file.append($0) }
+                    } else if field != nil {
+                        fieldBytes += bytes.count
+                        guard fieldBytes <= maxFieldBytes else { throw FormProblem(.contentTooLarge, "the form's text is too long") }
+                        field!.bytes += bytes
+                    }
+                case .partEnd:
+                    if let file = sink {
+                        try file.finish()
+                        sink = nil
+                    } else if let done = field {
+                        if !done.name.isEmpty { fields[done.name] = String(decoding: done.bytes, as: UTF8.self) }
+                        field = nil
+                    }
+                }
+            }
+        }
+        try reader.finish()
+        return fields
+    }
+
+    private static func collect(_ request: Request, maxBytes: Int) async throws -> Data {
+        var body = Data()
+        for try await chunk in request.body {
+            guard body.count + chunk.readableBytes <= maxBytes else {
+                throw FormProblem(.contentTooLarge, "the form is larger than \(maxBytes) bytes")
+            }
+            body.append(contentsOf: chunk.readableBytesView)
+        }
+        return body
+    }
+
+    static func urlEncoded(_ text: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let pieces = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ piece: Substring) -> String {
+                let spaced = piece.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            fields[decode(pieces[0])] = pieces.count > 1 ? decode(pieces[1]) : ""
+        }
+        return fields
+    }
+
+    private static func mediaType(_ contentType: String) -> String {
+        contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+    }
+
+    private static func tooLarge(_ limit: Int) -> FormProblem {
+        FormProblem(.contentTooLarge, "the photo is larger than the limit of \(limit) bytes")
+    }
+}
+
+extension MultipartReader.Failure {
+    var problem: FormProblem { FormProblem(.badRequest, "the form data cannot be read: \(description)") }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import Hummingbird
+import TeardownKit
+
+/// A request's context: the client's address, for the rate limit only; it is never stored.
+struct IntakeContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let address: String
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        address = source.channel.remoteAddress?.ipAddress ?? "unknown"
+    }
+}
+
+/// `teardown intake`: takes comments and photos from the site's forms and from a JSON API
+/// (described by `/api/v1/openapi.json`), writes them into an inbox, and serves that inbox to
+/// `teardown sync` holders of its token.
+public struct IntakeServer: Sendable {
+    public enum Event: Sendable {
+        case listening(url: String)
+        case received(id: String, held: Bool)
+        case refused(reason: String)
+        /// A form with its hidden trap field filled in: a robot's, dropped unseen.
+        case trapped
+        case limited
+    }
+
+    public struct Settings: Sendable {
+        public var host = "127.0.0.1"
+        public var port = 8081
+        /// What `teardown sync` must send as its bearer token to read the inbox.
+        public var token: String
+        /// Submissions an address may make a minute.
+        public var perMinute = 10
+        /// Where the site's pages are served; links back from the thank-you page must start with it.
+        public var siteURL: String
+
+        public init(token: String, siteURL: String) {
+            self.token = token
+            self.siteURL = siteURL
+        }
+    }
+
+    public let desk: IntakeDesk
+    public let settings: Settings
+    private let limiter: RateLimiter
+    private let onEvent: @Sendable (Event) -> Void
+
+    public init(desk: IntakeDesk, settings: Settings, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) {
+        self.desk = desk
+        self.settings = settings
+        limiter = RateLimiter(perMinute: settings.perMinute)
+        self.onEvent = onEvent
+    }
+
+    public func run() async throws {
+        try await application().runService()
+    }
+
+    func application() -> some ApplicationProtocol {
+        Application(
+            router: router(),
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "teardown-intake"),
+            onServerRunning: { [onEvent, settings] _ in onEvent(.listening(url: "http://\(settings.host):\(settings.port)/")) }
+        )
+    }
+
+    func router() -> Router<IntakeContext> {
+        let router = Router(context: IntakeContext.self)
+        // Pages on another origin post with script; no cookies are involved, so any origin may.
+        router.add(middleware: CORSMiddleware(allowOrigin: .all, allowHeaders: [.accept, .contentType],
+                                              allowMethods: [.get, .post, .options]))
+        router.get("/") { _, _ in
+            html(.ok, IntakePages.notice("Teardown intake", "This service takes comments and photos for \(desk.config.title). "
+                                             + "Its API is described at /api/v1/openapi.json.", siteTitle: desk.config.title))
+        }
+        router.get("/health") { _, _ in text(.ok, "ok\n") }
+        router.get("/api/v1/openapi.json") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"],
+                     body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+        }
+        router.get("/thanks") { request, _ in
+            let query = request.uri.queryParameters
+            return html(.ok, IntakePages.thanks(siteTitle: desk.config.title, back: back(query["back"].map(String.init)),
+                                                held: query["held"] == "1"))
+        }
+        router.post("/forms/comment") { request, context in await comment(request, context, api: false) }
+        router.post("/api/v1/comments") { request, context in await comment(request, context, api: true) }
+        router.post("/forms/photo") { request, context in await photo(request, context, api: false) }
+        router.post("/api/v1/photos") { request, context in await photo(request, context, api: true) }
+        router.get("/inbox/:file") { request, context in
+            guard authorized(request) else {
+                return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"teardown inbox\""],
+                                body: .init(byteBuffer: ByteBuffer(string: "a token is needed to read the inbox\n")))
+            }
+            return inboxFile(context.parameters.get("file") ?? "")
+        }
+        return router
+    }
+
+    // MARK: Submissions
+
+    private func comment(_ request: Request, _ context: IntakeContext, api: Bool) async -> Response {
+        if let wait = limiter.take(context.address) { return limited(wait, request: request, api: api) }
+        let fields: [String: String]
+        do {
+            fields = try await FormBody.fields(of: request, maxBytes: max(64 << 10, desk.config.limits.commentMax * 8))
+        } catch {
+            return failure(error, request: request, api: api, fields: [:], action: "/forms/comment")
+        }
+        if isTrap(fields) { return trapped(request: request, api: api, fields: fields) }
+        guard let machine = fields["machine"], let author = fields["author"], let body = fields["body"] else {
+            return failure(FormProblem(.badRequest, "machine, author and body are required"), request: request, api: api,
+                           fields: fields, action: "/forms/comment")
+        }
+        let form = CommentForm(machine: machine, part: nonEmpty(fields["part"]), author: author, body: body)
+        return respond(await desk.submit(form), request: request, api: api, fields: fields, action: "/forms/comment")
+    }
+
+    private func photo(_ request: Request, _ context: IntakeContext, api: Bool) async -> Response {
+        if let wait = limiter.take(context.address) { return limited(wait, request: request, api: api) }
+        let upload: IntakeUpload
+        do {
+            upload = try desk.beginPhoto()
+        } catch {
+            return failure(FormProblem(.serviceUnavailable, "the submission could not be stored; please try again later"),
+                           request: request, api: api, fields: [:], action: "/forms/photo")
+        }
+        let file = IntakeDesk.imageUploadName(upload)
+        let fields: [String: String]
+        do {
+            fields = try await FormBody.receive(request, into: upload, file: file, api: api,
+                                                maxFileBytes: desk.config.limits.photoMaxBytes)
+        } catch {
+            desk.discard(upload)
+            return failure(error, request: request, api: api, fields: [:], action: "/forms/photo")
+        }
+        if isTrap(fields) {
+            desk.discard(upload)
+            return trapped(request: request, api: api, fields: fields)
+        }
+        guard let machine = fields["machine"], let author = fields["author"] else {
+            desk.discard(upload)
+            return failure(FormProblem(.badRequest, "machine and author are required"), request: request, api: api,
+                           fields: fields, action: "/forms/photo")
+        }
+        let share = ["on", "true", "1", "yes"].contains(fields["share_location"]?.lowercased() ?? "")
+        let form = PhotoForm(machine: machine, part: nonEmpty(fields["part"]), author: author,
+                             caption: nonEmpty(fields["caption"]), shareLocation: share)
+        return respond(await desk.submit(form, upload: upload), request: request, api: api, fields: fields, action: "/forms/photo")
+    }
+
+    // MARK: Replies
+
+    private func respond(_ outcome: IntakeOutcome, request: Request, api: Bool, fields: [String: String], action: String) -> Response {
+        switch outcome {
+        case .received(let id, let held):
+            onEvent(.received(id: id, held: held))
+            if wantsJSON(request, api: api) {
+                return json(.created, ["id": id, "status": held ? "held" : "received"])
+            }
+            let location = "/thanks?held=\(held ? 1 : 0)&back=\(query(back(fields["back"])))"
+            return Response(status: .seeOther, headers: [.location: location])
+        case .refused(let reason):
+            onEvent(.refused(reason: reason))
+            return failure(FormProblem(.unprocessableContent, reason), request: request, api: api, fields: fields, action: action)
+        }
+    }
+
+    private func failure(_ error: any Error, request: Request, api: Bool, fields: [String: String], action: String) -> Response {
+        let problem: FormProblem
+        switch error {
+        case let known as FormProblem: problem = known
+        case let unreadable as MultipartReader.Failure: problem = unreadable.problem
+        case is InboxFailure: problem = FormProblem(.serviceUnavailable, "the submission could not be stored; please try again later")
+        default: problem = FormProblem(.badRequest, "the request could not be read")
+        }
+        if wantsJSON(request, api: api) { return json(problem.status, ["error": problem.message]) }
+        return html(problem.status, IntakePages.refused(siteTitle: desk.config.title, reason: problem.message,
+                                                        back: back(fields["back"]), action: action, fields: fields))
+    }
+
+    private func limited(_ seconds: Int, request: Request, api: Bool) -> Response {
+        onEvent(.limited)
+        let message = "too many submissions from your address; please wait \(seconds) s"
+        var response = wantsJSON(request, api: api)
+            ? json(.tooManyRequests, ["error": message])
+            : html(.tooManyRequests, IntakePages.notice("Please wait", message, siteTitle: desk.config.title))
+        response.headers[.retryAfter] = String(seconds)
+        return response
+    }
+
+    /// A robot gets the same answer as a person, so it learns nothing; nothing is kept.
+    private func trapped(request: Request, api: Bool, fields: [String: String]) -> Response {
+        onEvent(.trapped)
+        if wantsJSON(request, api: api) { return json(.created, ["id": IntakeID.make(), "status": "received"]) }
+        return Response(status: .seeOther, headers: [.location: "/thanks?held=0&back=\(query(back(fields["back"])))"])
+    }
+
+    private func isTrap(_ fields: [String: String]) -> Bool { !(fields["website"] ?? "").isEmpty }
+
+    /// Scripts ask for JSON; a plain form post gets pages.
+    private func wantsJSON(_ request: Request, api: Bool) -> Bool {
+        api || (request.headers[.accept] ?? "").contains("application/json")
+    }
+
+    /// The page to link back to: the posted one when it is on the site, else the site's home.
+    private func back(_ posted: String?) -> String {
+        guard let posted, posted.hasPrefix(settings.siteURL), !posted.contains("\n") else { return settings.siteURL }
+        return posted
+    }
+
+    private func query(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? ""
+    }
+
+    // MARK: Inbox
+
+    private func authorized(_ request: Request) -> Bool {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return false }
+        let given = Array(header.dropFirst("Bearer ".count).utf8), expected = Array(settings.token.utf8)
+        // Compared in constant time, so timing tells nothing about the token.
+        var difference = UInt8(given.count == expected.count ? 0 : 1)
+        for index in 0..<expected.count { difference |= expected[index] ^ (index < given.count ? given[index] : 0) }
+        return difference == 0
+    }
+
+    private func inboxFile(_ name: String) -> Response {
+        let listed: Bool
+        if name == "manifest.json" {
+            listed = true
+        } else {
+            listed = (try? desk.inbox.submissions().contains { $0.files.contains(name) }) ?? false
+        }
+        guard listed, let data = try? Data(contentsOf: URL(fileURLWithPath: desk.inbox.folder + "/" + name), options: .alwaysMapped)
+        else { return text(.notFound, "not in the inbox\n") }
+        let type = name.hasSuffix(".json") ? "application/json" : "application/octet-stream"
+        return Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// Why a request was refused, with the status to answer.
+struct FormProblem: Error {
+    let status: HTTPResponse.Status
+    let message: String
+
+    init(_ status: HTTPResponse.Status, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+}
+
+private func nonEmpty(_ value: String?) -> String? {
+    guard let value = value?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
+    return value
+}
+
+private func html(_ status: HTTPResponse.Status, _ page: String) -> Response {
+    Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+             body: .init(byteBuffer: ByteBuffer(string: page)))
+}
+
+private func text(_ status: HTTPResponse.Status, _ body: String) -> Response {
+    Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body)))
+}
+
+private func json(_ status: HTTPResponse.Status, _ object: [String: String]) -> Response {
+    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+    return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+}

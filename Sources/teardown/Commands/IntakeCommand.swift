@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import TeardownIntake
+import TeardownKit
+
+struct IntakeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "intake",
+        abstract: "Take comments and photos from the site's forms and API into an inbox for sync.",
+        discussion: """
+            Pages get "Post a comment" and "Add a photo" forms when site.yaml sets intake_url to \
+            where this service is reached. Submissions are checked as sync checks them and written \
+            durably into the inbox; with moderation: true in site.yaml they wait for \
+            `teardown moderate`. `teardown sync --from http://HOST:PORT/inbox/` reads the inbox \
+            with the token from --token-file, TEARDOWN_INBOX_TOKEN, or INBOX/.token, made on first start.
+            """
+    )
+
+    @OptionGroup var options: SiteOptions
+
+    @Option(name: .long, help: ArgumentHelp("The inbox folder to write.", valueName: "dir"))
+    var inbox: String
+
+    @Option(name: .long, help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: "The port to listen on.")
+    var port = 8081
+
+    @Option(name: .long, help: ArgumentHelp("A file holding the token sync must send (default: TEARDOWN_INBOX_TOKEN, else INBOX/.token).",
+                                            valueName: "file"))
+    var tokenFile: String?
+
+    @Option(name: .long, help: "Submissions one address may make a minute.")
+    var rateLimit = 10
+
+    @Option(name: .long, help: ArgumentHelp("Where the pages are served, for the link back after posting (default: base_url).",
+                                            valueName: "url"))
+    var siteURL: String?
+
+    @Option(name: .long, help: ArgumentHelp("The built site, whose catalog.json tells of new machines (default: <site>/public).",
+                                            valueName: "dir"))
+    var output: String?
+
+    func run() async throws {
+        let inboxStore = try Self.open(inbox)
+        let desk: IntakeDesk
+        do {
+            desk = try IntakeDesk(siteRoot: options.site, inbox: inboxStore, output: output)
+        } catch {
+            DiagnosticPrinter.print(error.diagnostics, site: options.site)
+            FileHandle.standardError.write(Data("Intake not started: the site has \(DiagnosticPrinter.summary(error.diagnostics)).\n".utf8))
+            throw ExitCode.failure
+        }
+        let token = try InboxToken.read(file: tokenFile) ?? InboxToken.stored(in: inboxStore.folder)
+        var settings = IntakeServer.Settings(token: token, siteURL: siteURL ?? desk.config.baseURL)
+        settings.host = host
+        settings.port = port
+        settings.perMinute = rateLimit
+        let moderated = desk.config.moderation
+        let server = IntakeServer(desk: desk, settings: settings) { event in
+            switch event {
+            case .listening(let url):
+                say("Taking submissions on \(url) into \(inboxStore.folder)\(moderated ? ", held for moderation" : "") (Ctrl-C to stop)")
+                say("Sync reads \(url)inbox/ with the token in \(tokenFile ?? (ProcessInfo.processInfo.environment[InboxToken.variable] != nil ? "TEARDOWN_INBOX_TOKEN" : inboxStore.folder + "/.token"))")
+            case .received(let id, let held):
+                say("\(held ? "held    " : "received") \(id)")
+            case .refused(let reason):
+                say("refused  \(reason)")
+            case .trapped:
+                say("dropped  a form with its trap field filled in")
+            case .limited:
+                break
+            }
+        }
+        try await server.run()
+    }
+}
+
+extension IntakeCommand {
+    /// The inbox, with what a killed run left cleared away.
+    static func open(_ folder: String) throws -> IntakeInbox {
+        let store: IntakeInbox
+        do {
+            store = try IntakeInbox(folder: folder)
+            try store.recover()
+        } catch {
+            throw ValidationError("Cannot use the inbox: \(error)")
+        }
+        return store
+    }
+}
+
+/// Writes a line at once, as a server's log should.
+private func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import TeardownKit
+
+struct ModerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "moderate",
+        abstract: "List, approve or reject submissions intake holds for moderation.",
+        discussion: """
+            With moderation: true in site.yaml, `teardown intake` keeps each submission in \
+            INBOX/.pending/ until it is approved, which lists it in the inbox for sync, or \
+            rejected, which deletes it. Safe to run while intake is running.
+            """
+    )
+
+    enum Action: String, ExpressibleByArgument, CaseIterable {
+        case list, approve, reject
+    }
+
+    @Option(name: .long, help: ArgumentHelp("The inbox folder intake writes.", valueName: "dir"))
+    var inbox: String
+
+    @Argument(help: "list, approve or reject.")
+    var action: Action = .list
+
+    @Argument(help: "The ids to approve or reject.")
+    var ids: [String] = []
+
+    func validate() throws {
+        if action != .list, ids.isEmpty { throw ValidationError("Name the ids to \(action.rawValue).") }
+        if action == .list, !ids.isEmpty { throw ValidationError("list takes no ids.") }
+    }
+
+    func run() throws {
+        guard FileManager.default.fileExists(atPath: inbox + "/manifest.json") else {
+            throw ValidationError("\(inbox) is not an intake inbox: it has no manifest.json.")
+        }
+        let store: IntakeInbox
+        do {
+            store = try IntakeInbox(folder: inbox)
+        } catch {
+            throw ValidationError("Cannot use the inbox: \(error)")
+        }
+        switch action {
+        case .list:
+            let held = store.held()
+            for submission in held {
+                print("\(submission.id)  \(submission.isPhoto ? "photo" : "comment")")
+                for line in submission.text.split(separator: "\n", omittingEmptySubsequences: false) {
+                    print("    \(line)")
+                }
+            }
+            print(held.isEmpty ? "Nothing is waiting for moderation." : "\(held.count) waiting: `teardown moderate approve ID...` or `reject ID...`")
+        case .approve, .reject:
+            let missing: [String]
+            do {
+                missing = action == .approve ? try store.approve(ids) : try store.reject(ids)
+            } catch {
+                FileHandle.standardError.write(Data("Moderation stopped: \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+            let done = ids.filter { !missing.contains($0) }
+            if !done.isEmpty { print("\(action == .approve ? "Approved" : "Rejected"): \(done.joined(separator: ", "))") }
+            if !missing.isEmpty {
+                FileHandle.standardError.write(Data("Not waiting for moderation: \(missing.joined(separator: ", "))\n".utf8))
+                throw ExitCode.failure
+            }
+        }
+    }
+}
