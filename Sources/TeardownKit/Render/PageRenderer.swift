@@ -42,6 +42,9 @@ struct PageRenderer: Sendable {
         }.first
     }
 
+    /// The forms' script, on pages that have them.
+    private var intakeScript: [String] { content.config.intakeURL == nil ? [] : ["intake.js"] }
+
     func render(_ page: SitePlan.Page, at url: URLPath) -> String {
         switch page {
         case .catalog:
@@ -50,7 +53,7 @@ struct PageRenderer: Sendable {
             let machine = content.machines[index]
             return theme.render("machine", model(url, title: machine.name, description: machine.summary,
                                                  image: images.cover(of: machine).map { sharingImage($0, of: machine) },
-                                                 scripts: ["machine.js"], feed: machine,
+                                                 scripts: ["machine.js"] + intakeScript, feed: machine,
                                                  filters: filters(number == 1 ? "machine" : nil, comments: !machine.community.comments.isEmpty,
                                                                   machine: machine),
                                                  machinePage(index, page: number, at: url)))
@@ -79,7 +82,7 @@ struct PageRenderer: Sendable {
                                               description: "\(part.name), a part of the \(machine.name)",
                                               image: part.community.photos.first.flatMap { photoSharingImage($0, owner: partURL) }
                                                   ?? images.cover(of: machine).map { sharingImage($0, of: machine) },
-                                              scripts: page.unitSwitch ? ["units.js"] : [], feed: machine,
+                                              scripts: (page.unitSwitch ? ["units.js"] : []) + intakeScript, feed: machine,
                                               filters: filters(number == 1 ? "part" : nil, comments: !part.community.comments.isEmpty,
                                                                machine: machine),
                                               page))
@@ -226,7 +229,8 @@ struct PageRenderer: Sendable {
             },
             feed: Routes.feed(of: machine).relative(from: url),
             manual: machine.manual.isEmpty ? nil
-                : LinkModel(title: "\(machine.name) manual", url: Routes.manual(of: machine).relative(from: url)))
+                : LinkModel(title: "\(machine.name) manual", url: Routes.manual(of: machine).relative(from: url)),
+            intake: intakeForms(machine, part: nil, at: url))
     }
 
     /// machine.json: the layers and, for Details & Discuss and Photos, what the pages show.
@@ -266,7 +270,19 @@ struct PageRenderer: Sendable {
             discussion: discussion(part.description, part.community.comments, designer: machine.designer,
                                    base: base, page: number, at: url),
             photos: photos, hasPhotos: !photos.isEmpty,
-            gallery: photos.isEmpty ? nil : LinkModel(title: "Gallery", url: Routes.gallery(base).relative(from: url)))
+            gallery: photos.isEmpty ? nil : LinkModel(title: "Gallery", url: Routes.gallery(base).relative(from: url)),
+            intake: intakeForms(machine, part: part, at: url))
+    }
+
+    /// The forms to post to `teardown intake`, on pages of machines sync can add to.
+    private func intakeForms(_ machine: Machine, part: Part?, at url: URLPath) -> IntakeFormModel? {
+        guard let intake = content.config.intakeURL, machine.archive == nil else { return nil }
+        let limits = content.config.limits
+        return IntakeFormModel(
+            commentAction: intake + "/forms/comment", photoAction: intake + "/forms/photo",
+            machine: machine.slug, part: part?.slug, back: baseURL + url.value.dropFirst(),
+            authorMin: limits.authorMin, authorMax: limits.authorMax, commentMin: limits.commentMin, commentMax: limits.commentMax,
+            photoMax: Self.humanSize(limits.photoMaxBytes), held: content.config.moderation)
     }
 
     /// Each tag linked to its page.

@@ -316,6 +316,26 @@ extension MachinePageModel: MustacheParent {
         case "download": download
         case "feed": feed
         case "manual": manual
+        case "intake": intake
+        default: nil
+        }
+    }
+}
+
+extension IntakeFormModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "commentAction": commentAction
+        case "photoAction": photoAction
+        case "machine": machine
+        case "part": part
+        case "back": back
+        case "authorMin": authorMin
+        case "authorMax": authorMax
+        case "commentMin": commentMin
+        case "commentMax": commentMax
+        case "photoMax": photoMax
+        case "held": held
         default: nil
         }
     }
@@ -336,6 +356,7 @@ extension PartPageModel: MustacheParent {
         case "photos": photos
         case "hasPhotos": hasPhotos
         case "gallery": gallery
+        case "intake": intake
         default: nil
         }
     }

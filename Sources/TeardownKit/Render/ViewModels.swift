@@ -252,6 +252,25 @@ struct MachinePageModel: Sendable {
     let feed: String
     /// The machine's own manual, when it has one.
     let manual: LinkModel?
+    let intake: IntakeFormModel?
+}
+
+/// The "Post a comment" and "Add a photo" forms, when site.yaml sets intake_url.
+struct IntakeFormModel: Sendable {
+    let commentAction: String
+    let photoAction: String
+    let machine: String
+    let part: String?
+    /// This page's address, for the thank-you page's link back.
+    let back: String
+    let authorMin: Int
+    let authorMax: Int
+    let commentMin: Int
+    let commentMax: Int
+    /// "10 MB"
+    let photoMax: String
+    /// A moderator reads submissions first.
+    let held: Bool
 }
 
 struct PartPageModel: Sendable {
@@ -269,6 +288,7 @@ struct PartPageModel: Sendable {
     let photos: [PhotoModel]
     let hasPhotos: Bool
     let gallery: LinkModel?
+    let intake: IntakeFormModel?
 }
 
 struct ManualPageModel: Sendable {
