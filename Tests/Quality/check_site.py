@@ -125,6 +125,9 @@ def main():
         site = work / "site"
         for folder in ("content", "Themes"):
             shutil.copytree(ROOT / folder, site / folder)
+        # The community forms are checked too: they appear once an intake service is named.
+        with open(site / "content/site.yaml", "a") as settings:
+            settings.write('intake_url: "http://127.0.0.1:9/intake"\n')
         output = site / "public"
         server, base = serve(output)
         build = subprocess.run([arguments.teardown, "build", "--site", str(site), "--base-url", base],

@@ -45,12 +45,16 @@ struct TemplateFieldsTests {
         let conversion = SpecConversionModel(relation: "=", text: "t", note: "n", system: "s")
         missing += unreachable(conversion)
         missing += unreachable(SpecModel(label: "l", value: "v", note: "n", conversions: [conversion]))
+        let intake = IntakeFormModel(commentAction: "c", photoAction: "p", machine: "m", part: "p", back: "b", authorMin: 1,
+                                     authorMax: 2, commentMin: 3, commentMax: 4, photoMax: "5", held: true)
+        missing += unreachable(intake)
         missing += unreachable(MachinePageModel(name: "n", summary: "s", designer: "d", license: "l", updated: "u", tags: [link],
                                                 stack: stack, parts: [], discussion: discussion, photos: [photo], hasPhotos: true,
                                                 gallery: link, data: "d", download: link, feed: "f",
-                                                manual: link))
+                                                manual: link, intake: intake))
         missing += unreachable(PartPageModel(name: "n", machine: link, backdrop: backdrop, layer: layer, specs: [], hasSpecs: false,
-                                             unitSwitch: true, tags: [], discussion: discussion, photos: [], hasPhotos: false, gallery: link))
+                                             unitSwitch: true, tags: [], discussion: discussion, photos: [], hasPhotos: false, gallery: link,
+                                             intake: intake))
         missing += unreachable(SearchFilterModel(name: "n", value: "v"))
         let toc = ManualPageModel.TocItem(title: "t", url: "u", level: 2)
         missing += unreachable(toc)
