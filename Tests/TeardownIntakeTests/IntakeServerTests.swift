@@ -1,0 +1,150 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import TeardownIntake
+import TeardownKit
+
+/// The intake service over real HTTP: the API, the form posts, the trap, the rate limit, the
+/// size limit and the token that guards the inbox.
+@Suite struct IntakeServerTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("TeardownKitTests/Fixtures/sites").path
+    static let token = "test-token"
+
+    struct Service {
+        let server: IntakeServer
+        let inbox: IntakeInbox
+    }
+
+    private func service(perMinute: Int = 100, settings extra: String = "") throws -> Service {
+        let work = NSTemporaryDirectory() + "teardown-intake-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/minimal", toPath: work + "/site")
+        if !extra.isEmpty {
+            let path = work + "/site/content/site.yaml"
+            try (String(contentsOfFile: path, encoding: .utf8) + extra).write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let inbox = try IntakeInbox(folder: work + "/inbox")
+        let desk = try IntakeDesk(siteRoot: work + "/site", inbox: inbox)
+        var settings = IntakeServer.Settings(token: Self.token, siteURL: "https://example.org/catalog/")
+        settings.port = 0
+        settings.perMinute = perMinute
+        return Service(server: IntakeServer(desk: desk, settings: settings), inbox: inbox)
+    }
+
+    private func json(_ response: TestResponse) -> [String: String] {
+        (try? JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: String]) ?? [:]
+    }
+
+    @Test func apiCommentIsStoredAndTheInboxNeedsTheToken() async throws {
+        let service = try service()
+        try await service.server.application().test(.live) { client in
+            let body = ByteBuffer(string: #"{"machine": "box", "part": "lid", "author": "Ada", "body": "Stiff hinge."}"#)
+            let id = try await client.execute(uri: "/api/v1/comments", method: .post, headers: [.contentType: "application/json"],
+                                              body: body) { response in
+                #expect(response.status == .created)
+                #expect(json(response)["status"] == "received")
+                return json(response)["id"] ?? ""
+            }
+            try await client.execute(uri: "/inbox/manifest.json", method: .get) { #expect($0.status == .unauthorized) }
+            try await client.execute(uri: "/inbox/manifest.json", method: .get, headers: [.authorization: "Bearer wrong-token"]) {
+                #expect($0.status == .unauthorized)
+            }
+            let bearer: HTTPFields = [.authorization: "Bearer \(Self.token)"]
+            try await client.execute(uri: "/inbox/manifest.json", method: .get, headers: bearer) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("\"\(id).comment.md\""))
+            }
+            try await client.execute(uri: "/inbox/\(id).comment.md", method: .get, headers: bearer) { response in
+                #expect(String(buffer: response.body).contains("Stiff hinge."))
+            }
+            for hidden in [".token", ".lock", "..%2Fsite%2Fcontent%2Fsite.yaml"] {
+                try await client.execute(uri: "/inbox/\(hidden)", method: .get, headers: bearer) { #expect($0.status == .notFound, "\(hidden)") }
+            }
+            try await client.execute(uri: "/api/v1/comments", method: .post, headers: [.contentType: "application/json"],
+                                     body: ByteBuffer(string: #"{"machine": "box", "author": "Ada", "body": ""}"#)) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(json(response)["error"] == "comment is 0 characters long; the limit is 1-200")
+            }
+        }
+        #expect(try service.inbox.submissions().count == 1)
+    }
+
+    @Test func formPostRedirectsToThanksAndTheTrapKeepsNothing() async throws {
+        let service = try service()
+        try await service.server.application().test(.live) { client in
+            let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+            let back = "https%3A%2F%2Fexample.org%2Fcatalog%2Fmachines%2Fbox%2F"
+            try await client.execute(uri: "/forms/comment", method: .post, headers: form,
+                                     body: ByteBuffer(string: "machine=box&author=Ada&body=Nice+box%21&website=&back=\(back)")) { response in
+                #expect(response.status == .seeOther)
+                #expect(response.headers[.location] == "/thanks?held=0&back=\(back)")
+            }
+            try await client.execute(uri: "/thanks?held=0&back=\(back)", method: .get) { response in
+                #expect(String(buffer: response.body).contains("href=\"https://example.org/catalog/machines/box/\""))
+            }
+            // A link back off the site is replaced by the site's home.
+            try await client.execute(uri: "/thanks?back=https%3A%2F%2Fevil.example%2F", method: .get) { response in
+                #expect(!String(buffer: response.body).contains("evil.example"))
+            }
+            try await client.execute(uri: "/forms/comment", method: .post, headers: form,
+                                     body: ByteBuffer(string: "machine=box&author=Bot&body=Buy+now&website=http%3A%2F%2Fspam")) { response in
+                #expect(response.status == .seeOther, "a robot sees what a person sees")
+            }
+        }
+        let stored = try service.inbox.submissions()
+        #expect(stored.count == 1)
+    }
+
+    @Test func theRateLimitAnswers429WithRetryAfter() async throws {
+        let service = try service(perMinute: 3)
+        try await service.server.application().test(.live) { client in
+            var statuses: [HTTPResponse.Status] = []
+            for index in 0..<5 {
+                try await client.execute(uri: "/api/v1/comments", method: .post, headers: [.contentType: "application/json"],
+                                         body: ByteBuffer(string: #"{"machine": "box", "author": "Ada", "body": "Post \#(index)"}"#)) { response in
+                    statuses.append(response.status)
+                    if response.status == .tooManyRequests { #expect(Int(response.headers[.retryAfter] ?? "") ?? 0 >= 1) }
+                }
+            }
+            #expect(statuses == [.created, .created, .created, .tooManyRequests, .tooManyRequests])
+        }
+        #expect(try service.inbox.submissions().count == 3)
+    }
+
+    @Test func aPhotoOverTheLimitIsRefusedWhileStreamingAndLeavesNothing() async throws {
+        let service = try service(settings: "limits:\n  photo_max_bytes: 100000\n")
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/photos/content/machines/camera/parts/body/photos/workbench.jpg"))
+        try await service.server.application().test(.live) { client in
+            try await client.execute(uri: "/api/v1/photos?machine=box&author=Ada", method: .post, headers: [.contentType: "image/jpeg"],
+                                     body: ByteBuffer(bytes: jpeg + Data(count: 200_000))) { response in
+                #expect(response.status == .contentTooLarge)
+                #expect(json(response)["error"] == "the photo is larger than the limit of 100000 bytes")
+            }
+            let boundary = "XyZ"
+            var form = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"machine\"\r\n\r\nbox\r\n".utf8)
+            form += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"author\"\r\n\r\nAda\r\n".utf8)
+            form += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"w.jpg\"\r\n\r\n".utf8) + jpeg
+            form += Data("\r\n--\(boundary)--\r\n".utf8)
+            try await client.execute(uri: "/forms/photo", method: .post,
+                                     headers: [.contentType: "multipart/form-data; boundary=\(boundary)", .accept: "application/json"],
+                                     body: ByteBuffer(bytes: form)) { response in
+                #expect(response.status == .created, "\(String(buffer: response.body))")
+            }
+        }
+        #expect(try service.inbox.submissions().count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: service.inbox.incoming).isEmpty)
+    }
+
+    @Test func theOpenAPIDocumentDescribesEveryRoute() async throws {
+        let service = try service()
+        try await service.server.application().test(.live) { client in
+            try await client.execute(uri: "/api/v1/openapi.json", method: .get) { response in
+                let document = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+                let paths = try #require(document["paths"] as? [String: Any])
+                #expect(Set(paths.keys) == ["/api/v1/comments", "/api/v1/photos", "/inbox/{file}", "/health"])
+            }
+        }
+    }
+}
