@@ -1,9 +1,9 @@
 # Teardown: `make preview` to see the demo catalog, `make test` to run every test.
 SWIFT ?= swift
 PORT ?= 8080
-# Debian packages the build, the preview and the browser tests need.
+# Debian packages the build, the preview and the browser tests need; wrk loads the intake service.
 APT_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-openssl-dev libvips-dev zlib1g-dev curl python3 \
-	chromium chromium-driver openjdk-17-jre-headless
+	chromium chromium-driver openjdk-17-jre-headless wrk
 # Python packages, as module:package: Pagefind for search, a real FTP server for the sync
 # tests, Selenium for the browser tests, jsonschema to check catalog.json against its schema;
 # the Nu HTML checker (which runs on Java), LinkChecker and axe-core for make check-site.

@@ -128,15 +128,6 @@ public final class IntakeDesk: Sendable {
             return refuse("the photo must be a JPEG, PNG or WebP image")
         }
         let imageName = upload.id + "." + format.fileExtension
-        let stored: Data
-        if form.shareLocation {
-            stored = image
-        } else if let scrubbed = LocationScrubber.scrub(image, format: format) {
-            stored = scrubbed
-        } else {
-            return refuse("the photo's metadata could not be read to remove its location; "
-                          + "tick \u{201C}share location\u{201D} or send a copy without metadata")
-        }
         let author = form.author.trimmingCharacters(in: .whitespacesAndNewlines)
         var details = "machine: \(form.machine)\n"
         if let part = form.part { details += "part: \(part)\n" }
@@ -148,17 +139,37 @@ public final class IntakeDesk: Sendable {
         let detailsName = upload.id + ".photo.yaml"
         let yaml = Data(details.utf8)
         let submission = InboxSubmission(id: upload.id, files: [detailsName, imageName], sha256: [:])
-        let verdict = await imageChecks.run { review.review(submission, files: [detailsName: yaml, imageName: stored]) }
-        if case .reject(let reason) = verdict { return refuse(Self.forSender(reason, id: upload.id)) }
-        do throws(InboxFailure) {
-            if form.shareLocation {
-                try IntakeInbox.durableRename(staged, to: upload.path(of: imageName), folder: nil)
-                upload.adopt(imageName, replacing: Self.imageUploadName(upload))
+        let shared = form.shareLocation, uploadName = Self.imageUploadName(upload)
+        // Everything that holds a copy of the image or decodes it happens a few uploads at a time.
+        let problem: String? = await imageChecks.run {
+            let stored: Data
+            if shared {
+                stored = image
+            } else if let scrubbed = LocationScrubber.scrub(image, format: format) {
+                stored = scrubbed
             } else {
-                try upload.write(imageName, stored)
-                upload.forget(Self.imageUploadName(upload))
+                return "the photo's metadata could not be read to remove its location; "
+                    + "tick \u{201C}share location\u{201D} or send a copy without metadata"
             }
-            try upload.write(detailsName, yaml)
+            if case .reject(let reason) = review.review(submission, files: [detailsName: yaml, imageName: stored]) {
+                return Self.forSender(reason, id: upload.id)
+            }
+            do throws(InboxFailure) {
+                if shared {
+                    try IntakeInbox.durableRename(staged, to: upload.path(of: imageName), folder: nil)
+                    upload.adopt(imageName, replacing: uploadName)
+                } else {
+                    try upload.write(imageName, stored)
+                    upload.forget(uploadName)
+                }
+                try upload.write(detailsName, yaml)
+            } catch {
+                return "the submission could not be stored; please try again later"
+            }
+            return nil
+        }
+        if let problem { return refuse(problem) }
+        do throws(InboxFailure) {
             try await inbox.publish(upload, hold: review.content.config.moderation)
         } catch {
             return refuse("the submission could not be stored; please try again later")

@@ -226,10 +226,10 @@ public final class IntakeUpload: @unchecked Sendable {
     /// The SHA-256 of each file, read back from disk.
     func digestFiles() throws(InboxFailure) {
         for name in files {
-            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path(of: name)), options: .alwaysMapped) else {
+            guard let digest = SHA256Hex.of(file: path(of: name)) else {
                 throw InboxFailure(source: path(of: name), reason: "cannot be read back")
             }
-            sha256[name] = SHA256Hex.of(data)
+            sha256[name] = digest
         }
     }
 }

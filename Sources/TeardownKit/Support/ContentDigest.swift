@@ -86,8 +86,26 @@ public struct Fingerprint {
 
 /// Full SHA-256 of bytes, as 64 hex digits: the form inbox manifests use.
 public enum SHA256Hex {
-    public static func of(_ data: Data) -> String {
-        SHA256.hash(data: data).map { byte in
+    public static func of(_ data: Data) -> String { hex(SHA256.hash(data: data)) }
+
+    /// The digest of a file, read a megabyte at a time, so a large file is never whole in memory.
+    public static func of(file path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        do {
+            // Foundation answers nil or empty data at the end, depending on the platform.
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                hasher.update(data: chunk)
+            }
+        } catch {
+            return nil
+        }
+        return hex(hasher.finalize())
+    }
+
+    private static func hex(_ digest: SHA256.Digest) -> String {
+        digest.map { byte in
             let digits = String(byte, radix: 16)
             return digits.count == 1 ? "0" + digits : digits
         }.joined()
