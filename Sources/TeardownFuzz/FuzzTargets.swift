@@ -1,7 +1,8 @@
 import Foundation
 @testable import TeardownKit
 
-/// What the fuzzer drives: the bundle loader with its front matter, and the sync inbox reader.
+/// What the fuzzer drives: the bundle loader with its front matter, the sync inbox reader, and
+/// the parsers intake runs on what visitors send.
 /// The first byte of an input picks the file it becomes; the rest is that file's bytes.
 enum FuzzTargets {
     /// A tiny site written once per process; each input replaces one of its files.
@@ -77,10 +78,29 @@ enum FuzzTargets {
     /// A real PNG of 2 x 1 pixels, so a photo submission gets as far as its sidecar's checks.
     static let tinyPNG = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGM4ISf3X07uxH8AECsEBxOnYNoAAAAASUVORK5CYII=")!
 
+    /// What intake reads from strangers: form data as it streams in, cut where the input says,
+    /// and the metadata of the photos whose location it removes.
+    static func intake(_ input: [UInt8]) {
+        guard input.count >= 2 else { return }
+        let rest = Array(input.dropFirst(2))
+        switch input[0] % 4 {
+        case 0:
+            var reader = MultipartReader(boundary: "b0und")
+            let cut = rest.isEmpty ? 0 : Int(input[1]) % rest.count
+            _ = try? reader.feed(rest[..<cut])
+            _ = try? reader.feed(rest[cut...])
+            _ = try? reader.finish()
+        case 1: _ = LocationScrubber.scrub(Data(rest), format: .jpeg)
+        case 2: _ = LocationScrubber.scrub(Data(rest), format: .png)
+        default: _ = LocationScrubber.scrub(Data(rest), format: .webp)
+        }
+    }
+
     static func run(_ target: String, _ input: [UInt8]) {
         switch target {
         case "bundle": bundle(input)
         case "inbox": inbox(input)
+        case "intake": intake(input)
         default: FileHandle.standardError.write(Data("unknown fuzz target '\(target)'\n".utf8))
         }
     }

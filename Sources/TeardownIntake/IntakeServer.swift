@@ -35,6 +35,9 @@ public struct IntakeServer: Sendable {
         public var perMinute = 10
         /// Where the site's pages are served; links back from the thank-you page must start with it.
         public var siteURL: String
+        /// Requests come through a reverse proxy (for TLS, say), which names the client in the last
+        /// X-Forwarded-For entry; otherwise every visitor would share the proxy's allowance.
+        public var behindProxy = false
 
         public init(token: String, siteURL: String) {
             self.token = token
@@ -102,7 +105,7 @@ public struct IntakeServer: Sendable {
     // MARK: Submissions
 
     private func comment(_ request: Request, _ context: IntakeContext, api: Bool) async -> Response {
-        if let wait = limiter.take(context.address) { return limited(wait, request: request, api: api) }
+        if let wait = limiter.take(address(request, context)) { return limited(wait, request: request, api: api) }
         let fields: [String: String]
         do {
             fields = try await FormBody.fields(of: request, maxBytes: max(64 << 10, desk.config.limits.commentMax * 8))
@@ -119,7 +122,7 @@ public struct IntakeServer: Sendable {
     }
 
     private func photo(_ request: Request, _ context: IntakeContext, api: Bool) async -> Response {
-        if let wait = limiter.take(context.address) { return limited(wait, request: request, api: api) }
+        if let wait = limiter.take(address(request, context)) { return limited(wait, request: request, api: api) }
         let upload: IntakeUpload
         do {
             upload = try desk.beginPhoto()
@@ -196,6 +199,15 @@ public struct IntakeServer: Sendable {
         onEvent(.trapped)
         if wantsJSON(request, api: api) { return json(.created, ["id": IntakeID.make(), "status": "received"]) }
         return Response(status: .seeOther, headers: [.location: "/thanks?held=0&back=\(query(back(fields["back"])))"])
+    }
+
+    /// Who the rate limit counts: the connection's address, or the proxy's word for it.
+    private func address(_ request: Request, _ context: IntakeContext) -> String {
+        guard settings.behindProxy,
+              let forwarded = request.headers.last(where: { $0.name.canonicalName == "x-forwarded-for" })?.value,
+              let last = forwarded.split(separator: ",").last.map({ $0.trimmingCharacters(in: .whitespaces) }), !last.isEmpty
+        else { return context.address }
+        return last
     }
 
     private func isTrap(_ fields: [String: String]) -> Bool { !(fields["website"] ?? "").isEmpty }

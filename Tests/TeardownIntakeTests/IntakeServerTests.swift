@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import HTTPTypes
 import Testing
 @testable import TeardownIntake
 import TeardownKit
@@ -17,7 +18,7 @@ import TeardownKit
         let inbox: IntakeInbox
     }
 
-    private func service(perMinute: Int = 100, settings extra: String = "") throws -> Service {
+    private func service(perMinute: Int = 100, settings extra: String = "", behindProxy: Bool = false) throws -> Service {
         let work = NSTemporaryDirectory() + "teardown-intake-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Self.fixtures + "/minimal", toPath: work + "/site")
@@ -30,6 +31,7 @@ import TeardownKit
         var settings = IntakeServer.Settings(token: Self.token, siteURL: "https://example.org/catalog/")
         settings.port = 0
         settings.perMinute = perMinute
+        settings.behindProxy = behindProxy
         return Service(server: IntakeServer(desk: desk, settings: settings), inbox: inbox)
     }
 
@@ -111,6 +113,22 @@ import TeardownKit
             #expect(statuses == [.created, .created, .created, .tooManyRequests, .tooManyRequests])
         }
         #expect(try service.inbox.submissions().count == 3)
+    }
+
+    @Test func behindAProxyEachForwardedAddressHasItsOwnAllowance() async throws {
+        let service = try service(perMinute: 1, behindProxy: true)
+        try await service.server.application().test(.live) { client in
+            var statuses: [HTTPResponse.Status] = []
+            for visitor in ["203.0.113.5", "203.0.113.6", "203.0.113.5"] {
+                let headers: HTTPFields = [.contentType: "application/json",
+                                           HTTPField.Name("X-Forwarded-For")!: "10.9.9.9, \(visitor)"]
+                try await client.execute(uri: "/api/v1/comments", method: .post, headers: headers,
+                                         body: ByteBuffer(string: #"{"machine": "box", "author": "Ada", "body": "Hi"}"#)) {
+                    statuses.append($0.status)
+                }
+            }
+            #expect(statuses == [.created, .created, .tooManyRequests])
+        }
     }
 
     @Test func aPhotoOverTheLimitIsRefusedWhileStreamingAndLeavesNothing() async throws {

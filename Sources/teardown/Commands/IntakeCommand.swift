@@ -34,6 +34,9 @@ struct IntakeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Submissions one address may make a minute.")
     var rateLimit = 10
 
+    @Flag(name: .long, help: "Count the rate limit by the last X-Forwarded-For address, set by a reverse proxy in front.")
+    var behindProxy = false
+
     @Option(name: .long, help: ArgumentHelp("Where the pages are served, for the link back after posting (default: base_url).",
                                             valueName: "url"))
     var siteURL: String?
@@ -57,6 +60,7 @@ struct IntakeCommand: AsyncParsableCommand {
         settings.host = host
         settings.port = port
         settings.perMinute = rateLimit
+        settings.behindProxy = behindProxy
         let moderated = desk.config.moderation
         let server = IntakeServer(desk: desk, settings: settings) { event in
             switch event {

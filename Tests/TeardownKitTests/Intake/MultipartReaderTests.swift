@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TeardownIntake
+@testable import TeardownKit
 
 /// The multipart reader gives the same fields and file bytes however the body is cut into chunks.
 @Suite struct MultipartReaderTests {

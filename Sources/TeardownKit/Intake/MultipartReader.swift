@@ -6,19 +6,19 @@ import Glibc
 /// Reads a multipart/form-data body (RFC 7578) as it arrives, chunk by chunk, so a photo
 /// streams to disk and never sits whole in memory. Only the last few bytes of a chunk, which
 /// could be the start of a boundary, are held back until the next one.
-struct MultipartReader {
-    enum Event: Equatable {
+public struct MultipartReader: Sendable {
+    public enum Event: Equatable, Sendable {
         case part(MultipartPart)
         case data([UInt8])
         case partEnd
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// The boundary parameter of a `multipart/form-data; boundary=...` content type.
-    static func boundary(contentType: String) -> String? {
+    public static func boundary(contentType: String) -> String? {
         let fields = MultipartPart.parameters(contentType)
         guard fields.value.lowercased() == "multipart/form-data", let boundary = fields.parameters["boundary"],
               (1...70).contains(boundary.utf8.count)
@@ -35,13 +35,13 @@ struct MultipartReader {
     private var state = State.preamble
     private static let maxHeaderBytes = 16 * 1024
 
-    init(boundary: String) {
+    public init(boundary: String) {
         delimiter = Array("\r\n--\(boundary)".utf8)
     }
 
-    var isFinished: Bool { state == .done }
+    public var isFinished: Bool { state == .done }
 
-    mutating func feed(_ bytes: some Collection<UInt8>) throws(Failure) -> [Event] {
+    public mutating func feed(_ bytes: some Collection<UInt8>) throws(Failure) -> [Event] {
         buffer.append(contentsOf: bytes)
         var events: [Event] = []
         var consumed = 0
@@ -106,7 +106,7 @@ struct MultipartReader {
     }
 
     /// Throws unless the closing boundary was read.
-    func finish() throws(Failure) {
+    public func finish() throws(Failure) {
         guard state == .done else { throw Failure(description: "the form data ends before its closing boundary") }
     }
 
@@ -131,10 +131,10 @@ struct MultipartReader {
 }
 
 /// One part's headers: its field name, and for a file its file name and type.
-struct MultipartPart: Equatable {
-    var name: String?
-    var filename: String?
-    var contentType: String?
+public struct MultipartPart: Equatable, Sendable {
+    public var name: String?
+    public var filename: String?
+    public var contentType: String?
 
     init(headerBlock: String) {
         for line in headerBlock.split(separator: "\r\n") {
