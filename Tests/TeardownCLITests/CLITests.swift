@@ -12,7 +12,8 @@ struct CLITests {
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
     }
 
-    @Test("Every command has help", arguments: [["build"], ["check"], ["new", "site"], ["new", "machine"]])
+    @Test("Every command has help", arguments: [["build"], ["check"], ["sync"], ["serve"], ["intake"], ["moderate"],
+                                                ["new", "site"], ["new", "machine"]])
     func help(_ command: [String]) throws {
         let result = try TeardownBinary.run(["help"] + command)
         #expect(result.status == 0)
@@ -31,6 +32,34 @@ struct CLITests {
                                             in: Self.fixtures.appendingPathComponent("invalid/\(name)"))
         #expect(result.status == 1)
         #expect(result.stderr.contains(expected), "\(result.stderr)")
+    }
+
+    @Test("moderate lists held submissions, approves them into the manifest, and says which ids are not waiting")
+    func moderate() throws {
+        let inbox = TeardownBinary.temporaryFolder().appendingPathComponent("inbox")
+        let id = "20261121-101500-0123456789ab"
+        let held = inbox.appendingPathComponent(".pending/\(id)")
+        try FileManager.default.createDirectory(at: held, withIntermediateDirectories: true)
+        try Data(#"{"version": 1, "submissions": []}"#.utf8).write(to: inbox.appendingPathComponent("manifest.json"))
+        try Data("---\nmachine: box\nauthor: Ada\ndate: 2026-11-21T10:15:00Z\n---\nA held comment.\n".utf8)
+            .write(to: held.appendingPathComponent("\(id).comment.md"))
+
+        let list = try TeardownBinary.run(["moderate", "--inbox", inbox.path])
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("\(id)  comment") && list.stdout.contains("    A held comment."))
+        #expect(list.stdout.contains("1 waiting"))
+
+        let approve = try TeardownBinary.run(["moderate", "--inbox", inbox.path, "approve", id, "not-held"])
+        #expect(approve.status == 1)
+        #expect(approve.stdout.contains("Approved: \(id)"))
+        #expect(approve.stderr.contains("Not waiting for moderation: not-held"))
+        let manifest = try String(contentsOf: inbox.appendingPathComponent("manifest.json"), encoding: .utf8)
+        #expect(manifest.contains("\"\(id).comment.md\""))
+        #expect(FileManager.default.fileExists(atPath: inbox.appendingPathComponent("\(id).comment.md").path))
+        #expect(try TeardownBinary.run(["moderate", "--inbox", inbox.path]).stdout.contains("Nothing is waiting"))
+
+        let elsewhere = try TeardownBinary.run(["moderate", "--inbox", inbox.deletingLastPathComponent().path])
+        #expect(elsewhere.status != 0 && elsewhere.stderr.contains("is not an intake inbox"))
     }
 
     @Test("check --strict reports warnings as errors and exits 1")
