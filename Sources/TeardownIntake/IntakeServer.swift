@@ -163,7 +163,8 @@ public struct IntakeServer: Sendable {
             if wantsJSON(request, api: api) {
                 return json(.created, ["id": id, "status": held ? "held" : "received"])
             }
-            let location = "/thanks?held=\(held ? 1 : 0)&back=\(query(back(fields["back"])))"
+            // Relative, so the thank-you page is found under a proxy's path prefix too.
+            let location = "../thanks?held=\(held ? 1 : 0)&back=\(query(back(fields["back"])))"
             return Response(status: .seeOther, headers: [.location: location])
         case .refused(let reason):
             onEvent(.refused(reason: reason))
@@ -198,7 +199,7 @@ public struct IntakeServer: Sendable {
     private func trapped(request: Request, api: Bool, fields: [String: String]) -> Response {
         onEvent(.trapped)
         if wantsJSON(request, api: api) { return json(.created, ["id": IntakeID.make(), "status": "received"]) }
-        return Response(status: .seeOther, headers: [.location: "/thanks?held=0&back=\(query(back(fields["back"])))"])
+        return Response(status: .seeOther, headers: [.location: "../thanks?held=0&back=\(query(back(fields["back"])))"])
     }
 
     /// Who the rate limit counts: the connection's address, or the proxy's word for it.
@@ -239,13 +240,7 @@ public struct IntakeServer: Sendable {
     }
 
     private func inboxFile(_ name: String) -> Response {
-        let listed: Bool
-        if name == "manifest.json" {
-            listed = true
-        } else {
-            listed = (try? desk.inbox.submissions().contains { $0.files.contains(name) }) ?? false
-        }
-        guard listed, let data = try? Data(contentsOf: URL(fileURLWithPath: desk.inbox.folder + "/" + name), options: .alwaysMapped)
+        guard name == "manifest.json" || desk.inbox.lists(name), let data = try? Data(contentsOf: URL(fileURLWithPath: desk.inbox.folder + "/" + name), options: .alwaysMapped)
         else { return text(.notFound, "not in the inbox\n") }
         let type = name.hasSuffix(".json") ? "application/json" : "application/octet-stream"
         return Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-store"],

@@ -17,6 +17,8 @@ import Glibc
 public final class IntakeInbox: Sendable {
     public let folder: String
     private let journal: ManifestJournal
+    /// The files the manifest lists, kept until the manifest changes.
+    private let listing = Locked<(stamp: ContentDigest?, files: Set<String>)>((nil, []))
 
     public var incoming: String { folder + "/.incoming" }
     public var pendingFolder: String { folder + "/.pending" }
@@ -44,11 +46,24 @@ public final class IntakeInbox: Sendable {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: incoming)) ?? [] {
             try? FileSystem.removeTree(incoming + "/" + name)
         }
-        let listed = Set(try submissions().flatMap(\.files))
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        where !name.hasPrefix(".") && name != "manifest.json" && !listed.contains(name) && IntakeID.isIntakeFile(name) {
-            unlink(folder + "/" + name)
+        // Under the lock: `teardown moderate` may be moving approved files in right now.
+        try journal.locked { () throws(InboxFailure) in
+            let listed = Set(try journal.read().flatMap(\.files))
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            where !name.hasPrefix(".") && name != "manifest.json" && !listed.contains(name) && IntakeID.isIntakeFile(name) {
+                unlink(folder + "/" + name)
+            }
         }
+    }
+
+    /// Whether the manifest lists a file: what the inbox may serve. The manifest is read again
+    /// only when it changed, so a sync of many files does not parse it once per file.
+    public func lists(_ name: String) -> Bool {
+        let stamp = FileSystem.stamp(of: manifestPath)
+        if let known = listing.withLock({ $0.stamp == stamp && stamp != nil ? $0.files : nil }) { return known.contains(name) }
+        let files = Set(((try? submissions()) ?? []).flatMap(\.files))
+        listing.withLock { $0 = (stamp, files) }
+        return files.contains(name)
     }
 
     /// Every published submission, as the manifest lists it.
@@ -168,9 +183,11 @@ public struct HeldSubmission: Sendable {
         var sha256: [String: String] = [:]
         var text = ""
         for name in files {
-            guard let data = FileManager.default.contents(atPath: folder + "/" + name) else { return nil }
-            sha256[name] = SHA256Hex.of(data)
-            if name.hasSuffix(".comment.md") || name.hasSuffix(".photo.yaml") { text = TextFile.decode(data) ?? "" }
+            guard let digest = SHA256Hex.of(file: folder + "/" + name) else { return nil }
+            sha256[name] = digest
+            if name.hasSuffix(".comment.md") || name.hasSuffix(".photo.yaml") {
+                text = FileManager.default.contents(atPath: folder + "/" + name).flatMap(TextFile.decode) ?? ""
+            }
         }
         self.sha256 = sha256
         self.text = text

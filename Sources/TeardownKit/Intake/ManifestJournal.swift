@@ -56,6 +56,31 @@ final class ManifestJournal: Sendable {
 
     /// Reads the manifest under the lock, lets `change` edit its list, and writes it durably.
     func update(_ change: (inout [InboxSubmission]) throws(InboxFailure) -> Void) throws(InboxFailure) {
+        try locked { () throws(InboxFailure) in
+            var entries = try read()
+            try change(&entries)
+            let path = folder + "/manifest.json"
+            do {
+                try FileSystem.writeAtomically(Self.encode(entries), to: path)
+            } catch {
+                throw InboxFailure(source: path, reason: "cannot be written: \(error)")
+            }
+            try IntakeInbox.syncFolder(folder)
+        }
+    }
+
+    /// The manifest's entries, as they are on disk.
+    func read() throws(InboxFailure) -> [InboxSubmission] {
+        let path = folder + "/manifest.json"
+        guard FileSystem.exists(path) else { return [] }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InboxFailure(source: path, reason: "cannot be read")
+        }
+        return try Inbox.parseManifest(data, source: folder)
+    }
+
+    /// Runs `body` holding `.lock`, which every process that changes the inbox takes.
+    func locked<T>(_ body: () throws(InboxFailure) -> T) throws(InboxFailure) -> T {
         let lockPath = folder + "/.lock"
         let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lock >= 0 else { throw InboxFailure(source: lockPath, reason: String(cString: strerror(errno))) }
@@ -64,21 +89,7 @@ final class ManifestJournal: Sendable {
             guard errno == EINTR else { throw InboxFailure(source: lockPath, reason: String(cString: strerror(errno))) }
         }
         defer { flock(lock, LOCK_UN) }
-        let path = folder + "/manifest.json"
-        var entries: [InboxSubmission] = []
-        if FileSystem.exists(path) {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw InboxFailure(source: path, reason: "cannot be read")
-            }
-            entries = try Inbox.parseManifest(data, source: folder)
-        }
-        try change(&entries)
-        do {
-            try FileSystem.writeAtomically(Self.encode(entries), to: path)
-        } catch {
-            throw InboxFailure(source: path, reason: "cannot be written: \(error)")
-        }
-        try IntakeInbox.syncFolder(folder)
+        return try body()
     }
 
     /// One line per submission, so a manifest of thousands stays readable and diffs well.
