@@ -65,6 +65,18 @@ public struct SiteBuilder: Sendable {
     /// `progress` is told how many images are made and left while the image stage runs.
     @discardableResult
     public func build(progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws(BuildFailure) -> Report {
+        // One build of an output at a time: `teardown serve` rebuilding while `teardown sync`
+        // builds the same site would otherwise swap each other's folders mid-way.
+        let lockPath = outputCacheFolder + ".lock"
+        try? FileManager.default.createDirectory(atPath: (lockPath as NSString).deletingLastPathComponent,
+                                                 withIntermediateDirectories: true)
+        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        defer { if lock >= 0 { close(lock) } }
+        if lock >= 0 { while flock(lock, LOCK_EX) != 0 && errno == EINTR {} }
+        return try buildHoldingLock(progress: progress)
+    }
+
+    private func buildHoldingLock(progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?) throws(BuildFailure) -> Report {
         let snapshotPath = outputCacheFolder + "/inputs"
         let pagefind = self.pagefind == .automatic ? Pagefind.locate(cacheFolder: cacheFolder)
             : .failure(Pagefind.Unavailable(reason: "Pagefind is not installed"))

@@ -46,6 +46,24 @@ struct IncrementalBuildTests {
         #expect(second.written == 0)
     }
 
+    @Test("Builds of one output at the same time take turns: each succeeds and the site is whole")
+    func concurrentBuilds() throws {
+        let scratch = try Scratch()
+        try scratch.build()
+        // A comment arrives (as a sync would file it) while other builds of the same site run.
+        try scratch.write("---\nauthor: Ada\ndate: 2024-05-02\n---\nArrived during the builds.\n",
+                          to: "content/machines/box/parts/lid/comments/late.md")
+        let failures = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            do { try scratch.build() } catch { failures.withLock { $0.append("\(error)") } }
+        }
+        #expect(failures.withLock { $0 } == [])
+        #expect(Fixtures.read(scratch.output + "/machines/box/parts/lid/index.html").contains("Arrived during the builds."))
+        let settled = try scratch.build()
+        #expect(settled.unchanged && settled.written == 0)
+        #expect(try scratch.build(full: true).pages == settled.pages)
+    }
+
     @Test("A new comment rewrites its part's pages, its machine's page and the catalog, nothing else")
     func newComment() throws {
         let scratch = try Scratch()
