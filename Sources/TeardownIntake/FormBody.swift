@@ -139,3 +139,14 @@ enum FormBody {
 extension MultipartReader.Failure {
     var problem: FormProblem { FormProblem(.badRequest, "the form data cannot be read: \(description)") }
 }
+
+/// Why a request was refused, with the status to answer.
+struct FormProblem: Error {
+    let status: HTTPResponse.Status
+    let message: String
+
+    init(_ status: HTTPResponse.Status, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+}

@@ -2,17 +2,6 @@ import Foundation
 import Hummingbird
 import TeardownKit
 
-/// A request's context: the client's address, for the rate limit only; it is never stored.
-struct IntakeContext: RequestContext {
-    var coreContext: CoreRequestContextStorage
-    let address: String
-
-    init(source: ApplicationRequestContextSource) {
-        coreContext = .init(source: source)
-        address = source.channel.remoteAddress?.ipAddress ?? "unknown"
-    }
-}
-
 /// `teardown intake`: takes comments and photos from the site's forms and from a JSON API
 /// (described by `/api/v1/openapi.json`), writes them into an inbox, and serves that inbox to
 /// `teardown sync` holders of its token.
@@ -245,17 +234,6 @@ public struct IntakeServer: Sendable {
         let type = name.hasSuffix(".json") ? "application/json" : "application/octet-stream"
         return Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-store"],
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-}
-
-/// Why a request was refused, with the status to answer.
-struct FormProblem: Error {
-    let status: HTTPResponse.Status
-    let message: String
-
-    init(_ status: HTTPResponse.Status, _ message: String) {
-        self.status = status
-        self.message = message
     }
 }
 

@@ -1,46 +1,5 @@
 import Foundation
 
-/// A comment as a visitor posts it.
-public struct CommentForm: Sendable {
-    public var machine: String
-    public var part: String?
-    public var author: String
-    public var body: String
-
-    public init(machine: String, part: String?, author: String, body: String) {
-        self.machine = machine
-        self.part = part
-        self.author = author
-        self.body = body
-    }
-}
-
-/// A photo's details as a visitor posts them; the image itself streams into an upload.
-public struct PhotoForm: Sendable {
-    public var machine: String
-    public var part: String?
-    public var author: String
-    public var caption: String?
-    /// Unticked, the photo's GPS position is removed before it is stored.
-    public var shareLocation: Bool
-
-    public init(machine: String, part: String?, author: String, caption: String?, shareLocation: Bool) {
-        self.machine = machine
-        self.part = part
-        self.author = author
-        self.caption = caption
-        self.shareLocation = shareLocation
-    }
-}
-
-/// What became of a submission.
-public enum IntakeOutcome: Sendable, Equatable {
-    /// Durably in the inbox, or held for moderation.
-    case received(id: String, held: Bool)
-    /// Refused, with a reason the sender can act on.
-    case refused(String)
-}
-
 /// Turns posted forms into inbox submissions. Each one is checked by the same review sync
 /// applies (lengths, the target machine and part, the image's type, size and pixels), so what
 /// intake accepts, sync accepts. The site's content is read again when it changes.
@@ -228,35 +187,5 @@ public final class IntakeDesk: Sendable {
             rest = next
         }
         return reason
-    }
-}
-
-/// Lets at most `limit` tasks run a body at once; the others wait their turn.
-actor AsyncGate {
-    private let limit: Int
-    private var running = 0
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    init(limit: Int) { self.limit = limit }
-
-    /// Runs `body` on the caller's thread once a place is free.
-    nonisolated func run<T: Sendable>(_ body: @Sendable () -> T) async -> T {
-        await acquire()
-        let result = body()
-        await release()
-        return result
-    }
-
-    private func acquire() async {
-        if running < limit {
-            running += 1
-        } else {
-            // The place is handed over by release(), so `running` stays counted.
-            await withCheckedContinuation { waiting.append($0) }
-        }
-    }
-
-    private func release() {
-        if waiting.isEmpty { running -= 1 } else { waiting.removeFirst().resume() }
     }
 }

@@ -108,17 +108,3 @@ final class ManifestJournal: Sendable {
         return Data("{\"version\": 1, \"submissions\": [\(body)]}\n".utf8)
     }
 }
-
-/// A value behind a lock, for state shared by request handlers.
-final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}

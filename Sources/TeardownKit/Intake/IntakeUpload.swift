@@ -1,0 +1,101 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The files of one submission while they arrive, in its own folder under `.incoming/`.
+public final class IntakeUpload: @unchecked Sendable {
+    public let id: String
+    public let folder: String
+    // Written by one request handler at a time; read after it finished writing.
+    private(set) var files: [String] = []
+    private(set) var sha256: [String: String] = [:]
+
+    init(id: String, folder: String) {
+        self.id = id
+        self.folder = folder
+    }
+
+    /// Writes a small file and fsyncs it.
+    public func write(_ name: String, _ data: Data) throws(InboxFailure) {
+        let file = try open(name)
+        try file.append(data)
+        try file.finish()
+    }
+
+    /// A file to stream into, chunk by chunk.
+    public func open(_ name: String) throws(InboxFailure) -> UploadFile {
+        guard name.hasPrefix(id + "."), !name.contains("/") else {
+            throw InboxFailure(source: name, reason: "not a file of submission \(id)")
+        }
+        let file = try UploadFile(path: folder + "/" + name)
+        files.append(name)
+        return file
+    }
+
+    public func path(of name: String) -> String { folder + "/" + name }
+
+    /// Lists a file moved into the folder under a new name in place of an old one.
+    func adopt(_ name: String, replacing old: String) {
+        files.removeAll { $0 == old }
+        files.append(name)
+    }
+
+    /// Removes a file from the submission, and from disk.
+    func forget(_ name: String) {
+        files.removeAll { $0 == name }
+        unlink(path(of: name))
+    }
+
+    /// The SHA-256 of each file, read back from disk.
+    func digestFiles() throws(InboxFailure) {
+        for name in files {
+            guard let digest = SHA256Hex.of(file: path(of: name)) else {
+                throw InboxFailure(source: path(of: name), reason: "cannot be read back")
+            }
+            sha256[name] = digest
+        }
+    }
+}
+
+/// One file being written: appended to, then fsynced and closed.
+public final class UploadFile: @unchecked Sendable {
+    public let path: String
+    private var descriptor: Int32
+    public private(set) var size = 0
+
+    init(path: String) throws(InboxFailure) {
+        self.path = path
+        descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw InboxFailure(source: path, reason: String(cString: strerror(errno))) }
+    }
+
+    deinit { if descriptor >= 0 { close(descriptor) } }
+
+    public func append(_ data: Data) throws(InboxFailure) {
+        var failure: InboxFailure?
+        data.withUnsafeBytes { raw in
+            do throws(InboxFailure) { try append(raw) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    public func append(_ raw: UnsafeRawBufferPointer) throws(InboxFailure) {
+        var offset = 0
+        while offset < raw.count {
+            let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw InboxFailure(source: path, reason: String(cString: strerror(errno)))
+            }
+            offset += written
+        }
+        size += raw.count
+    }
+
+    /// Flushes the file to disk and closes it.
+    public func finish() throws(InboxFailure) {
+        defer { close(descriptor); descriptor = -1 }
+        guard fsync(descriptor) == 0 else { throw InboxFailure(source: path, reason: "fsync: \(String(cString: strerror(errno)))") }
+    }
+}
