@@ -9,7 +9,9 @@ import ZIPFoundation
 enum LocationScrubber {
     /// The image without its location, or nil when its structure cannot be walked safely.
     static func scrub(_ data: Data, format: ImageFormat) -> Data? {
-        var bytes = [UInt8](data)
+        // One copy, indexed from zero, which the edits below change in place.
+        var bytes = Data(capacity: data.count)
+        bytes.append(data)
         let scrubbed: Bool
         switch format {
         case .jpeg: scrubbed = jpeg(&bytes)
@@ -17,7 +19,7 @@ enum LocationScrubber {
         case .webp: scrubbed = webp(&bytes)
         case .gif, .svg: return nil
         }
-        return scrubbed ? Data(bytes) : nil
+        return scrubbed ? bytes : nil
     }
 
     // MARK: Containers
@@ -25,7 +27,7 @@ enum LocationScrubber {
     private static let exifHeader = Array("Exif\0\0".utf8)
     private static let xmpHeaders = [Array("http://ns.adobe.com/xap/1.0/\0".utf8), Array("http://ns.adobe.com/xmp/extension/\0".utf8)]
 
-    private static func jpeg(_ bytes: inout [UInt8]) -> Bool {
+    private static func jpeg(_ bytes: inout Data) -> Bool {
         guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return false }
         var offset = 2
         while offset + 4 <= bytes.count {
@@ -53,7 +55,7 @@ enum LocationScrubber {
         return false
     }
 
-    private static func png(_ bytes: inout [UInt8]) -> Bool {
+    private static func png(_ bytes: inout Data) -> Bool {
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         guard starts(bytes, at: 0, with: signature) else { return false }
         var offset = 8
@@ -65,7 +67,7 @@ enum LocationScrubber {
             switch type {
             case "eXIf":
                 guard tiff(&bytes, start: data, end: data + length) else { return false }
-                let crc = Data(bytes[offset + 4..<data + length]).crc32(checksum: 0)
+                let crc = bytes[offset + 4..<data + length].crc32(checksum: 0)
                 write32(&bytes, data + length, crc, bigEndian: true)
             case "iTXt", "tEXt", "zTXt":
                 // XMP, and the hex-encoded EXIF or XMP some tools write as text.
@@ -84,7 +86,7 @@ enum LocationScrubber {
         return false
     }
 
-    private static func webp(_ bytes: inout [UInt8]) -> Bool {
+    private static func webp(_ bytes: inout Data) -> Bool {
         guard bytes.count >= 12, starts(bytes, at: 0, with: Array("RIFF".utf8)), starts(bytes, at: 8, with: Array("WEBP".utf8))
         else { return false }
         var offset = 12
@@ -115,7 +117,7 @@ enum LocationScrubber {
     // MARK: EXIF
 
     /// Zeroes the GPS directory of the TIFF structure in `start..<end`.
-    private static func tiff(_ bytes: inout [UInt8], start: Int, end: Int) -> Bool {
+    private static func tiff(_ bytes: inout Data, start: Int, end: Int) -> Bool {
         guard end - start >= 8, end <= bytes.count else { return false }
         let bigEndian: Bool
         switch (bytes[start], bytes[start + 1]) {
@@ -158,16 +160,16 @@ enum LocationScrubber {
 
     // MARK: Bytes
 
-    private static func starts(_ bytes: [UInt8], at offset: Int, with prefix: [UInt8]) -> Bool {
+    private static func starts(_ bytes: Data, at offset: Int, with prefix: [UInt8]) -> Bool {
         offset >= 0 && offset + prefix.count <= bytes.count && bytes[offset..<offset + prefix.count].elementsEqual(prefix)
     }
 
-    private static func read32(_ bytes: [UInt8], _ at: Int, bigEndian: Bool) -> UInt32 {
+    private static func read32(_ bytes: Data, _ at: Int, bigEndian: Bool) -> UInt32 {
         let b = (UInt32(bytes[at]), UInt32(bytes[at + 1]), UInt32(bytes[at + 2]), UInt32(bytes[at + 3]))
         return bigEndian ? b.0 << 24 | b.1 << 16 | b.2 << 8 | b.3 : b.3 << 24 | b.2 << 16 | b.1 << 8 | b.0
     }
 
-    private static func write32(_ bytes: inout [UInt8], _ at: Int, _ value: UInt32, bigEndian: Bool) {
+    private static func write32(_ bytes: inout Data, _ at: Int, _ value: UInt32, bigEndian: Bool) {
         let ordered = [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
         for (index, byte) in (bigEndian ? ordered : ordered.reversed()).enumerated() { bytes[at + index] = byte }
     }
