@@ -42,8 +42,21 @@ struct CatalogData: Encodable {
         let machines: [String]
     }
 
+    /// The intake service's API, when site.yaml names one.
+    struct Intake: Encodable {
+        let comments: String
+        let photos: String
+        let openapi: String
+
+        init(_ base: String) {
+            comments = base + "/api/v1/comments"
+            photos = base + "/api/v1/photos"
+            openapi = base + "/api/v1/openapi.json"
+        }
+    }
+
     enum CodingKeys: String, CodingKey {
-        case schema = "$schema", version, title, description, url, machines, collections
+        case schema = "$schema", version, title, description, url, machines, collections, intake
     }
 
     let schema: String
@@ -53,6 +66,7 @@ struct CatalogData: Encodable {
     let url: String
     let machines: [MachineEntry]
     let collections: [CollectionEntry]
+    let intake: Intake?
 
     var json: String {
         let encoder = JSONEncoder()

@@ -15,7 +15,18 @@ enum CatalogSchema {
         "description": {"type": "string"},
         "url": {"$ref": "#/$defs/url", "description": "The catalog's home page."},
         "machines": {"type": "array", "items": {"$ref": "#/$defs/machine"}},
-        "collections": {"type": "array", "items": {"$ref": "#/$defs/collection"}}
+        "collections": {"type": "array", "items": {"$ref": "#/$defs/collection"}},
+        "intake": {
+          "type": "object",
+          "description": "Where apps post comments and photos (teardown intake); present when the site takes them.",
+          "required": ["comments", "photos", "openapi"],
+          "properties": {
+            "comments": {"$ref": "#/$defs/url", "description": "POST a JSON comment here."},
+            "photos": {"$ref": "#/$defs/url", "description": "POST an image here, its details in the query."},
+            "openapi": {"$ref": "#/$defs/url", "description": "The API's OpenAPI description."}
+          },
+          "additionalProperties": false
+        }
       },
       "$defs": {
         "url": {"type": "string", "format": "uri", "pattern": "^https?://"},

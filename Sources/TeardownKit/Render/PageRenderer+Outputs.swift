@@ -31,7 +31,7 @@ extension PageRenderer {
         }
         return CatalogData(schema: absolute(Routes.catalogSchema), title: content.config.title,
                            description: content.config.description, url: baseURL, machines: machines,
-                           collections: collections).json
+                           collections: collections, intake: content.config.intakeURL.map(CatalogData.Intake.init)).json
     }
 
     // MARK: Atom feeds
