@@ -58,6 +58,11 @@ struct CLITests {
         #expect(FileManager.default.fileExists(atPath: inbox.appendingPathComponent("\(id).comment.md").path))
         #expect(try TeardownBinary.run(["moderate", "--inbox", inbox.path]).stdout.contains("Nothing is waiting"))
 
+        let pruned = try TeardownBinary.run(["moderate", "--inbox", inbox.path, "prune", "--before", "2026-11-22"])
+        #expect(pruned.status == 0 && pruned.stdout.contains("Pruned 1 submission received before 2026-11-22"))
+        #expect(!(try String(contentsOf: inbox.appendingPathComponent("manifest.json"), encoding: .utf8)).contains(id))
+        #expect(try TeardownBinary.run(["moderate", "--inbox", inbox.path, "prune"]).stderr.contains("prune needs --before"))
+
         let elsewhere = try TeardownBinary.run(["moderate", "--inbox", inbox.deletingLastPathComponent().path])
         #expect(elsewhere.status != 0 && elsewhere.stderr.contains("is not an intake inbox"))
     }

@@ -148,6 +148,24 @@ public final class IntakeInbox: Sendable {
         return missing
     }
 
+    /// Drops published submissions received before `day` (YYYY-MM-DD) from the manifest, then
+    /// deletes their files, so an inbox that sync has long taken from stays small. Returns the ids.
+    public func prune(before day: String) throws(InboxFailure) -> [String] {
+        let cutoff = day.replacingOccurrences(of: "-", with: "")
+        guard cutoff.count == 8, cutoff.allSatisfy(\.isNumber) else {
+            throw InboxFailure(source: day, reason: "not a date of the form YYYY-MM-DD")
+        }
+        var dropped: [InboxSubmission] = []
+        try journal.update { entries in
+            dropped = entries.filter { IntakeID.isIntakeFile($0.id) && $0.id.prefix(8) < cutoff }
+            let gone = Set(dropped.map(\.id))
+            entries.removeAll { gone.contains($0.id) }
+        }
+        // Unlisted first, then deleted: a kill in between leaves files that recover() removes.
+        for name in dropped.flatMap(\.files) { unlink(folder + "/" + name) }
+        return dropped.map(\.id)
+    }
+
     // MARK: Disk
 
     static func durableRename(_ source: String, to target: String, folder: String?) throws(InboxFailure) {

@@ -9,26 +9,38 @@ struct ModerateCommand: ParsableCommand {
         discussion: """
             With moderation: true in site.yaml, `teardown intake` keeps each submission in \
             INBOX/.pending/ until it is approved, which lists it in the inbox for sync, or \
-            rejected, which deletes it. Safe to run while intake is running.
+            rejected, which deletes it. `prune --before DATE` deletes published submissions \
+            received before DATE, once sync has taken them, so the inbox stays small. Safe to \
+            run while intake is running.
             """
     )
 
     enum Action: String, ExpressibleByArgument, CaseIterable {
-        case list, approve, reject
+        case list, approve, reject, prune
     }
 
     @Option(name: .long, help: ArgumentHelp("The inbox folder intake writes.", valueName: "dir"))
     var inbox: String
 
-    @Argument(help: "list, approve or reject.")
+    @Argument(help: "list, approve, reject or prune.")
     var action: Action = .list
 
     @Argument(help: "The ids to approve or reject.")
     var ids: [String] = []
 
+    @Option(name: .long, help: ArgumentHelp("With prune: the day (YYYY-MM-DD) before which published submissions go.",
+                                            valueName: "date"))
+    var before: String?
+
     func validate() throws {
-        if action != .list, ids.isEmpty { throw ValidationError("Name the ids to \(action.rawValue).") }
-        if action == .list, !ids.isEmpty { throw ValidationError("list takes no ids.") }
+        switch action {
+        case .approve, .reject:
+            if ids.isEmpty { throw ValidationError("Name the ids to \(action.rawValue).") }
+        case .list, .prune:
+            if !ids.isEmpty { throw ValidationError("\(action.rawValue) takes no ids.") }
+        }
+        if action == .prune, before == nil { throw ValidationError("prune needs --before YYYY-MM-DD.") }
+        if action != .prune, before != nil { throw ValidationError("--before goes with prune.") }
     }
 
     func run() throws {
@@ -51,6 +63,14 @@ struct ModerateCommand: ParsableCommand {
                 }
             }
             print(held.isEmpty ? "Nothing is waiting for moderation." : "\(held.count) waiting: `teardown moderate approve ID...` or `reject ID...`")
+        case .prune:
+            do {
+                let pruned = try store.prune(before: before ?? "")
+                print("Pruned \(pruned.count) submission\(pruned.count == 1 ? "" : "s") received before \(before ?? "")")
+            } catch {
+                FileHandle.standardError.write(Data("Prune stopped: \(error)\n".utf8))
+                throw ExitCode.failure
+            }
         case .approve, .reject:
             let missing: [String]
             do {

@@ -157,6 +157,18 @@ private struct IntakeScratch {
         #expect(Set(try scratch.inbox.submissions().map(\.id)) == Set(received))
     }
 
+    @Test func pruningDropsOldSubmissionsFromTheManifestAndTheDisk() async throws {
+        let scratch = try IntakeScratch()
+        let old = ISODate("2026-01-15T10:00:00Z")!.date, recent = ISODate("2026-03-02T10:00:00Z")!.date
+        guard case .received(let first, _) = await scratch.desk.submit(CommentForm(machine: "box", part: nil, author: "Ada", body: "Old"), now: old),
+              case .received(let second, _) = await scratch.desk.submit(CommentForm(machine: "box", part: nil, author: "Ada", body: "New"), now: recent)
+        else { Issue.record("refused"); return }
+        #expect(try scratch.inbox.prune(before: "2026-03-01") == [first])
+        #expect(try scratch.inbox.submissions().map(\.id) == [second])
+        #expect(!FileManager.default.fileExists(atPath: scratch.inbox.folder + "/\(first).comment.md"))
+        #expect(throws: InboxFailure.self) { try scratch.inbox.prune(before: "March") }
+    }
+
     @Test func recoveryClearsWhatAKilledRunLeftBehind() async throws {
         let scratch = try IntakeScratch()
         guard case .received(let kept, _) = await scratch.desk.submit(CommentForm(machine: "box", part: nil, author: "Ada", body: "Kept"))
