@@ -1,4 +1,4 @@
-"""What every browser test needs: a fixture site served by `teardown serve`, and headless Chromium.
+"""What every browser test needs: a fixture site served by `teardown serve`, headless Chromium, and a running `teardown intake`.
 
     python3 Tests/Browser/run.py --teardown .build/debug/teardown
 
@@ -6,7 +6,11 @@ Tests subclass SiteTestCase and name their fixture; the site is copied to a temp
 served on a free port, and each test gets `self.browser` (Selenium) and `self.base` (the URL).
 Screenshots and server logs of failed runs go to ARTIFACTS.
 """
+import http.client
+import os
+import re
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -122,3 +126,51 @@ class SiteTestCase(unittest.TestCase):
         path = ARTIFACTS / name
         self.browser.save_screenshot(str(path))
         return path
+
+
+class IntakeService:
+    """`teardown intake` on a port (a free one unless given), with its log in a file beside the inbox."""
+
+    def __init__(self, site, inbox, *options, port=None, token="token"):
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = open(Path(inbox).parent / f"intake-{self.port}.log", "w+")
+        self.process = subprocess.Popen([str(TEARDOWN), "intake", "--site", str(site), "--inbox", str(inbox),
+                                         "--port", str(self.port), *options],
+                                        stdout=self.log, stderr=subprocess.STDOUT,
+                                        env=dict(os.environ, TEARDOWN_INBOX_TOKEN=token))
+        deadline = time.time() + 30
+        while True:
+            try:
+                urllib.request.urlopen(self.url + "/health", timeout=2)
+                return
+            except OSError:
+                if time.time() > deadline or self.process.poll() is not None:
+                    self.stop()
+                    raise RuntimeError("teardown intake did not start:\n" + Path(self.log.name).read_text())
+                time.sleep(0.1)
+
+    def post(self, path, body, content_type="application/json"):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        try:
+            connection.request("POST", path, body=body, headers={"Content-Type": content_type})
+            response = connection.getresponse()
+            return response.status, response.read()
+        finally:
+            connection.close()
+
+    def memory(self, field):
+        """VmRSS or VmHWM of the service, in bytes."""
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        return int(re.search(rf"^{field}:\s+(\d+) kB", status, re.M).group(1)) * 1024
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+        self.log.close()
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.log.close()

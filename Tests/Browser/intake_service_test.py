@@ -12,7 +12,6 @@ import os
 import random
 import re
 import shutil
-import signal
 import socket
 import struct
 import subprocess
@@ -20,12 +19,10 @@ import tempfile
 import threading
 import time
 import unittest
-import urllib.request
 import zlib
 from pathlib import Path
 
-import harness
-from harness import ROOT, free_port
+from harness import ROOT, IntakeService
 
 COMMENT = {"machine": "desk-fan", "part": "motor", "author": "Kim", "body": "The motor runs warm."}
 
@@ -38,54 +35,6 @@ def noise_png(width, height):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(rows, 1)) + chunk(b"IEND", b""))
-
-
-class Service:
-    """`teardown intake` on a free port, with its log in a file."""
-
-    def __init__(self, site, inbox, *options):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = open(Path(inbox).parent / f"intake-{self.port}.log", "w+")
-        self.process = subprocess.Popen([str(harness.TEARDOWN), "intake", "--site", str(site), "--inbox", str(inbox),
-                                         "--port", str(self.port), *options],
-                                        stdout=self.log, stderr=subprocess.STDOUT,
-                                        env=dict(os.environ, TEARDOWN_INBOX_TOKEN="token"))
-        deadline = time.time() + 30
-        while True:
-            try:
-                urllib.request.urlopen(self.url + "/health", timeout=2)
-                return
-            except OSError:
-                if time.time() > deadline or self.process.poll() is not None:
-                    self.stop()
-                    raise RuntimeError("teardown intake did not start:\n" + Path(self.log.name).read_text())
-                time.sleep(0.1)
-
-    def post(self, path, body, content_type="application/json"):
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-        try:
-            connection.request("POST", path, body=body, headers={"Content-Type": content_type})
-            response = connection.getresponse()
-            return response.status, response.read()
-        finally:
-            connection.close()
-
-    def memory(self, field):
-        """VmRSS or VmHWM of the service, in bytes."""
-        status = Path(f"/proc/{self.process.pid}/status").read_text()
-        return int(re.search(rf"^{field}:\s+(\d+) kB", status, re.M).group(1)) * 1024
-
-    def kill(self):
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
-        self.log.close()
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-        self.log.close()
 
 
 class IntakeServiceTest(unittest.TestCase):
@@ -113,7 +62,7 @@ class IntakeServiceTest(unittest.TestCase):
                 self.assertEqual(hashlib.sha256(data).hexdigest(), entry["sha256"][name], name)
 
     def test_a_kill_during_an_upload_leaves_nothing_visible(self):
-        service = Service(self.site, self.inbox)
+        service = IntakeService(self.site, self.inbox)
         status, _ = service.post("/api/v1/comments", json.dumps(COMMENT))
         self.assertEqual(status, 201)
         before = self.listed()
@@ -133,7 +82,7 @@ class IntakeServiceTest(unittest.TestCase):
         self.assertEqual(self.listed(), before, "the manifest never named it")
         self.assertEqual([path.name for path in self.inbox.glob("*.png")], [])
 
-        restarted = Service(self.site, self.inbox)
+        restarted = IntakeService(self.site, self.inbox)
         restarted.stop()
         self.assertEqual(list((self.inbox / ".incoming").iterdir()), [], "a restart clears what was cut off")
         self.assertEqual(self.listed(), before)
@@ -143,7 +92,7 @@ class IntakeServiceTest(unittest.TestCase):
         random.seed(7)
         acknowledged = []
         for round in range(4):
-            service = Service(self.site, self.inbox, "--rate-limit", "1000000")
+            service = IntakeService(self.site, self.inbox, "--rate-limit", "1000000")
             stop = threading.Event()
 
             def post():
@@ -170,7 +119,7 @@ class IntakeServiceTest(unittest.TestCase):
         self.assertGreater(len(acknowledged), 20)
 
     def test_memory_stays_bounded_under_many_concurrent_large_uploads(self):
-        service = Service(self.site, self.inbox, "--rate-limit", "1000000")
+        service = IntakeService(self.site, self.inbox, "--rate-limit", "1000000")
         photo = noise_png(1600, 1600)   # 7.7 MB
         status, _ = service.post("/api/v1/photos?machine=desk-fan&author=Kim&share_location=true", photo, "image/png")
         self.assertEqual(status, 201)
@@ -232,7 +181,7 @@ class IntakeServiceTest(unittest.TestCase):
         return statuses
 
     def test_load_gets_no_server_errors_and_the_rate_limit_answers_429(self):
-        limited = Service(self.site, self.inbox)   # 10 a minute, the default
+        limited = IntakeService(self.site, self.inbox)   # 10 a minute, the default
         statuses = self.wrk(limited, 3)
         limited.stop()
         self.assertEqual([code for code in statuses if code >= 500], [], statuses)
@@ -242,7 +191,7 @@ class IntakeServiceTest(unittest.TestCase):
         self.assertEqual(len(self.listed()), statuses[201])
 
         before = len(self.listed())
-        open_service = Service(self.site, self.inbox, "--rate-limit", "100000000")
+        open_service = IntakeService(self.site, self.inbox, "--rate-limit", "100000000")
         statuses = self.wrk(open_service, 5)
         open_service.stop()
         print(f"\n    wrk, 16 connections for 5 s: {statuses}", flush=True)

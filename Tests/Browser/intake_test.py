@@ -13,7 +13,6 @@ import shutil
 import subprocess
 import tempfile
 import threading
-import time
 import unittest
 import urllib.error
 import urllib.request
@@ -21,7 +20,7 @@ from pathlib import Path
 
 from selenium.webdriver.common.by import By
 
-from harness import ARTIFACTS, ROOT, TEARDOWN, chromium, free_port, wait_for
+from harness import ARTIFACTS, ROOT, TEARDOWN, IntakeService, chromium, free_port, wait_for
 
 PART = "machines/desk-fan/parts/motor/"
 PHOTO = ROOT / "Tests/TeardownKitTests/Fixtures/sites/photos/content/machines/camera/parts/body/photos/workbench.jpg"
@@ -54,27 +53,12 @@ class IntakeTest(unittest.TestCase):
         cls.static = http.server.ThreadingHTTPServer(("127.0.0.1", site_port),
                                                      functools.partial(Quiet, directory=str(cls.site / "public")))
         threading.Thread(target=cls.static.serve_forever, daemon=True).start()
-        cls.log = open(cls.work / "intake.log", "w+")
-        cls.service = subprocess.Popen([str(TEARDOWN), "intake", "--site", str(cls.site), "--inbox", str(cls.inbox),
-                                        "--port", str(intake_port)],
-                                       stdout=cls.log, stderr=subprocess.STDOUT, env=cls.environment)
-        deadline = time.time() + 30
-        while True:
-            try:
-                urllib.request.urlopen(cls.intake + "/health", timeout=2)
-                break
-            except OSError:
-                if time.time() > deadline or cls.service.poll() is not None:
-                    cls.tearDownClass()
-                    raise RuntimeError("teardown intake did not start")
-                time.sleep(0.2)
+        cls.service = IntakeService(cls.site, cls.inbox, port=intake_port, token=TOKEN)
 
     @classmethod
     def tearDownClass(cls):
-        cls.service.terminate()
-        cls.service.wait(timeout=10)
+        cls.service.stop()
         cls.static.shutdown()
-        cls.log.close()
         shutil.rmtree(cls.work, ignore_errors=True)
 
     @classmethod

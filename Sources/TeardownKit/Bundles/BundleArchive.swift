@@ -144,16 +144,8 @@ struct BundleArchive {
             guard total <= limit else {
                 throw EntryFailure(reason: "takes the unpacked bundle over \(limit) bytes (limits.bundle_max_bytes)")
             }
-            try chunk.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let count = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        throw EntryFailure(reason: "cannot be written: \(String(cString: strerror(errno)))")
-                    }
-                    offset += count
-                }
+            guard chunk.withUnsafeBytes({ FileSystem.writeAll(descriptor, $0) }) else {
+                throw EntryFailure(reason: "cannot be written: \(String(cString: strerror(errno)))")
             }
         }
         guard checksum == entry.checksum else { throw Archive.ArchiveError.invalidCRC32 }

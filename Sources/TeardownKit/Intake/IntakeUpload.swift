@@ -81,14 +81,8 @@ public final class UploadFile: @unchecked Sendable {
     }
 
     public func append(_ raw: UnsafeRawBufferPointer) throws(InboxFailure) {
-        var offset = 0
-        while offset < raw.count {
-            let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw InboxFailure(source: path, reason: String(cString: strerror(errno)))
-            }
-            offset += written
+        guard FileSystem.writeAll(descriptor, raw) else {
+            throw InboxFailure(source: path, reason: String(cString: strerror(errno)))
         }
         size += raw.count
     }

@@ -50,14 +50,8 @@ struct OutputWriter: Sendable {
         let descriptor = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure(path: full, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw Failure(path: full, reason: String(cString: strerror(errno)))
-            }
-            offset += written
+        guard FileSystem.writeAll(descriptor, UnsafeRawBufferPointer(bytes)) else {
+            throw Failure(path: full, reason: String(cString: strerror(errno)))
         }
     }
 

@@ -231,6 +231,20 @@ enum FileSystem {
         }
     }
 
+    /// Writes every byte, going on after interruptions; false with errno set when a write fails.
+    static func writeAll(_ descriptor: Int32, _ raw: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < raw.count {
+            let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+            if written < 0 {
+                if Glibc.errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
     /// Writes a small file durably: a temporary file, fsync, then rename over the target.
     /// The temporary file is hidden, so a run killed before the rename leaves nothing that
     /// loads as content; the next write of the same target removes what such runs left.
@@ -240,19 +254,7 @@ enum FileSystem {
         let temporary = folder + "/" + stale + "\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure.errno(temporary) }
-        var failed = false
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if Glibc.errno == EINTR { continue }
-                    failed = true
-                    return
-                }
-                offset += written
-            }
-        }
+        let failed = !data.withUnsafeBytes { writeAll(descriptor, $0) }
         if failed || fsync(descriptor) != 0 {
             let failure = Failure.errno(temporary)
             close(descriptor)
