@@ -10,6 +10,8 @@ public struct IntakeServer: Sendable {
         case listening(url: String)
         case received(id: String, held: Bool)
         case refused(reason: String)
+        /// The inbox could not be written: the disk is full, say.
+        case failed(reason: String)
         /// A form with its hidden trap field filled in: a robot's, dropped unseen.
         case trapped
         case limited
@@ -116,8 +118,8 @@ public struct IntakeServer: Sendable {
         do {
             upload = try desk.beginPhoto()
         } catch {
-            return failure(FormProblem(.serviceUnavailable, "the submission could not be stored; please try again later"),
-                           request: request, api: api, fields: [:], action: "/forms/photo")
+            return failure(FormProblem(.serviceUnavailable, IntakeDesk.unstored), request: request, api: api, fields: [:],
+                           action: "/forms/photo")
         }
         let file = IntakeDesk.imageUploadName(upload)
         let fields: [String: String]
@@ -158,6 +160,9 @@ public struct IntakeServer: Sendable {
         case .refused(let reason):
             onEvent(.refused(reason: reason))
             return failure(FormProblem(.unprocessableContent, reason), request: request, api: api, fields: fields, action: action)
+        case .failed(let reason):
+            onEvent(.failed(reason: reason))
+            return failure(FormProblem(.serviceUnavailable, reason), request: request, api: api, fields: fields, action: action)
         }
     }
 
@@ -166,7 +171,7 @@ public struct IntakeServer: Sendable {
         switch error {
         case let known as FormProblem: problem = known
         case let unreadable as MultipartReader.Failure: problem = unreadable.problem
-        case is InboxFailure: problem = FormProblem(.serviceUnavailable, "the submission could not be stored; please try again later")
+        case is InboxFailure: problem = FormProblem(.serviceUnavailable, IntakeDesk.unstored)
         default: problem = FormProblem(.badRequest, "the request could not be read")
         }
         if wantsJSON(request, api: api) { return json(problem.status, ["error": problem.message]) }

@@ -115,6 +115,20 @@ import TeardownKit
         #expect(try service.inbox.submissions().count == 3)
     }
 
+    @Test func anInboxThatCannotBeWrittenAnswers503() async throws {
+        let service = try service()
+        // A file where the upload folder should be: no submission can be started.
+        try FileManager.default.removeItem(atPath: service.inbox.incoming)
+        try Data().write(to: URL(fileURLWithPath: service.inbox.incoming))
+        try await service.server.application().test(.live) { client in
+            try await client.execute(uri: "/api/v1/comments", method: .post, headers: [.contentType: "application/json"],
+                                     body: ByteBuffer(string: #"{"machine": "box", "author": "Ada", "body": "Hi"}"#)) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(json(response)["error"] == IntakeDesk.unstored)
+            }
+        }
+    }
+
     @Test func behindAProxyEachForwardedAddressHasItsOwnAllowance() async throws {
         let service = try service(perMinute: 1, behindProxy: true)
         try await service.server.application().test(.live) { client in

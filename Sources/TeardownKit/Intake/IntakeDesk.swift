@@ -53,7 +53,7 @@ public final class IntakeDesk: Sendable {
             try upload.write(name, data)
             try await inbox.publish(upload, hold: review.content.config.moderation)
         } catch {
-            return .refused("the submission could not be stored; please try again later")
+            return .failed(Self.unstored)
         }
         return .received(id: id, held: review.content.config.moderation)
     }
@@ -123,18 +123,25 @@ public final class IntakeDesk: Sendable {
                 }
                 try upload.write(detailsName, yaml)
             } catch {
-                return "the submission could not be stored; please try again later"
+                return Self.unstored
             }
             return nil
+        }
+        if problem == Self.unstored {
+            discard(upload)
+            return .failed(Self.unstored)
         }
         if let problem { return refuse(problem) }
         do throws(InboxFailure) {
             try await inbox.publish(upload, hold: review.content.config.moderation)
         } catch {
-            return refuse("the submission could not be stored; please try again later")
+            discard(upload)
+            return .failed(Self.unstored)
         }
         return .received(id: upload.id, held: review.content.config.moderation)
     }
+
+    public static let unstored = "the submission could not be stored; please try again later"
 
     /// Drops an upload that will not be submitted.
     public func discard(_ upload: IntakeUpload) { try? FileSystem.removeTree(upload.folder) }

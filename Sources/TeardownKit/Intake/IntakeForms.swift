@@ -39,4 +39,6 @@ public enum IntakeOutcome: Sendable, Equatable {
     case received(id: String, held: Bool)
     /// Refused, with a reason the sender can act on.
     case refused(String)
+    /// Not stored, through no fault of the sender's: the inbox could not be written.
+    case failed(String)
 }

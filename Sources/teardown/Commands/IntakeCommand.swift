@@ -71,6 +71,8 @@ struct IntakeCommand: AsyncParsableCommand {
                 say("\(held ? "held    " : "received") \(id)")
             case .refused(let reason):
                 say("refused  \(reason)")
+            case .failed(let reason):
+                FileHandle.standardError.write(Data("error: \(reason): the inbox \(inboxStore.folder) could not be written\n".utf8))
             case .trapped:
                 say("dropped  a form with its trap field filled in")
             case .limited:
