@@ -101,15 +101,15 @@ public struct IntakeServer: Sendable {
         do {
             fields = try await FormBody.fields(of: request, maxBytes: max(64 << 10, desk.config.limits.commentMax * 8))
         } catch {
-            return failure(error, request: request, api: api, fields: [:], action: "/forms/comment")
+            return failure(error, request: request, api: api, fields: [:], action: "comment")
         }
         if isTrap(fields) { return trapped(request: request, api: api, fields: fields) }
         guard let machine = fields["machine"], let author = fields["author"], let body = fields["body"] else {
             return failure(FormProblem(.badRequest, "machine, author and body are required"), request: request, api: api,
-                           fields: fields, action: "/forms/comment")
+                           fields: fields, action: "comment")
         }
         let form = CommentForm(machine: machine, part: nonEmpty(fields["part"]), author: author, body: body)
-        return respond(await desk.submit(form), request: request, api: api, fields: fields, action: "/forms/comment")
+        return respond(await desk.submit(form), request: request, api: api, fields: fields, action: "comment")
     }
 
     private func photo(_ request: Request, _ context: IntakeContext, api: Bool) async -> Response {
@@ -119,7 +119,7 @@ public struct IntakeServer: Sendable {
             upload = try desk.beginPhoto()
         } catch {
             return failure(FormProblem(.serviceUnavailable, IntakeDesk.unstored), request: request, api: api, fields: [:],
-                           action: "/forms/photo")
+                           action: "photo")
         }
         let file = IntakeDesk.imageUploadName(upload)
         let fields: [String: String]
@@ -128,7 +128,7 @@ public struct IntakeServer: Sendable {
                                                 maxFileBytes: desk.config.limits.photoMaxBytes)
         } catch {
             desk.discard(upload)
-            return failure(error, request: request, api: api, fields: [:], action: "/forms/photo")
+            return failure(error, request: request, api: api, fields: [:], action: "photo")
         }
         if isTrap(fields) {
             desk.discard(upload)
@@ -137,12 +137,12 @@ public struct IntakeServer: Sendable {
         guard let machine = fields["machine"], let author = fields["author"] else {
             desk.discard(upload)
             return failure(FormProblem(.badRequest, "machine and author are required"), request: request, api: api,
-                           fields: fields, action: "/forms/photo")
+                           fields: fields, action: "photo")
         }
         let share = ["on", "true", "1", "yes"].contains(fields["share_location"]?.lowercased() ?? "")
         let form = PhotoForm(machine: machine, part: nonEmpty(fields["part"]), author: author,
                              caption: nonEmpty(fields["caption"]), shareLocation: share)
-        return respond(await desk.submit(form, upload: upload), request: request, api: api, fields: fields, action: "/forms/photo")
+        return respond(await desk.submit(form, upload: upload), request: request, api: api, fields: fields, action: "photo")
     }
 
     // MARK: Replies
@@ -166,6 +166,8 @@ public struct IntakeServer: Sendable {
         }
     }
 
+    /// `action` is where the refusal page posts again: relative to the form's own address, so it
+    /// holds under a proxy's path prefix as the thank-you redirect does.
     private func failure(_ error: any Error, request: Request, api: Bool, fields: [String: String], action: String) -> Response {
         let problem: FormProblem
         switch error {

@@ -128,6 +128,15 @@ class IntakeTest(unittest.TestCase):
         self.assertEqual(browser.find_element(By.NAME, "body").get_attribute("value"), "Keep this text")
         self.assertNotIn("Keep this text", self.inbox_text())
 
+        # The refusal page's form posts again, to the same service, with the name put right.
+        author = browser.find_element(By.NAME, "author")
+        author.clear()
+        author.send_keys("Lena")
+        browser.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait_for(browser, "return document.querySelector('h1') && document.querySelector('h1').textContent", "Thank you")
+        self.assertIn("Keep this text", self.inbox_text())
+        self.assertEqual(browser.find_element(By.LINK_TEXT, "Back to the page").get_attribute("href"), self.base + PART)
+
     def test_with_script_the_forms_post_in_place_with_a_counter_and_progress(self):
         browser = self.browser()
         self.screenshot_on_failure(browser, "intake-script.png")

@@ -72,7 +72,7 @@ public final class IntakeDesk: Sendable {
         let review = current()
         let limits = review.content.config.limits
         let refuse = { (reason: String) -> IntakeOutcome in
-            try? FileSystem.removeTree(upload.folder)
+            self.discard(upload)
             return .refused(reason)
         }
         if let problem = Self.targetProblem(machine: form.machine, part: form.part) { return refuse(problem) }
@@ -100,18 +100,18 @@ public final class IntakeDesk: Sendable {
         let submission = InboxSubmission(id: upload.id, files: [detailsName, imageName], sha256: [:])
         let shared = form.shareLocation, uploadName = Self.imageUploadName(upload)
         // Everything that holds a copy of the image or decodes it happens a few uploads at a time.
-        let problem: String? = await imageChecks.run {
+        let stopped: IntakeOutcome? = await imageChecks.run {
             let stored: Data
             if shared {
                 stored = image
             } else if let scrubbed = LocationScrubber.scrub(image, format: format) {
                 stored = scrubbed
             } else {
-                return "the photo's metadata could not be read to remove its location; "
-                    + "tick \u{201C}share location\u{201D} or send a copy without metadata"
+                return .refused("the photo's metadata could not be read to remove its location; "
+                                + "tick \u{201C}share location\u{201D} or send a copy without metadata")
             }
             if case .reject(let reason) = review.review(submission, files: [detailsName: yaml, imageName: stored]) {
-                return Self.forSender(reason, id: upload.id)
+                return .refused(Self.forSender(reason, id: upload.id))
             }
             do throws(InboxFailure) {
                 if shared {
@@ -123,15 +123,14 @@ public final class IntakeDesk: Sendable {
                 }
                 try upload.write(detailsName, yaml)
             } catch {
-                return Self.unstored
+                return .failed(Self.unstored)
             }
             return nil
         }
-        if problem == Self.unstored {
+        if let stopped {
             discard(upload)
-            return .failed(Self.unstored)
+            return stopped
         }
-        if let problem { return refuse(problem) }
         do throws(InboxFailure) {
             try await inbox.publish(upload, hold: review.content.config.moderation)
         } catch {

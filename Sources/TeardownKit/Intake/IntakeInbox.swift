@@ -86,13 +86,13 @@ public final class IntakeInbox: Sendable {
     /// set. Returns once the result is on disk; the upload folder is gone either way.
     public func publish(_ upload: IntakeUpload, hold: Bool) async throws(InboxFailure) {
         defer { try? FileSystem.removeTree(upload.folder) }
-        try upload.digestFiles()
-        let names = upload.files
         if hold {
-            let target = pendingFolder + "/" + upload.id
-            try Self.durableRename(upload.folder, to: target, folder: pendingFolder)
+            // Digests are taken when a moderator approves it, from the files as they are then.
+            try Self.durableRename(upload.folder, to: pendingFolder + "/" + upload.id, folder: pendingFolder)
             return
         }
+        try upload.digestFiles()
+        let names = upload.files
         for name in names {
             try Self.durableRename(upload.folder + "/" + name, to: folder + "/" + name, folder: nil)
         }
@@ -175,11 +175,11 @@ public final class IntakeInbox: Sendable {
         if let folder { try syncFolder(folder) }
     }
 
-    /// A rename is durable only once the folder holding the new name is fsynced.
     static func syncFolder(_ path: String) throws(InboxFailure) {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw InboxFailure(source: path, reason: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw InboxFailure(source: path, reason: "fsync: \(String(cString: strerror(errno)))") }
+        do {
+            try FileSystem.syncFolder(path)
+        } catch {
+            throw InboxFailure(source: path, reason: "fsync: \(error.reason)")
+        }
     }
 }

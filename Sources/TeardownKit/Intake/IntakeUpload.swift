@@ -16,11 +16,12 @@ public final class IntakeUpload: @unchecked Sendable {
         self.folder = folder
     }
 
-    /// Writes a small file and fsyncs it.
+    /// Writes a file from memory and fsyncs it; its digest is taken from the same bytes.
     public func write(_ name: String, _ data: Data) throws(InboxFailure) {
         let file = try open(name)
         try file.append(data)
         try file.finish()
+        sha256[name] = SHA256Hex.of(data)
     }
 
     /// A file to stream into, chunk by chunk.
@@ -39,17 +40,19 @@ public final class IntakeUpload: @unchecked Sendable {
     func adopt(_ name: String, replacing old: String) {
         files.removeAll { $0 == old }
         files.append(name)
+        sha256[name] = sha256.removeValue(forKey: old)
     }
 
     /// Removes a file from the submission, and from disk.
     func forget(_ name: String) {
         files.removeAll { $0 == name }
+        sha256[name] = nil
         unlink(path(of: name))
     }
 
-    /// The SHA-256 of each file, read back from disk.
+    /// The SHA-256 of each streamed file, read back from disk.
     func digestFiles() throws(InboxFailure) {
-        for name in files {
+        for name in files where sha256[name] == nil {
             guard let digest = SHA256Hex.of(file: path(of: name)) else {
                 throw InboxFailure(source: path(of: name), reason: "cannot be read back")
             }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Writes an inbox's manifest.json. Submissions that arrive while a write is under way are
 /// gathered and written together by the next one (a group commit), so a burst of posts costs
@@ -65,7 +62,6 @@ final class ManifestJournal: Sendable {
             } catch {
                 throw InboxFailure(source: path, reason: "cannot be written: \(error)")
             }
-            try IntakeInbox.syncFolder(folder)
         }
     }
 
@@ -81,14 +77,13 @@ final class ManifestJournal: Sendable {
 
     /// Runs `body` holding `.lock`, which every process that changes the inbox takes.
     func locked<T>(_ body: () throws(InboxFailure) -> T) throws(InboxFailure) -> T {
-        let lockPath = folder + "/.lock"
-        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { throw InboxFailure(source: lockPath, reason: String(cString: strerror(errno))) }
-        defer { close(lock) }
-        while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw InboxFailure(source: lockPath, reason: String(cString: strerror(errno))) }
+        let lock: Int32
+        do {
+            lock = try FileSystem.lock(folder + "/.lock")
+        } catch {
+            throw InboxFailure(source: error.path, reason: "cannot be locked: \(error.reason)")
         }
-        defer { flock(lock, LOCK_UN) }
+        defer { FileSystem.unlock(lock) }
         return try body()
     }
 

@@ -68,11 +68,15 @@ public struct SiteBuilder: Sendable {
         // One build of an output at a time: `teardown serve` rebuilding while `teardown sync`
         // builds the same site would otherwise swap each other's folders mid-way.
         let lockPath = outputCacheFolder + ".lock"
-        try? FileManager.default.createDirectory(atPath: (lockPath as NSString).deletingLastPathComponent,
-                                                 withIntermediateDirectories: true)
-        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        defer { if lock >= 0 { close(lock) } }
-        if lock >= 0 { while flock(lock, LOCK_EX) != 0 && errno == EINTR {} }
+        let lock: Int32
+        do {
+            try FileManager.default.createDirectory(atPath: (lockPath as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            lock = try FileSystem.lock(lockPath)
+        } catch {
+            throw BuildFailure([.error(.outputFailed(reason: "cannot lock \(lockPath): \(error)"), at: SourceLocation(output))])
+        }
+        defer { FileSystem.unlock(lock) }
         return try buildHoldingLock(progress: progress)
     }
 

@@ -245,7 +245,36 @@ enum FileSystem {
         return true
     }
 
-    /// Writes a small file durably: a temporary file, fsync, then rename over the target.
+    /// Makes renames into a folder durable: a new name is on disk only once its folder is fsynced.
+    static func syncFolder(_ path: String) throws(Failure) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Failure.errno(path) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw Failure.errno(path) }
+    }
+
+    /// Takes an exclusive lock on `path` (made if missing), waiting for other holders, in this
+    /// process or another; the kernel releases it if the holder dies. Pass the result to `unlock`.
+    static func lock(_ path: String) throws(Failure) -> Int32 {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Failure.errno(path) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard Glibc.errno == EINTR else {
+                let failure = Failure.errno(path)
+                close(descriptor)
+                throw failure
+            }
+        }
+        return descriptor
+    }
+
+    static func unlock(_ descriptor: Int32) {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+
+    /// Writes a small file durably: a temporary file, fsync, then rename over the target, and
+    /// fsync of its folder.
     /// The temporary file is hidden, so a run killed before the rename leaves nothing that
     /// loads as content; the next write of the same target removes what such runs left.
     static func writeAtomically(_ data: Data, to path: String) throws {
@@ -267,6 +296,7 @@ enum FileSystem {
             unlink(temporary)
             throw failure
         }
+        try syncFolder(folder)
         // Only temporaries of processes that are gone: a concurrent writer keeps its own.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(stale) {
             guard let pid = pid_t(name.dropFirst(stale.count)), kill(pid, 0) != 0, Glibc.errno == ESRCH else { continue }
