@@ -97,7 +97,7 @@ struct CLITests {
         let result = try TeardownBinary.run(["build", "--site", Self.fixtures.appendingPathComponent("invalid/wrong-type").path,
                                              "--output", output.path])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("Build failed: 1 error, 0 warnings; the output was not changed."))
+        #expect(result.stderr.contains("Build failed in step 'load': 1 error, 0 warnings; the output was not changed."))
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
@@ -126,5 +126,36 @@ struct CLITests {
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("public/machines/toaster/parts/lid/index.html").path))
         let notFound = try String(contentsOf: site.appendingPathComponent("public/404.html"), encoding: .utf8)
         #expect(notFound.contains("href=\"/shop/assets/style.css\""), "the 404 page links from the base path")
+    }
+
+    @Test("build --timings prints every step; a missing or damaged content cache is said in one line and read again")
+    func timingsAndContentCache() throws {
+        let folder = TeardownBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try TeardownBinary.run(["new", "site", "shop"], in: folder).status == 0)
+        let site = folder.appendingPathComponent("shop")
+        #expect(try TeardownBinary.run(["new", "machine", "toaster", "--site", site.path]).status == 0)
+        let first = try TeardownBinary.run(["build", "--site", site.path, "--timings"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("note: no content cache yet: every bundle is read"))
+        for step in ["check inputs", "load", "images", "plan", "fingerprint", "render", "search index", "publish"] {
+            #expect(first.stdout.contains("  \(step) "), "the timings name step '\(step)'")
+        }
+        // A cache entry cut short, as a full disk might leave it, and a change that makes the build read it.
+        let entry = site.appendingPathComponent(".teardown-cache/content/toaster.bundle")
+        let bytes = try Data(contentsOf: entry)
+        try bytes.prefix(bytes.count / 2).write(to: entry)
+        let description = site.appendingPathComponent("content/machines/toaster/description.md")
+        try "A toaster, described again.\n".write(to: description, atomically: true, encoding: .utf8)
+        let second = try TeardownBinary.run(["build", "--site", site.path])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("note: the content cache's entry for 'toaster' was damaged: the bundle is read again"))
+        let page = try String(contentsOf: site.appendingPathComponent("public/machines/toaster/index.html"), encoding: .utf8)
+        #expect(page.contains("A toaster, described again."))
+        // Another bundle changes, so the next build reads the toaster's entry again: whole now.
+        #expect(try TeardownBinary.run(["new", "machine", "kettle", "--site", site.path]).status == 0)
+        let third = try TeardownBinary.run(["build", "--site", site.path])
+        #expect(third.status == 0, "\(third.stderr)")
+        #expect(!third.stdout.contains("note:"), "the entry was written again")
     }
 }

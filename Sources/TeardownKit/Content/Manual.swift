@@ -1,7 +1,7 @@
 /// A help manual: the site's (content/manual/) or a machine's (machines/<m>/manual/).
 public struct Manual: Sendable, Hashable {
     /// One line of the navigation tree, in reading order.
-    public struct Entry: Sendable, Hashable {
+    public struct Entry: Sendable, Hashable, Codable {
         public enum Kind: Sendable, Hashable {
             /// A link to `pages[index]`.
             case page(Int)

@@ -1,19 +1,13 @@
 /// Markdown text with the file and line it starts at, rendered later.
-public struct MarkdownSource: Sendable, Hashable {
+public struct MarkdownSource: Sendable, Hashable, Codable {
     public let text: String
     public let file: SourceFile
     /// Line of `file` on which `text` starts.
     public let firstLine: Int
 }
 
-/// Width and height in pixels (or SVG user units).
-public struct PixelSize: Sendable, Hashable, Codable {
-    public let width: Int
-    public let height: Int
-}
-
 /// A community comment, or a designer's description shown as the first entry of a discussion.
-public struct Comment: Sendable, Hashable {
+public struct Comment: Sendable, Hashable, Codable {
     /// The file's stem, or the submission id when it came through sync.
     public let id: String
     public let author: String
@@ -22,7 +16,7 @@ public struct Comment: Sendable, Hashable {
 }
 
 /// A community photo with its sidecar's details.
-public struct Photo: Sendable, Hashable {
+public struct Photo: Sendable, Hashable, Codable {
     public let file: SourceFile
     /// The sidecar with its details, when there is one.
     public let sidecar: SourceFile?
@@ -38,14 +32,14 @@ public struct Photo: Sendable, Hashable {
 }
 
 /// The discussion and photos attached to a machine or a part.
-public struct Community: Sendable, Hashable {
+public struct Community: Sendable, Hashable, Codable {
     /// Newest first.
     public let comments: [Comment]
     public let photos: [Photo]
 }
 
 /// One layer of a machine: a part's image and where it sits in the stack.
-public struct Layer: Sendable, Hashable {
+public struct Layer: Sendable, Hashable, Codable {
     public let image: SourceFile
     public let z: Int
     /// Top-left corner on the canvas; (0, 0) for a canvas-sized image.
@@ -55,7 +49,7 @@ public struct Layer: Sendable, Hashable {
 }
 
 /// One key-value row of a part's specifications, in the order written.
-public struct Spec: Sendable, Hashable {
+public struct Spec: Sendable, Hashable, Codable {
     public let label: String
     /// As written: the page always shows it.
     public let value: String
@@ -64,7 +58,7 @@ public struct Spec: Sendable, Hashable {
 }
 
 /// A part of a machine, loaded from parts/<slug>/.
-public struct Part: Sendable, Hashable {
+public struct Part: Sendable, Hashable, Codable {
     public let slug: String
     /// Digest of part.yaml: every page that shows the part's details depends on it.
     public let source: ContentDigest
@@ -77,7 +71,7 @@ public struct Part: Sendable, Hashable {
 }
 
 /// A machine bundle, loaded from machines/<slug>/.
-public struct Machine: Sendable, Hashable {
+public struct Machine: Sendable, Hashable, Codable {
     public let slug: String
     public let folder: SourceFile
     /// Digest of machine.yaml.
@@ -106,7 +100,7 @@ public struct Machine: Sendable, Hashable {
 }
 
 /// A page of a help manual.
-public struct ManualPage: Sendable, Hashable {
+public struct ManualPage: Sendable, Hashable, Codable {
     /// Path without extension relative to the manual folder ("writing/bundles").
     public let slug: String
     /// Where the page is published, relative to the manual's URL: the slug, with a folder's

@@ -1,6 +1,6 @@
 /// The pages that cut across machines: the A-Z index of parts, tags and collections.
 extension PageRenderer {
-    func indexPage(_ page: SitePlan.Page, at url: URLPath) -> String {
+    func indexPage(_ page: PageAddress, at url: URLPath) -> String {
         switch page {
         case .partsIndex:
             let model = partsIndex(letter: nil, at: url)

@@ -171,8 +171,8 @@ extension PageRenderer {
 
     /// Every page, or, past the limit of one file, the index of the sitemap's parts.
     func sitemap() -> String {
-        guard sitemapPages.count > SitePlan.sitemapLimit else { return sitemap(sitemapPages[...]) }
-        let count = SitePlan.pageCount(sitemapPages.count, SitePlan.sitemapLimit)
+        guard sitemapPages.count > Pagination.sitemapLimit else { return sitemap(sitemapPages[...]) }
+        let count = Pagination.pageCount(sitemapPages.count, Pagination.sitemapLimit)
         var xml = XMLWriter()
         xml.start("sitemapindex", ["xmlns": "http://www.sitemaps.org/schemas/sitemap/0.9"])
         for number in 1...count {
@@ -185,7 +185,7 @@ extension PageRenderer {
     }
 
     func sitemap(part number: Int) -> String {
-        sitemap(sitemapPages.dropFirst((number - 1) * SitePlan.sitemapLimit).prefix(SitePlan.sitemapLimit))
+        sitemap(sitemapPages.dropFirst((number - 1) * Pagination.sitemapLimit).prefix(Pagination.sitemapLimit))
     }
 
     private func sitemap(_ pages: ArraySlice<URLPath>) -> String {

@@ -45,7 +45,7 @@ struct PageRenderer: Sendable {
     /// The forms' script, on pages that have them.
     private var intakeScript: [String] { content.config.intakeURL == nil ? [] : ["intake.js"] }
 
-    func render(_ page: SitePlan.Page, at url: URLPath) -> String {
+    func render(_ page: PageAddress, at url: URLPath) -> String {
         switch page {
         case .catalog:
             return theme.render("catalog", model(url, title: nil, description: content.config.description, catalog(at: url)))
@@ -304,7 +304,7 @@ struct PageRenderer: Sendable {
     private func discussion(_ description: MarkdownSource?, _ comments: [Comment], designer: String?,
                             base: URLPath, page number: Int, at url: URLPath) -> DiscussionModel {
         let perPage = content.config.commentsPerPage
-        let pageCount = SitePlan.pageCount(comments.count, perPage)
+        let pageCount = Pagination.pageCount(comments.count, perPage)
         let slice = comments.dropFirst((number - 1) * perPage).prefix(perPage)
         var entries = slice.map { comment in
             EntryModel(author: comment.author, date: comment.date.day, dateTime: comment.date.text,
@@ -421,8 +421,8 @@ struct PageRenderer: Sendable {
 
     private func siteGallery(page number: Int, at url: URLPath) -> GalleryPageModel {
         let all = allPhotos
-        let perPage = SitePlan.photosPerPage
-        let pageCount = SitePlan.pageCount(all.count, perPage)
+        let perPage = Pagination.photosPerPage
+        let pageCount = Pagination.pageCount(all.count, perPage)
         let models = all.dropFirst((number - 1) * perPage).prefix(perPage).map { photoModel($0.photo, owner: $0.owner, at: url) }
         return GalleryPageModel(title: number > 1 ? "All photos, page \(number)" : "All photos", machine: nil, part: nil,
                                 photos: models, hasPhotos: !models.isEmpty, count: Plural.count(all.count, "photo"),

@@ -95,20 +95,5 @@ struct SiteIndex: Sendable {
         return alphabet.contains(folded) ? folded : "other"
     }
 
-    /// A tag's address: lower case, letters and digits of any script, other runs as one "-".
-    /// A tag made of punctuation alone is named by a digest, so it still has a page.
-    static func slug(ofTag name: String) -> String {
-        var slug = ""
-        var pendingDash = false
-        for character in name.lowercased() {
-            if character.isLetter || character.isNumber {
-                if pendingDash && !slug.isEmpty { slug.append("-") }
-                slug.append(character)
-                pendingDash = false
-            } else {
-                pendingDash = true
-            }
-        }
-        return slug.isEmpty ? "tag-" + String(ContentDigest(of: name).description.prefix(8)) : slug
-    }
+    static func slug(ofTag name: String) -> String { Routes.slug(ofTag: name) }
 }

@@ -1,13 +1,5 @@
 import Foundation
 
-/// Whether the built site gets a search index, and if not, why.
-public enum SearchAvailability: Sendable, Equatable {
-    case available
-    case unavailable(String)
-
-    var isAvailable: Bool { self == .available }
-}
-
 /// The Pagefind executable, which indexes the built pages into a `pagefind/` folder of static
 /// files that the search page's script queries in the browser.
 struct Pagefind: Sendable {

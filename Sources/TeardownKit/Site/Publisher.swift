@@ -81,6 +81,29 @@ struct Publisher: Sendable {
         return known
     }
 
+    /// Brings the spare to `target` in everything but the outputs this build must write. The
+    /// spare is the site as it was one publish ago: what is gone is removed, and what changed
+    /// since and is unchanged now is taken over from the published tree as a hard link.
+    /// Returns the outputs to write: those that change now, and any removed by hand from the
+    /// published tree.
+    func stage(_ target: [String: ContentDigest], published: [String: ContentDigest]?,
+               spare: [String: ContentDigest]) throws -> Set<String> {
+        let writer = OutputWriter(root: self.spare)
+        for path in spare.keys where target[path] == nil {
+            try FileSystem.unlinkIfPresent(self.spare + "/" + path)
+            FileSystem.removeEmptyFolders(from: ((self.spare + "/" + path) as NSString).deletingLastPathComponent,
+                                          below: self.spare)
+        }
+        var writes = Set(target.keys.filter { published?[$0] != target[$0] })
+        let carried = target.keys.filter { !writes.contains($0) && spare[$0] != target[$0] }
+        try writer.createDirectories(for: carried)
+        for path in carried where (try? FileSystem.hardLink(output + "/" + path, to: self.spare + "/" + path)) == nil {
+            writes.insert(path)
+        }
+        try writer.createDirectories(for: Array(writes))
+        return writes
+    }
+
     /// Records what the spare holds, then puts it in place of the output in one step.
     func publish(_ outputs: [String: ContentDigest]) throws {
         guard let identity = FileSystem.identity(of: spare) else { throw FileSystem.Failure.errno(spare) }

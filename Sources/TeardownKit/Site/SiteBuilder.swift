@@ -1,8 +1,8 @@
 import Foundation
 import TeardownThemes
 
-/// Runs the pipeline: load -> validate -> images -> manuals -> plan -> fingerprint -> render
-/// what changed -> index for search -> publish.
+/// Runs the pipeline as named, timed steps (`BuildStep`): check inputs -> load -> images ->
+/// plan -> fingerprint -> render what changed -> index for search -> publish.
 public struct SiteBuilder: Sendable {
     /// What a build did, for the command line to report.
     public struct Report: Sendable {
@@ -19,6 +19,10 @@ public struct SiteBuilder: Sendable {
         public var imagesProcessed = 0
         /// Time the image stage took, cache lookups included.
         public var imageSeconds = 0.0
+        /// Each step's time, in pipeline order.
+        public var timings: [BuildTiming] = []
+        /// One line each where a cache could not be used as it was, so the build read everything again.
+        public var notices: [String] = []
         /// Nothing changed since the published build, so nothing was published.
         public var unchanged: Bool { written == 0 && removed == 0 }
     }
@@ -80,37 +84,91 @@ public struct SiteBuilder: Sendable {
         return try buildHoldingLock(progress: progress)
     }
 
+    /// The pipeline, one named and timed step a line (`teardown build --timings` prints them).
     private func buildHoldingLock(progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?) throws(BuildFailure) -> Report {
-        let snapshotPath = outputCacheFolder + "/inputs"
+        var clock = StepClock(output: output)
         let pagefind = self.pagefind == .automatic ? Pagefind.locate(cacheFolder: cacheFolder)
             : .failure(Pagefind.Unavailable(reason: "Pagefind is not installed"))
-        let roots = inputRoots, key = settingsKey(pagefind: try? pagefind.get())
-        if !full, let record = InputSnapshot.unchanged(at: snapshotPath, roots: roots, key: key),
+        let key = settingsKey(pagefind: try? pagefind.get())
+        let inputs = try clock.run(.inputs) { checkInputs(key: key) }
+        if case .unchanged(let record) = inputs {
+            return Report(pages: record.pages, files: record.files, written: 0, removed: 0, warnings: record.warnings,
+                          output: output, timings: clock.timings)
+        }
+        let (loaded, theme, notices) = try clock.run(.load) { try load(inputs.snapshot) }
+        clock.warnings = loaded.warnings
+        let (content, images) = try clock.run(.images) { try processImages(loaded, progress: progress) }
+        clock.warnings = images.warnings
+        var site = try clock.run(.plan) { try plan(content, images: images, theme: theme, pagefind: pagefind) }
+        site.notices = notices.map(\.description)
+        clock.warnings = site.warnings
+        var outputs = try clock.run(.fingerprint) { try fingerprint(site) }
+        if outputs.upToDate {
+            try clock.run(.publish) { remember(inputs.snapshot, site: site) }
+            return report(site, written: 0, removed: 0, timings: clock.timings)
+        }
+        let written = try clock.run(.render) { try render(site, outputs) }
+        try clock.run(.index) { try index(site, &outputs) }
+        let removed = try clock.run(.publish) { () throws -> Int in
+            try outputs.publisher.publish(outputs.target)
+            remember(inputs.snapshot, site: site)
+            // Files of the search index come and go with it; the report counts the site's own outputs.
+            return outputs.published.map { $0.keys.filter { outputs.target[$0] == nil && !$0.hasPrefix(Self.indexPrefix) }.count } ?? 0
+        }
+        return report(site, written: written, removed: removed, timings: clock.timings)
+    }
+
+    private func report(_ site: PlannedSite, written: Int, removed: Int, timings: [BuildTiming]) -> Report {
+        Report(pages: site.plan.pages.count, files: site.plan.copies.count, written: written, removed: removed,
+               warnings: site.warnings, output: output, imagesProcessed: site.images.processed,
+               imageSeconds: timings.first { $0.step == .images }?.seconds ?? 0, timings: timings, notices: site.notices)
+    }
+
+    // MARK: The steps
+
+    /// Whether the inputs are as the last build found them, with the published tree unchanged too.
+    private func checkInputs(key: ContentDigest) -> InputCheck {
+        let snapshotPath = outputCacheFolder + "/inputs"
+        if !full, let record = InputSnapshot.unchanged(at: snapshotPath, roots: inputRoots, key: key),
            FileSystem.identity(of: output)?.description == record.tree {
-            return Report(pages: record.pages, files: record.files, written: 0, removed: 0,
-                          warnings: record.warnings, output: output)
+            return .unchanged(record)
         }
         // Taken before anything is read, so an edit made during the build shows as a change next time.
-        let snapshot = InputSnapshot.take(roots: roots, key: key)
-        var (prepared, diagnostics) = prepare()
-        guard let (loaded, theme) = prepared, !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
-        let imageStart = DispatchTime.now()
+        return .changed(InputSnapshot.take(roots: inputRoots, key: key))
+    }
+
+    /// Reads the site, taking unchanged bundles from the content cache when the snapshot vouches for them.
+    private func load(_ snapshot: InputSnapshot?) throws(BuildFailure) -> (Loaded<SiteContent>, Theme, [ContentCache.Notice]) {
+        var notices: [ContentCache.Notice] = []
+        let memo = snapshot.map { (folder: cacheFolder + "/content", signatures: $0.bundleSignatures()) }
+        let (prepared, diagnostics) = prepare(memo: full ? nil : memo, notices: &notices)
+        guard let (content, theme) = prepared, !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
+        return (Loaded(value: content, warnings: diagnostics), theme, notices)
+    }
+
+    private func processImages(_ loaded: Loaded<SiteContent>, progress: (@Sendable (Int, Int) -> Void)?)
+        throws(BuildFailure) -> (SiteContent, Loaded<ProcessedImages>) {
         let cache = ImageCache(root: cacheFolder + "/images")
-        let images = ImageProcessor(settings: loaded.config.photos, maxPixels: loaded.config.limits.photoMaxPixels, cache: cache)
-            .process(loaded, progress: progress)
-        let imageSeconds = Double(DispatchTime.now().uptimeNanoseconds - imageStart.uptimeNanoseconds) / 1e9
-        diagnostics += images.diagnostics
-        guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics.sortedByLocation()) }
+        let config = loaded.value.config
+        let images = ImageProcessor(settings: config.photos, maxPixels: config.limits.photoMaxPixels, cache: cache)
+            .process(loaded.value, progress: progress)
+        let diagnostics = loaded.warnings + images.diagnostics
+        guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
         // A photo that cannot be published leaves no trace: no page, no gallery entry, no count.
-        let content = loaded.keepingPhotos { images.photos[$0.file.absolutePath] != nil }
+        let content = loaded.value.keepingPhotos { images.photos[$0.file.absolutePath] != nil }
+        return (content, Loaded(value: images, warnings: diagnostics))
+    }
+
+    private func plan(_ content: SiteContent, images: Loaded<ProcessedImages>, theme: Theme,
+                      pagefind: Result<Pagefind, Pagefind.Unavailable>) throws(BuildFailure) -> PlannedSite {
+        var diagnostics = images.warnings
         let manuals = ManualSet(content, diagnostics: &diagnostics)
         let downloads: [String: BundleDownload]
         do {
-            downloads = try BundleDownloads(cache: cacheFolder + "/downloads").make(content, images: images)
+            downloads = try BundleDownloads(cache: cacheFolder + "/downloads").make(content, images: images.value)
         } catch {
             throw BuildFailure(diagnostics + [.error(.outputFailed(reason: error.description), at: SourceLocation(output))])
         }
-        let index = SiteIndex(content)
         let search: SearchAvailability
         switch (content.config.search, pagefind) {
         case (false, _): search = .unavailable("search is turned off for this site")
@@ -119,111 +177,96 @@ public struct SiteBuilder: Sendable {
             search = .unavailable("this site was built without a search index")
             diagnostics.append(.warning(.searchUnavailable(reason: unavailable.reason), at: content.config.location))
         }
-        let warnings = diagnostics.filter { $0.severity == .warning }.sortedByLocation()
-        let plan = SitePlan(content: content, theme: theme, images: images, index: index, downloads: downloads)
+        let index = SiteIndex(content)
         var base = baseURL ?? content.config.baseURL
         if !base.hasSuffix("/") { base += "/" }
-        let fingerprints = OutputFingerprints(plan: plan, content: content, theme: theme, images: images, manuals: manuals,
-                                              search: search, baseURL: base, downloads: downloads)
+        return PlannedSite(content: content, theme: theme, images: images.value, manuals: manuals, downloads: downloads,
+                           index: index, search: search, indexer: search.isAvailable ? try? pagefind.get() : nil,
+                           baseURL: base, plan: SitePlan(content: content, theme: theme, images: images.value, index: index,
+                                                         downloads: downloads),
+                           warnings: diagnostics.filter { $0.severity == .warning }.sortedByLocation())
+    }
+
+    /// Every output's digest, and what the published and spare trees hold.
+    private func fingerprint(_ site: PlannedSite) throws -> Outputs {
+        let fingerprints = OutputFingerprints(plan: site.plan, content: site.content, theme: site.theme, images: site.images,
+                                              manuals: site.manuals, search: site.search, baseURL: site.baseURL,
+                                              downloads: site.downloads)
         var target: [String: ContentDigest] = [:]
-        target.reserveCapacity(plan.pages.count + plan.copies.count)
-        for (entry, digest) in zip(plan.pages, fingerprints.pages) { target[entry.url.outputPath] = digest }
-        for (copy, digest) in zip(plan.copies, fingerprints.copies) { target[copy.url.outputPath] = digest }
+        target.reserveCapacity(site.plan.pages.count + site.plan.copies.count)
+        for (entry, digest) in zip(site.plan.pages, fingerprints.pages) { target[entry.url.outputPath] = digest }
+        for (copy, digest) in zip(site.plan.copies, fingerprints.copies) { target[copy.url.outputPath] = digest }
         // The search index changes only when a page it indexes does: every file of it is marked
         // with one digest of those pages, so an unchanged index is carried over like a page.
-        let indexer = search.isAvailable ? try? pagefind.get() : nil
-        let indexDigest = indexer.map { fingerprints.searchIndex(plan: plan, indexer: $0.signature) }
-        let indexPrefix = Routes.searchIndexFolder + "/"
-
+        let indexDigest = site.indexer.map { fingerprints.searchIndex(plan: site.plan, indexer: $0.signature) }
         let publisher = Publisher(output: output, cacheFolder: outputCacheFolder)
-        do {
-            let trees = try publisher.recover()
-            let published = full ? nil : trees.published
-            var needsIndex = indexDigest != nil
-            if let indexDigest, let published {
-                let index = published.filter { $0.key.hasPrefix(indexPrefix) }
-                if !index.isEmpty, index.values.allSatisfy({ $0 == indexDigest }) {
-                    target.merge(index) { current, _ in current }
-                    needsIndex = false
-                }
+        let trees = try publisher.recover()
+        let published = full ? nil : trees.published
+        var needsIndex = indexDigest != nil
+        if let indexDigest, let published {
+            let index = published.filter { $0.key.hasPrefix(Self.indexPrefix) }
+            if !index.isEmpty, index.values.allSatisfy({ $0 == indexDigest }) {
+                target.merge(index) { current, _ in current }
+                needsIndex = false
             }
-            if let published, published == target {
-                remember(snapshot, at: snapshotPath, pages: plan.pages.count, files: plan.copies.count, warnings: warnings)
-                return Report(pages: plan.pages.count, files: plan.copies.count, written: 0, removed: 0,
-                              warnings: warnings, output: output, imagesProcessed: images.processed, imageSeconds: imageSeconds)
-            }
-            let spare = try publisher.openSpare(holding: trees.spare)
-            let writer = OutputWriter(root: publisher.spare)
-            let changed = { (path: String) in published?[path] != target[path] }
+        }
+        return Outputs(publisher: publisher, target: target, published: published, spare: trees.spare,
+                       indexDigest: needsIndex ? indexDigest : nil)
+    }
 
-            // The spare is the site as it was one publish ago: drop what is gone, take over
-            // from the published tree what changed since, render what changes now.
-            let removed = spare.keys.filter { target[$0] == nil }
-            for path in removed {
-                try FileSystem.unlinkIfPresent(publisher.spare + "/" + path)
-                FileSystem.removeEmptyFolders(from: ((publisher.spare + "/" + path) as NSString).deletingLastPathComponent,
-                                              below: publisher.spare)
-            }
-            let carried = target.keys.filter { !changed($0) && spare[$0] != target[$0] }
-            try writer.createDirectories(for: carried)
-            // An output removed from the published tree by hand is made again.
-            var missing = Set<String>()
-            for path in carried where (try? FileSystem.hardLink(output + "/" + path, to: publisher.spare + "/" + path)) == nil {
-                missing.insert(path)
-            }
-            let pages = plan.pages.filter { changed($0.url.outputPath) || missing.contains($0.url.outputPath) }
-            let copies = plan.copies.filter { changed($0.url.outputPath) || missing.contains($0.url.outputPath) }
-            try writer.createDirectories(for: pages.map(\.url.outputPath) + copies.map(\.url.outputPath))
-            let renderer = PageRenderer(content: content, theme: theme, images: images, manuals: manuals, search: search,
-                                        baseURL: base, index: index, downloads: downloads, sitemapPages: plan.sitemapPages)
-            let failures = ParallelMap.map(pages) { entry -> String? in
-                let html = renderer.render(entry.page, at: entry.url)
-                do { try writer.write(html, to: entry.url.outputPath) } catch { return "\(error)" }
-                return nil
-            } + ParallelMap.map(copies) { copy -> String? in
-                do {
-                    // Processed images are linked from the cache: their files are never changed in place.
-                    if !copy.cached || (try? FileSystem.hardLink(copy.source, to: publisher.spare + "/" + copy.url.outputPath)) == nil {
-                        try writer.copy(from: copy.source, to: copy.url.outputPath)
-                    }
-                } catch { return "\(error)" }
-                return nil
-            }
-            if let failure = failures.compactMap({ $0 }).first {
-                throw OutputWriter.Failure(path: output, reason: failure)
-            }
-            if needsIndex, let indexer, let indexDigest {
-                let folder = publisher.spare + "/" + Routes.searchIndexFolder
-                try FileSystem.removeTree(folder)
-                // Pagefind reads every HTML file, indexed or not; a print page holds a whole
-                // manual, and reading it cost a third of a large manual's indexing. It steps
-                // aside while Pagefind runs. (A kill meanwhile leaves only the spare tree odd,
-                // and the next build starts the spare afresh, as its manifest is gone.)
-                let heldBack = plan.pages.filter(\.page.isPrintPage).map { publisher.spare + "/" + $0.url.outputPath }
-                for path in heldBack { try FileSystem.rename(path, to: path + ".unindexed") }
-                do {
-                    try indexer.index(publisher.spare)
-                } catch {
-                    throw BuildFailure(warnings + [.error(.searchFailed(reason: error.description), at: content.config.location)])
+    /// Readies the spare tree and writes into it every output that changed; returns how many.
+    private func render(_ site: PlannedSite, _ outputs: Outputs) throws -> Int {
+        let spare = try outputs.publisher.openSpare(holding: outputs.spare)
+        let writes = try outputs.publisher.stage(outputs.target, published: outputs.published, spare: spare)
+        let writer = OutputWriter(root: outputs.publisher.spare)
+        let pages = site.plan.pages.filter { writes.contains($0.url.outputPath) }
+        let copies = site.plan.copies.filter { writes.contains($0.url.outputPath) }
+        let renderer = PageRenderer(content: site.content, theme: site.theme, images: site.images, manuals: site.manuals,
+                                    search: site.search, baseURL: site.baseURL, index: site.index,
+                                    downloads: site.downloads, sitemapPages: site.plan.sitemapPages)
+        let failures = ParallelMap.map(pages) { entry -> String? in
+            let html = renderer.render(entry.page, at: entry.url)
+            do { try writer.write(html, to: entry.url.outputPath) } catch { return "\(error)" }
+            return nil
+        } + ParallelMap.map(copies) { copy -> String? in
+            do {
+                // Processed images are linked from the cache: their files are never changed in place.
+                if !copy.cached
+                    || (try? FileSystem.hardLink(copy.source, to: outputs.publisher.spare + "/" + copy.url.outputPath)) == nil {
+                    try writer.copy(from: copy.source, to: copy.url.outputPath)
                 }
-                for path in heldBack { try FileSystem.rename(path + ".unindexed", to: path) }
-                _ = FileSystem.walk(folder) { relative, status in
-                    if !status.isDirectory { target[indexPrefix + relative] = indexDigest }
-                }
-            }
-            try publisher.publish(target)
-            remember(snapshot, at: snapshotPath, pages: plan.pages.count, files: plan.copies.count, warnings: warnings)
-            // Files of the search index come and go with it; the report counts the site's own outputs.
-            let gone = published.map { $0.keys.filter { target[$0] == nil && !$0.hasPrefix(indexPrefix) }.count } ?? 0
-            return Report(pages: plan.pages.count, files: plan.copies.count, written: pages.count + copies.count,
-                          removed: gone, warnings: warnings, output: output, imagesProcessed: images.processed,
-                          imageSeconds: imageSeconds)
-        } catch let failure as BuildFailure {
-            throw failure
+            } catch { return "\(error)" }
+            return nil
+        }
+        if let failure = failures.compactMap({ $0 }).first {
+            throw OutputWriter.Failure(path: output, reason: failure)
+        }
+        return pages.count + copies.count
+    }
+
+    /// Runs Pagefind over the spare tree when an indexed page changed, and adds its files to the outputs.
+    private func index(_ site: PlannedSite, _ outputs: inout Outputs) throws {
+        guard let indexer = site.indexer, let indexDigest = outputs.indexDigest else { return }
+        let spare = outputs.publisher.spare
+        try FileSystem.removeTree(spare + "/" + Routes.searchIndexFolder)
+        // Pagefind reads every HTML file, indexed or not; a print page holds a whole manual, and
+        // reading it cost a third of a large manual's indexing. It steps aside while Pagefind
+        // runs. (A kill meanwhile leaves only the spare tree odd, and the next build starts the
+        // spare afresh, as its manifest is gone.)
+        let heldBack = site.plan.pages.filter(\.page.isPrintPage).map { spare + "/" + $0.url.outputPath }
+        for path in heldBack { try FileSystem.rename(path, to: path + ".unindexed") }
+        do {
+            try indexer.index(spare)
         } catch {
-            throw BuildFailure(warnings + [.error(.outputFailed(reason: "\(error)"), at: SourceLocation(output))])
+            throw BuildFailure(site.warnings + [.error(.searchFailed(reason: error.description), at: site.content.config.location)])
+        }
+        for path in heldBack { try FileSystem.rename(path + ".unindexed", to: path) }
+        _ = FileSystem.walk(spare + "/" + Routes.searchIndexFolder) { relative, status in
+            if !status.isDirectory { outputs.target[Self.indexPrefix + relative] = indexDigest }
         }
     }
+
+    private static let indexPrefix = Routes.searchIndexFolder + "/"
 
     /// Where the inputs live: the content, the site's themes and the built-in theme.
     private var inputRoots: [String] {
@@ -245,12 +288,14 @@ public struct SiteBuilder: Sendable {
 
     /// Stores what this build read, for the next build to skip loading when nothing changed.
     /// Losing it costs only speed, so it is written without fsync.
-    private func remember(_ snapshot: InputSnapshot?, at path: String, pages: Int, files: Int, warnings: [Diagnostic]) {
+    private func remember(_ snapshot: InputSnapshot?, site: PlannedSite) {
+        let path = outputCacheFolder + "/inputs"
         guard let snapshot, let tree = FileSystem.identity(of: output)?.description else {
             try? FileSystem.unlinkIfPresent(path)
             return
         }
-        let record = InputSnapshot.Record(tree: tree, pages: pages, files: files, warnings: warnings)
+        let record = InputSnapshot.Record(tree: tree, pages: site.plan.pages.count, files: site.plan.copies.count,
+                                          warnings: site.warnings)
         let temporary = path + ".tmp-\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: snapshot.serialized(record)),
               (try? FileSystem.rename(temporary, to: path)) != nil
@@ -266,8 +311,15 @@ public struct SiteBuilder: Sendable {
         cacheFolder + "/outputs/" + String(ContentDigest(of: output).description.prefix(16))
     }
 
-    private func prepare() -> (value: (SiteContent, Theme)?, diagnostics: [Diagnostic]) {
-        var (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: cacheFolder + "/bundles").load()
+    private func prepare(memo: (folder: String, signatures: [String: ContentDigest])? = nil) -> (value: (SiteContent, Theme)?, diagnostics: [Diagnostic]) {
+        var notices: [ContentCache.Notice] = []
+        return prepare(memo: memo, notices: &notices)
+    }
+
+    private func prepare(memo: (folder: String, signatures: [String: ContentDigest])?, notices: inout [ContentCache.Notice])
+        -> (value: (SiteContent, Theme)?, diagnostics: [Diagnostic]) {
+        var (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: cacheFolder + "/bundles", memo: memo)
+            .load(notices: &notices)
         let theme = Theme.load(siteRoot: siteRoot, config: content.config, diagnostics: &diagnostics)
         guard let theme else { return (nil, diagnostics) }
         return ((content, theme), diagnostics)

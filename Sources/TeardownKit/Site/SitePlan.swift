@@ -1,42 +1,7 @@
 /// Every output of a build, decided before anything is rendered.
 public struct SitePlan: Sendable {
     /// A page to render, and from which content.
-    public enum Page: Sendable, Hashable {
-        case catalog
-        case machine(Int, discussionPage: Int)
-        case part(Int, Int, discussionPage: Int)
-        /// The photos of a machine and all its parts (part nil), or of one part.
-        case gallery(Int, part: Int?)
-        /// One photo's page: the machine, the part (nil for a machine's own photo) and the photo.
-        case photo(PhotoAddress)
-        /// Page `number` of every photo of the site.
-        case photos(Int)
-        /// machine.json, which the interactive machine view reads.
-        case machineData(Int)
-        /// A page of the site's manual or of a machine's.
-        case manual(ManualAddress)
-        /// The search page.
-        case search
-        case notFound
-        /// catalog.json, for apps, and the JSON Schema that describes it.
-        case catalogData
-        case catalogSchema
-        /// The Atom feed of new comments and photos: the site's (nil) or a machine's.
-        case feed(Int?)
-        /// sitemap.xml: every page, or the index of its parts when there are too many for one file.
-        case sitemap
-        /// Part `number` (1-based) of a long sitemap.
-        case sitemapPart(Int)
-        case robots
-        /// The A-Z index of parts: its tabs, and the page of one letter of `SiteIndex.letters`.
-        case partsIndex
-        case partsLetter(Int)
-        /// Every tag, and the page of one tag of `SiteIndex.tags`.
-        case tags
-        case tag(Int)
-        /// A collection of `SiteIndex.collections`.
-        case collection(Int)
-    }
+    public typealias Page = PageAddress
 
     /// A file published as it is, from the content or from the image cache.
     public struct Copy: Sendable, Hashable {
@@ -53,11 +18,8 @@ public struct SitePlan: Sendable {
     /// The pages a sitemap lists, in plan order.
     public let sitemapPages: [URLPath]
 
-    /// The most addresses one sitemap file may hold (sitemaps.org).
-    static let sitemapLimit = 50_000
-
-    /// Photos on each page of the site-wide gallery.
-    static let photosPerPage = 24
+    static let sitemapLimit = Pagination.sitemapLimit
+    static let photosPerPage = Pagination.photosPerPage
 
     /// Plans the pages and files of `content` themed by `theme`, with the images the image stage made.
     init(content: SiteContent, theme: Theme, images: ProcessedImages, index: SiteIndex, downloads: [String: BundleDownload]) {
@@ -156,78 +118,5 @@ public struct SitePlan: Sendable {
         self.sitemapPages = listed
     }
 
-    static func pageCount(_ items: Int, _ perPage: Int) -> Int {
-        max(1, (items + perPage - 1) / perPage)
-    }
-}
-
-extension SitePlan.Page {
-    /// An HTML page worth a search engine's visit: not data, not a feed, not the 404 page, not
-    /// the search page, and not a print page (which repeats its manual).
-    var isListedInSitemap: Bool {
-        switch self {
-        case .catalog, .machine, .part, .gallery, .photo, .photos, .partsIndex, .partsLetter, .tags, .tag, .collection:
-            return true
-        case .manual(let address):
-            switch address.output {
-            case .page, .contents: return true
-            case .print, .navigation: return false
-            }
-        case .machineData, .search, .notFound, .catalogData, .catalogSchema, .feed, .sitemap, .sitemapPart, .robots:
-            return false
-        }
-    }
-
-    /// A manual's every page on one page, which search leaves out.
-    var isPrintPage: Bool {
-        if case .manual(let address) = self, case .print = address.output { return true }
-        return false
-    }
-}
-
-/// A page of a manual: the site's (machine nil) or a machine's.
-public struct ManualAddress: Sendable, Hashable {
-    public enum Output: Sendable, Hashable {
-        case page(Int)
-        /// The whole navigation tree.
-        case contents
-        /// Every page on one page.
-        case print
-        /// The navigation tree as JSON, shared by the pages of a long manual.
-        case navigation
-    }
-    public let machine: Int?
-    public let output: Output
-}
-
-/// Where a photo is in the content.
-public struct PhotoAddress: Sendable, Hashable {
-    public let machine: Int
-    public let part: Int?
-    public let photo: Int
-}
-
-/// The published files of a photo: names beside its page, and where they are in the cache.
-struct PhotoFiles {
-    let all: [(published: String, cached: String)]
-
-    init(photo: Photo, processed: ProcessedPhoto) {
-        var files = processed.variants.flatMap { variant in
-            [(Self.variant(photo, variant.width, "webp"), variant.webp), (Self.variant(photo, variant.width, "jpg"), variant.jpeg)]
-        }
-        if let original = processed.original { files.append((Self.download(photo, processed), original)) }
-        all = files
-    }
-
-    static func variant(_ photo: Photo, _ width: Int, _ fileExtension: String) -> String {
-        "\(photo.file.stem)-\(width).\(fileExtension)"
-    }
-
-    /// A copy of a machine's cover, beside its page.
-    static func cover(_ width: Int, _ fileExtension: String) -> String { "cover-\(width).\(fileExtension)" }
-
-    /// The stripped original keeps the photo's name, so a download is named like the upload.
-    static func download(_ photo: Photo, _ processed: ProcessedPhoto) -> String {
-        "\(photo.file.stem).\(processed.format.fileExtension)"
-    }
+    static func pageCount(_ items: Int, _ perPage: Int) -> Int { Pagination.pageCount(items, perPage) }
 }

@@ -11,7 +11,7 @@ public enum SpecReading: Sendable, Hashable {
 }
 
 /// A number, a range or a set of dimensions with one unit, as parsed from a spec value.
-public struct SpecQuantity: Sendable, Hashable {
+public struct SpecQuantity: Sendable, Hashable, Codable {
     public enum Form: Sendable, Hashable {
         /// "4.7 GB"
         case single(Double)

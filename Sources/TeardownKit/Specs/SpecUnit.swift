@@ -2,8 +2,8 @@ import Foundation
 
 /// A unit a specification value can be written in: the symbol shown, what it measures and
 /// which system it belongs to. Conversions go through Foundation's `Dimension` for the unit.
-public struct SpecUnit: Sendable, Hashable {
-    public enum Quantity: String, Sendable {
+public struct SpecUnit: Sendable, Hashable, Codable {
+    public enum Quantity: String, Sendable, Codable {
         case length, area, volume, mass, temperature, information, power, energy, voltage, current
         case charge, resistance, frequency, rotation, speed, pressure, duration, angle
         /// Units Foundation has no dimension for: shown as written, never converted.
@@ -11,7 +11,7 @@ public struct SpecUnit: Sendable, Hashable {
     }
 
     /// Which conversions a value gets, and which of them the metric/imperial switch hides.
-    public enum System: String, Sendable {
+    public enum System: String, Sendable, Codable {
         case metric, imperial
         /// Data sizes in powers of 1000 (kB, MB, GB) and of 1024 (KiB, MiB, GiB).
         case decimal, binary

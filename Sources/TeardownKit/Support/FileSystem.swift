@@ -273,6 +273,14 @@ enum FileSystem {
         close(descriptor)
     }
 
+    /// Writes a file with plain POSIX calls and no fsync: for caches, whose loss costs only speed.
+    static func writeFile(_ data: Data, to path: String) throws(Failure) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Failure.errno(path) }
+        defer { close(descriptor) }
+        guard data.withUnsafeBytes({ writeAll(descriptor, $0) }) else { throw Failure.errno(path) }
+    }
+
     /// Writes a small file durably: a temporary file, fsync, then rename over the target, and
     /// fsync of its folder.
     /// The temporary file is hidden, so a run killed before the rename leaves nothing that

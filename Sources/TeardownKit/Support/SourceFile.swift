@@ -1,7 +1,7 @@
 import Foundation
 
 /// A file of the site: where it is on disk and how diagnostics name it.
-public struct SourceFile: Hashable, Sendable, CustomStringConvertible {
+public struct SourceFile: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Absolute path on disk.
     public let absolutePath: String
     /// Path relative to the site folder, used in messages.

@@ -45,7 +45,11 @@ public struct Syncer: Sendable {
     public var quarantine: String { siteRoot + "/content/.quarantine" }
 
     public func run(dryRun: Bool) throws -> SyncReport {
-        let (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: cacheFolder + "/bundles").load()
+        // Reviewing needs the machines and parts, not every comment parsed again: bundles a walk
+        // finds unchanged come from the content cache the builds keep.
+        let signatures = InputSnapshot.take(roots: [siteRoot + "/content"], key: ContentDigest(high: 0, low: 0))?.bundleSignatures()
+        let (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: cacheFolder + "/bundles",
+                                                   memo: signatures.map { (cacheFolder + "/content", $0) }).load()
         guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
         let review = SubmissionReview(content: content)
         let ledger = SyncLedger(path: cacheFolder + "/sync/ledger")

@@ -25,6 +25,9 @@ struct BuildCommand: ParsableCommand {
     @Flag(name: .long, help: "Render every page, ignoring what the last build recorded.")
     var full = false
 
+    @Flag(name: .long, help: "Print how long each step of the build took.")
+    var timings = false
+
     func run() throws {
         let start = Date()
         let builder = SiteBuilder(siteRoot: options.site, output: output, baseURL: baseURL, full: full)
@@ -32,11 +35,14 @@ struct BuildCommand: ParsableCommand {
             let progress = ImageProgress()
             let report = try builder.build { progress.update(done: $0, total: $1) }
             DiagnosticPrinter.print(report.warnings, site: options.site)
+            for notice in report.notices { print("note: \(notice)") }
             let seconds = String(format: "%.2f", Date().timeIntervalSince(start))
             print(BuildSummary.line(report, seconds: seconds))
+            if timings { print(BuildSummary.timings(report.timings)) }
         } catch {
             DiagnosticPrinter.print(error.diagnostics, site: options.site)
-            FileHandle.standardError.write(Data("Build failed: \(DiagnosticPrinter.summary(error.diagnostics)); the output was not changed.\n".utf8))
+            let step = error.step.map { " in step '\($0.rawValue)'" } ?? ""
+            FileHandle.standardError.write(Data("Build failed\(step): \(DiagnosticPrinter.summary(error.diagnostics)); the output was not changed.\n".utf8))
             throw ExitCode.failure
         }
     }
@@ -53,5 +59,14 @@ enum BuildSummary {
             ? String(format: "; %d images processed in %.2f s", report.imagesProcessed, report.imageSeconds)
             : String(format: "; images from the cache in %.0f ms", report.imageSeconds * 1000)
         return "Built \(size) into \(report.output) in \(seconds) s: \(report.written) written, \(report.removed) removed" + images
+    }
+
+    /// One line per step that ran, with its time, for `--timings`.
+    static func timings(_ timings: [BuildTiming]) -> String {
+        let width = BuildStep.allCases.map(\.rawValue.count).max() ?? 0
+        return timings.map { timing in
+            "  " + timing.step.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
+                + String(format: " %8.1f ms", timing.seconds * 1000)
+        }.joined(separator: "\n")
     }
 }

@@ -72,6 +72,27 @@ struct InputSnapshot: Sendable {
         return InputSnapshot(key: key, roots: roots, entries: entries)
     }
 
+    /// For each bundle folder of content/machines/, a digest of what the snapshot saw of it:
+    /// every entry's path and signature, and a racy entry's content. Equal digests mean the
+    /// loader would read the same files, so the content cache may stand in for them.
+    func bundleSignatures() -> [String: ContentDigest] {
+        var entriesByBundle: [String: [Entry]] = [:]
+        for entry in entries where entry.root == 0 && entry.path.hasPrefix("machines/") {
+            let rest = entry.path.dropFirst("machines/".count)
+            guard let bundle = rest.split(separator: "/", maxSplits: 1).first else { continue }
+            entriesByBundle[String(bundle), default: []].append(entry)
+        }
+        return entriesByBundle.mapValues { found in
+            var fingerprint = Fingerprint()
+            for entry in found.sorted(by: { $0.path < $1.path }) {
+                fingerprint.add(entry.path)
+                fingerprint.add(ContentDigest(high: entry.signature, low: 0))
+                fingerprint.add(entry.content?.description)
+            }
+            return fingerprint.digest
+        }
+    }
+
     /// The bytes of a file or the sorted entry names of a folder.
     static func contentDigest(_ root: String, _ path: String, isDirectory: Bool) -> ContentDigest {
         let full = path.isEmpty ? root : root + "/" + path

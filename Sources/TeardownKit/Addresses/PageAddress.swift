@@ -1,0 +1,96 @@
+/// Which page, made from which content: the plan lists them, the renderer renders them.
+public enum PageAddress: Sendable, Hashable {
+    case catalog
+    case machine(Int, discussionPage: Int)
+    case part(Int, Int, discussionPage: Int)
+    /// The photos of a machine and all its parts (part nil), or of one part.
+    case gallery(Int, part: Int?)
+    /// One photo's page: the machine, the part (nil for a machine's own photo) and the photo.
+    case photo(PhotoAddress)
+    /// Page `number` of every photo of the site.
+    case photos(Int)
+    /// machine.json, which the interactive machine view reads.
+    case machineData(Int)
+    /// A page of the site's manual or of a machine's.
+    case manual(ManualAddress)
+    /// The search page.
+    case search
+    case notFound
+    /// catalog.json, for apps, and the JSON Schema that describes it.
+    case catalogData
+    case catalogSchema
+    /// The Atom feed of new comments and photos: the site's (nil) or a machine's.
+    case feed(Int?)
+    /// sitemap.xml: every page, or the index of its parts when there are too many for one file.
+    case sitemap
+    /// Part `number` (1-based) of a long sitemap.
+    case sitemapPart(Int)
+    case robots
+    /// The A-Z index of parts: its tabs, and the page of one letter of `SiteIndex.letters`.
+    case partsIndex
+    case partsLetter(Int)
+    /// Every tag, and the page of one tag of `SiteIndex.tags`.
+    case tags
+    case tag(Int)
+    /// A collection of `SiteIndex.collections`.
+    case collection(Int)
+}
+
+extension PageAddress {
+    /// An HTML page worth a search engine's visit: not data, not a feed, not the 404 page, not
+    /// the search page, and not a print page (which repeats its manual).
+    var isListedInSitemap: Bool {
+        switch self {
+        case .catalog, .machine, .part, .gallery, .photo, .photos, .partsIndex, .partsLetter, .tags, .tag, .collection:
+            return true
+        case .manual(let address):
+            switch address.output {
+            case .page, .contents: return true
+            case .print, .navigation: return false
+            }
+        case .machineData, .search, .notFound, .catalogData, .catalogSchema, .feed, .sitemap, .sitemapPart, .robots:
+            return false
+        }
+    }
+
+    /// A manual's every page on one page, which search leaves out.
+    var isPrintPage: Bool {
+        if case .manual(let address) = self, case .print = address.output { return true }
+        return false
+    }
+}
+
+/// A page of a manual: the site's (machine nil) or a machine's.
+public struct ManualAddress: Sendable, Hashable {
+    public enum Output: Sendable, Hashable {
+        case page(Int)
+        /// The whole navigation tree.
+        case contents
+        /// Every page on one page.
+        case print
+        /// The navigation tree as JSON, shared by the pages of a long manual.
+        case navigation
+    }
+    public let machine: Int?
+    public let output: Output
+}
+
+/// Where a photo is in the content.
+public struct PhotoAddress: Sendable, Hashable {
+    public let machine: Int
+    public let part: Int?
+    public let photo: Int
+}
+
+/// How lists are cut into pages.
+enum Pagination {
+    /// The most addresses one sitemap file may hold (sitemaps.org).
+    static let sitemapLimit = 50_000
+
+    /// Photos on each page of the site-wide gallery.
+    static let photosPerPage = 24
+
+    static func pageCount(_ items: Int, _ perPage: Int) -> Int {
+        max(1, (items + perPage - 1) / perPage)
+    }
+}

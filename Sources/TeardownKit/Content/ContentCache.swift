@@ -1,0 +1,96 @@
+import Foundation
+
+/// Machine bundles as the loader left them, kept between builds: a rebuild parses only the
+/// bundles whose files changed and takes the others, with their warnings, from here.
+///
+/// A bundle's entry is named by its folder and vouched for by the bundle's signature: a digest
+/// of the `stat` signature of every file and folder in it (a racy one by its content too), as
+/// the build's input snapshot recorded them. The cache as a whole belongs to one key: the
+/// version of Teardown, the site's folder and site.yaml, whose limits shape what loading warns
+/// about. An entry that does not decode, or that belongs to another key or signature, is
+/// loaded again from its files, so the cache can only cost speed, never correctness. Entries
+/// are written to a temporary file and renamed, so a kill leaves each one whole or absent.
+struct ContentCache: Sendable {
+    /// Bumped whenever the stored form of loaded content changes.
+    static let format = "teardown-content 2"
+
+    let folder: String
+    let key: ContentDigest
+
+    /// Why the cache could not be used as it was, in one line, for the build to tell.
+    enum Notice: Sendable, Equatable, CustomStringConvertible {
+        case empty
+        case otherKey
+        case damaged(bundle: String)
+
+        public var description: String {
+            switch self {
+            case .empty: "no content cache yet: every bundle is read"
+            case .otherKey: "the content cache was made by another version of Teardown or with another site.yaml: every bundle is read again"
+            case .damaged(let bundle): "the content cache's entry for '\(bundle)' was damaged: the bundle is read again"
+            }
+        }
+    }
+
+    /// One bundle as it was loaded. Diagnostics are few and rare, and their problems are enums
+    /// with associated values, so they are kept as JSON inside.
+    private struct Entry: Codable {
+        let format: String
+        let key: ContentDigest
+        let signature: ContentDigest
+        let machine: Machine
+        let diagnostics: Data
+    }
+
+    private var keyFile: String { folder + "/key" }
+
+    /// Opens the cache for `key`; a cache made for another key is emptied first.
+    static func open(_ folder: String, key: ContentDigest) -> (ContentCache, Notice?) {
+        let cache = ContentCache(folder: folder, key: key)
+        let stored = FileManager.default.contents(atPath: cache.keyFile).map { String(decoding: $0, as: UTF8.self) }
+        let expected = "\(format) \(key)"
+        guard stored != expected else { return (cache, nil) }
+        try? FileSystem.removeTree(folder)
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try? FileSystem.writeFile(Data(expected.utf8), to: cache.keyFile)
+        return (cache, stored == nil ? .empty : .otherKey)
+    }
+
+    /// The machine and the diagnostics loading it gave, if the entry for `bundle` is current.
+    func lookup(_ bundle: String, signature: ContentDigest) -> (value: (Machine, [Diagnostic])?, notice: Notice?) {
+        guard let data = FileManager.default.contents(atPath: path(bundle)) else { return (nil, nil) }
+        guard let entry = try? BinaryDecoder().decode(Entry.self, from: data), entry.format == Self.format,
+              let diagnostics = try? JSONDecoder().decode([Diagnostic].self, from: entry.diagnostics)
+        else {
+            return (nil, .damaged(bundle: bundle))
+        }
+        guard entry.key == key, entry.signature == signature else { return (nil, nil) }
+        return ((entry.machine, diagnostics), nil)
+    }
+
+    /// Keeps a loaded bundle. Losing an entry costs only speed, so it is written without fsync.
+    func store(_ bundle: String, signature: ContentDigest, machine: Machine, diagnostics: [Diagnostic]) {
+        guard let problems = try? JSONEncoder().encode(diagnostics),
+              let data = try? BinaryEncoder().encode(Entry(format: Self.format, key: key, signature: signature,
+                                                           machine: machine, diagnostics: problems))
+        else { return }
+        let temporary = folder + "/.\(bundle).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        do {
+            try FileSystem.writeFile(data, to: temporary)
+            try FileSystem.rename(temporary, to: path(bundle))
+        } catch {
+            try? FileSystem.unlinkIfPresent(temporary)
+        }
+    }
+
+    /// Drops the entries of bundles that are gone, and temporary files a kill left.
+    func prune(keeping bundles: Set<String>) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name != "key" {
+            if name.hasPrefix(".") || !name.hasSuffix(".bundle") || !bundles.contains(String(name.dropLast(7))) {
+                try? FileSystem.unlinkIfPresent(folder + "/" + name)
+            }
+        }
+    }
+
+    private func path(_ bundle: String) -> String { folder + "/" + bundle + ".bundle" }
+}

@@ -1,0 +1,50 @@
+/// The values the build's steps hand on: what the plan step decided, what the fingerprint
+/// step found, and a value with the warnings found while making it.
+
+/// A step's value with every warning found so far.
+struct Loaded<Value> {
+    let value: Value
+    let warnings: [Diagnostic]
+}
+
+/// What the inputs check found: nothing changed since the last build, or a snapshot to record.
+enum InputCheck {
+    case unchanged(InputSnapshot.Record)
+    case changed(InputSnapshot?)
+
+    var snapshot: InputSnapshot? {
+        if case .changed(let snapshot) = self { return snapshot }
+        return nil
+    }
+}
+
+/// Everything the site is rendered from, and the list of its outputs.
+struct PlannedSite {
+    let content: SiteContent
+    let theme: Theme
+    let images: ProcessedImages
+    let manuals: ManualSet
+    let downloads: [String: BundleDownload]
+    let index: SiteIndex
+    let search: SearchAvailability
+    /// Pagefind, when this build makes a search index.
+    let indexer: Pagefind?
+    /// With a trailing slash.
+    let baseURL: String
+    let plan: SitePlan
+    let warnings: [Diagnostic]
+    /// What the caches had to say (`SiteBuilder.Report.notices`).
+    var notices: [String] = []
+}
+
+/// Each output's digest against what the published and spare trees hold.
+struct Outputs {
+    let publisher: Publisher
+    var target: [String: ContentDigest]
+    let published: [String: ContentDigest]?
+    let spare: [String: ContentDigest]?
+    /// The digest of the search index to make; nil when the published one is current or there is none.
+    let indexDigest: ContentDigest?
+
+    var upToDate: Bool { published == target && indexDigest == nil }
+}

@@ -1,0 +1,28 @@
+import Dispatch
+
+/// How long one step took.
+public struct BuildTiming: Sendable, Equatable {
+    public let step: BuildStep
+    public let seconds: Double
+}
+
+/// Runs the steps of one build, timing each and marking any failure with the step it happened in.
+struct StepClock {
+    /// Where a failure that carries no place of its own is reported: the output folder.
+    let output: String
+    private(set) var timings: [BuildTiming] = []
+    /// Warnings gathered so far: a failure later in the build still reports them.
+    var warnings: [Diagnostic] = []
+
+    mutating func run<Value>(_ step: BuildStep, _ body: () throws -> Value) throws(BuildFailure) -> Value {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { timings.append(BuildTiming(step: step, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)) }
+        do {
+            return try body()
+        } catch let failure as BuildFailure {
+            throw failure.in(step)
+        } catch {
+            throw BuildFailure(warnings + [.error(.outputFailed(reason: "\(error)"), at: SourceLocation(output))]).in(step)
+        }
+    }
+}
