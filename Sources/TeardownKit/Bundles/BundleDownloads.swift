@@ -33,11 +33,15 @@ struct BundleDownloads: Sendable {
         var description: String { "the download of machine '\(machine)': \(reason)" }
     }
 
-    /// Every machine's download by slug.
-    func make(_ content: SiteContent, images: ProcessedImages) throws(Failure) -> [String: BundleDownload] {
+    /// Every machine's download by slug. `signatures` are the bundle folders' signatures from
+    /// the build's input snapshot: where one is known, the bundle is not walked to find its key.
+    func make(_ content: SiteContent, images: ProcessedImages,
+              signatures: [String: ContentDigest] = [:]) throws(Failure) -> [String: BundleDownload] {
         try? FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
         let results = ParallelMap.map(content.machines) { machine in
-            Result { () throws(Failure) in (machine.slug, try download(of: machine, images: images)) }
+            Result { () throws(Failure) in
+                (machine.slug, try download(of: machine, images: images, signature: signatures[machine.slug]))
+            }
         }
         var downloads: [String: BundleDownload] = [:]
         for result in results {
@@ -76,20 +80,32 @@ struct BundleDownloads: Sendable {
         return files.sorted { $0.0 < $1.0 }
     }
 
-    private func download(of machine: Machine, images: ProcessedImages) throws(Failure) -> BundleDownload {
-        let entries = Self.entries(of: machine, images: images)
+    private func download(of machine: Machine, images: ProcessedImages, signature: ContentDigest?) throws(Failure) -> BundleDownload {
         var fingerprint = Fingerprint()
         fingerprint.add(Self.version)
         fingerprint.add(machine.slug)
         fingerprint.add(machine.updated?.text)
-        for entry in entries {
-            fingerprint.add(entry.path)
-            fingerprint.add(entry.source)
-            // A file of the image cache is named by what it was made from and never changes, but
-            // publishing it as a hard link changes its ctime: its path alone says what it holds.
-            if !entry.source.hasPrefix(images.entries + "/") {
-                fingerprint.add(FileSystem.stamp(of: entry.source) ?? ContentDigest(high: 0, low: 0))
+        var walked: [(path: String, source: String)]?
+        if let signature {
+            // Every file of the folder by its stat signature, and the published form of each photo.
+            fingerprint.add(signature)
+            for photo in [machine.cover].compactMap({ $0 }) + (machine.community.photos + machine.parts.flatMap(\.community.photos)).map(\.file) {
+                fingerprint.add(photo.absolutePath)
+                fingerprint.add(images.photos[photo.absolutePath]?.key)
+                fingerprint.add(images.photos[photo.absolutePath]?.original)
             }
+        } else {
+            let entries = Self.entries(of: machine, images: images)
+            for entry in entries {
+                fingerprint.add(entry.path)
+                fingerprint.add(entry.source)
+                // A file of the image cache is named by what it was made from and never changes, but
+                // publishing it as a hard link changes its ctime: its path alone says what it holds.
+                if !entry.source.hasPrefix(images.entries + "/") {
+                    fingerprint.add(FileSystem.stamp(of: entry.source) ?? ContentDigest(high: 0, low: 0))
+                }
+            }
+            walked = entries
         }
         let key = fingerprint.digest.description
         let path = cache + "/" + key + ".zip"
@@ -100,6 +116,7 @@ struct BundleDownloads: Sendable {
         let temporary = cache + "/.\(key).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         defer { try? FileSystem.unlinkIfPresent(temporary) }
         do {
+            let entries = walked ?? Self.entries(of: machine, images: images)
             try Self.writing.withLock { try write(entries, of: machine, to: temporary) }
             let data = try Data(contentsOf: URL(fileURLWithPath: temporary), options: .mappedIfSafe)
             let sha = SHA256Hex.of(data)

@@ -90,16 +90,21 @@ public struct SiteBuilder: Sendable {
         let pagefind = self.pagefind == .automatic ? Pagefind.locate(cacheFolder: cacheFolder)
             : .failure(Pagefind.Unavailable(reason: "Pagefind is not installed"))
         let key = settingsKey(pagefind: try? pagefind.get())
-        let inputs = try clock.run(.inputs) { checkInputs(key: key) }
+        let (inputs, signatures) = try clock.run(.inputs) { () -> (InputCheck, [String: ContentDigest]?) in
+            let inputs = checkInputs(key: key)
+            return (inputs, inputs.snapshot?.bundleSignatures())
+        }
         if case .unchanged(let record) = inputs {
             return Report(pages: record.pages, files: record.files, written: 0, removed: 0, warnings: record.warnings,
                           output: output, timings: clock.timings)
         }
-        let (loaded, theme, notices) = try clock.run(.load) { try load(inputs.snapshot) }
+        let (loaded, theme, notices) = try clock.run(.load) { try load(signatures) }
         clock.warnings = loaded.warnings
         let (content, images) = try clock.run(.images) { try processImages(loaded, progress: progress) }
         clock.warnings = images.warnings
-        var site = try clock.run(.plan) { try plan(content, images: images, theme: theme, pagefind: pagefind) }
+        var site = try clock.run(.plan) {
+            try plan(content, images: images, theme: theme, pagefind: pagefind, signatures: signatures ?? [:])
+        }
         site.notices = notices.map(\.description)
         clock.warnings = site.warnings
         var outputs = try clock.run(.fingerprint) { try fingerprint(site) }
@@ -138,9 +143,9 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Reads the site, taking unchanged bundles from the content cache when the snapshot vouches for them.
-    private func load(_ snapshot: InputSnapshot?) throws(BuildFailure) -> (Loaded<SiteContent>, Theme, [ContentCache.Notice]) {
+    private func load(_ signatures: [String: ContentDigest]?) throws(BuildFailure) -> (Loaded<SiteContent>, Theme, [ContentCache.Notice]) {
         var notices: [ContentCache.Notice] = []
-        let memo = snapshot.map { (folder: cacheFolder + "/content", signatures: $0.bundleSignatures()) }
+        let memo = signatures.map { (folder: cacheFolder + "/content", signatures: $0) }
         let (prepared, diagnostics) = prepare(memo: full ? nil : memo, notices: &notices)
         guard let (content, theme) = prepared, !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
         return (Loaded(value: content, warnings: diagnostics), theme, notices)
@@ -160,12 +165,12 @@ public struct SiteBuilder: Sendable {
     }
 
     private func plan(_ content: SiteContent, images: Loaded<ProcessedImages>, theme: Theme,
-                      pagefind: Result<Pagefind, Pagefind.Unavailable>) throws(BuildFailure) -> PlannedSite {
+                      pagefind: Result<Pagefind, Pagefind.Unavailable>, signatures: [String: ContentDigest]) throws(BuildFailure) -> PlannedSite {
         var diagnostics = images.warnings
         let manuals = ManualSet(content, diagnostics: &diagnostics)
         let downloads: [String: BundleDownload]
         do {
-            downloads = try BundleDownloads(cache: cacheFolder + "/downloads").make(content, images: images.value)
+            downloads = try BundleDownloads(cache: cacheFolder + "/downloads").make(content, images: images.value, signatures: signatures)
         } catch {
             throw BuildFailure(diagnostics + [.error(.outputFailed(reason: error.description), at: SourceLocation(output))])
         }
