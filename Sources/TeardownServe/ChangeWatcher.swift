@@ -3,20 +3,21 @@ import Foundation
 import Glibc
 #endif
 
-/// Calls back when anything below the watched folders changes. Uses inotify; when the kernel's
-/// watch limit is reached (a known way for other generators to stop watching without a word),
-/// it says so and polls modification times instead.
+/// Calls back when anything below the watched folders changes, with the paths that changed
+/// (nil when they are not known: after the kernel's event queue overflowed, or while polling).
+/// Uses inotify; when the kernel's watch limit is reached (a known way for other generators to
+/// stop watching without a word), it says so and polls modification times instead.
 final class ChangeWatcher: @unchecked Sendable {
     enum Mode: Equatable, Sendable { case inotify, polling(reason: String) }
 
     private let folders: [String]
-    private let onChange: @Sendable () -> Void
+    private let onChange: @Sendable (_ paths: [String]?) -> Void
     private(set) var mode: Mode = .inotify
     private var descriptor: Int32 = -1
     private var watches: [Int32: String] = [:]
 
     /// `forcePolling` is for tests of the fallback.
-    init(folders: [String], forcePolling: Bool = false, onChange: @escaping @Sendable () -> Void) {
+    init(folders: [String], forcePolling: Bool = false, onChange: @escaping @Sendable (_ paths: [String]?) -> Void) {
         self.folders = folders
         self.onChange = onChange
         if forcePolling {
@@ -74,12 +75,19 @@ final class ChangeWatcher: @unchecked Sendable {
                 return
             }
             var offset = 0
+            var paths: [String]? = []
             while offset < count {
                 let event = (buffer + offset).assumingMemoryBound(to: inotify_event.self).pointee
                 let nameLength = Int(event.len)
+                let name = nameLength > 0
+                    ? String(cString: (buffer + offset + MemoryLayout<inotify_event>.size).assumingMemoryBound(to: CChar.self)) : nil
+                if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                    paths = nil
+                } else if let parent = watches[event.wd] {
+                    paths?.append(name.map { parent + "/" + $0 } ?? parent)
+                }
                 if event.mask & UInt32(IN_ISDIR) != 0, event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0,
-                   let parent = watches[event.wd], nameLength > 0 {
-                    let name = String(cString: (buffer + offset + MemoryLayout<inotify_event>.size).assumingMemoryBound(to: CChar.self))
+                   let parent = watches[event.wd], let name {
                     if !addWatches(below: parent + "/" + name) {
                         poll()
                         return
@@ -87,7 +95,7 @@ final class ChangeWatcher: @unchecked Sendable {
                 }
                 offset += MemoryLayout<inotify_event>.size + nameLength
             }
-            onChange()
+            onChange(paths)
         }
     }
 
@@ -98,7 +106,7 @@ final class ChangeWatcher: @unchecked Sendable {
             let now = snapshot()
             if now != last {
                 last = now
-                onChange()
+                onChange(nil)
             }
         }
     }

@@ -34,8 +34,8 @@ public struct PreviewServer: Sendable {
         let builder = SiteBuilder(siteRoot: siteRoot, output: output, baseURL: "http://\(host):\(port)/")
         let scheduler = RebuildScheduler(builder: builder, live: live, onEvent: onEvent)
         scheduler.rebuild()
-        let watcher = ChangeWatcher(folders: [siteRoot + "/content", siteRoot + "/Themes"], forcePolling: forcePolling) {
-            scheduler.request()
+        let watcher = ChangeWatcher(folders: [siteRoot + "/content", siteRoot + "/Themes"], forcePolling: forcePolling) { paths in
+            scheduler.request(paths)
         }
         if case .polling(let reason) = watcher.mode { onEvent(.watching(polling: reason)) } else { onEvent(.watching(polling: nil)) }
 
@@ -125,6 +125,10 @@ final class RebuildScheduler: @unchecked Sendable {
     private let queue = DispatchQueue(label: "teardown-rebuild")
     private let lock = NSLock()
     private var pending = false
+    /// Paths changed since the last build that succeeded, which the next build looks at
+    /// instead of walking the site; `walk` when some change's paths are not known.
+    private var changed = Set<String>()
+    private var walk = false
     /// Whether the last build failed: then even an unchanged build must reload the pages.
     private var failedBefore = false
 
@@ -134,30 +138,39 @@ final class RebuildScheduler: @unchecked Sendable {
         self.onEvent = onEvent
     }
 
-    func request() {
+    func request(_ paths: [String]?) {
         lock.lock()
         defer { lock.unlock() }
+        if let paths { changed.formUnion(paths) } else { walk = true }
         guard !pending else { return }
         pending = true
         // Editors write a file in several steps; a short pause lets them finish.
         queue.asyncAfter(deadline: .now() + .milliseconds(40)) { [self] in
             lock.lock()
             pending = false
+            let paths = walk ? nil : Array(changed)
+            changed = []
+            walk = false
             lock.unlock()
-            rebuild()
+            rebuild(changed: paths)
         }
     }
 
-    func rebuild() {
+    /// Builds; `changed` nil walks the site.
+    func rebuild(changed paths: [String]? = nil) {
         let start = Date()
         do {
-            let report = try builder.build()
+            let report = try builder.build(changed: paths)
             onEvent(.built(report, seconds: Date().timeIntervalSince(start)))
             if !report.unchanged || failedBefore { Task { await live.reload() } }
             failedBefore = false
         } catch {
             onEvent(.failed(error))
             failedBefore = true
+            // A failed build stores no snapshot, so the changes it saw are unaccounted for: walk next time.
+            lock.lock()
+            walk = true
+            lock.unlock()
             let text = error.diagnostics.filter { $0.severity == .error }.map(\.description).joined(separator: "\n")
             Task { await live.failed(text) }
         }

@@ -1,6 +1,11 @@
 /// The values the build's steps hand on: what the plan step decided, what the fingerprint
 /// step found, and a value with the warnings found while making it.
 
+/// The build's inputs as one walk found them (`SiteBuilder.walkInputs`).
+public struct BuildInputs: Sendable {
+    let snapshot: InputSnapshot?
+}
+
 /// A step's value with every warning found so far.
 struct Loaded<Value> {
     let value: Value

@@ -67,8 +67,15 @@ public struct SiteBuilder: Sendable {
     /// inputs changed; on any error, the output is left as it was.
     ///
     /// `progress` is told how many images are made and left while the image stage runs.
+    ///
+    /// `changed` names files or folders (absolute paths) known to have changed since the last
+    /// build, such as what inotify reported: the build then updates the inputs snapshot that
+    /// build stored at just those paths, instead of walking every input. It must name every
+    /// change since then; without a stored snapshot it walks anyway. `inputs` is a walk taken
+    /// earlier by `walkInputs` (sync reviews against it), to which `changed` is applied.
     @discardableResult
-    public func build(progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws(BuildFailure) -> Report {
+    public func build(inputs: BuildInputs? = nil, changed: [String]? = nil,
+                      progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws(BuildFailure) -> Report {
         // One build of an output at a time: `teardown serve` rebuilding while `teardown sync`
         // builds the same site would otherwise swap each other's folders mid-way.
         let lockPath = outputCacheFolder + ".lock"
@@ -81,17 +88,28 @@ public struct SiteBuilder: Sendable {
             throw BuildFailure([.error(.outputFailed(reason: "cannot lock \(lockPath): \(error)"), at: SourceLocation(output))])
         }
         defer { FileSystem.unlock(lock) }
-        return try buildHoldingLock(progress: progress)
+        return try buildHoldingLock(inputs: inputs, changed: changed, progress: progress)
+    }
+
+    /// Walks the inputs now: sync reviews submissions against this walk, then hands it to its
+    /// build with the paths it filed, so the site is walked once.
+    public func walkInputs() -> BuildInputs {
+        BuildInputs(snapshot: InputSnapshot.take(roots: inputRoots, key: settingsKey(pagefind: try? locatePagefind().get())))
+    }
+
+    private func locatePagefind() -> Result<Pagefind, Pagefind.Unavailable> {
+        pagefind == .automatic ? Pagefind.locate(cacheFolder: cacheFolder)
+            : .failure(Pagefind.Unavailable(reason: "Pagefind is not installed"))
     }
 
     /// The pipeline, one named and timed step a line (`teardown build --timings` prints them).
-    private func buildHoldingLock(progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?) throws(BuildFailure) -> Report {
+    private func buildHoldingLock(inputs walked: BuildInputs?, changed: [String]?,
+                                  progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?) throws(BuildFailure) -> Report {
         var clock = StepClock(output: output)
-        let pagefind = self.pagefind == .automatic ? Pagefind.locate(cacheFolder: cacheFolder)
-            : .failure(Pagefind.Unavailable(reason: "Pagefind is not installed"))
+        let pagefind = locatePagefind()
         let key = settingsKey(pagefind: try? pagefind.get())
         let (inputs, signatures) = try clock.run(.inputs) { () -> (InputCheck, [String: ContentDigest]?) in
-            let inputs = checkInputs(key: key)
+            let inputs = checkInputs(key: key, walked: walked, changed: changed)
             return (inputs, inputs.snapshot?.bundleSignatures())
         }
         if case .unchanged(let record) = inputs {
@@ -132,8 +150,20 @@ public struct SiteBuilder: Sendable {
     // MARK: The steps
 
     /// Whether the inputs are as the last build found them, with the published tree unchanged too.
-    private func checkInputs(key: ContentDigest) -> InputCheck {
+    private func checkInputs(key: ContentDigest, walked: BuildInputs?, changed: [String]?) -> InputCheck {
         let snapshotPath = outputCacheFolder + "/inputs"
+        let tree = FileSystem.identity(of: output)?.description
+        if !full, let walked, walked.snapshot?.key == key, let snapshot = walked.snapshot?.updating(changed ?? []) {
+            if let (stored, record) = InputSnapshot.stored(at: snapshotPath, roots: inputRoots, key: key), record.tree == tree,
+               stored.sameEntries(as: snapshot) {
+                return .unchanged(record)
+            }
+            return .changed(snapshot)
+        }
+        if !full, let changed, let (stored, record) = InputSnapshot.stored(at: snapshotPath, roots: inputRoots, key: key),
+           record.tree == tree, let snapshot = stored.updating(changed) {
+            return .changed(snapshot)
+        }
         if !full, let record = InputSnapshot.unchanged(at: snapshotPath, roots: inputRoots, key: key),
            FileSystem.identity(of: output)?.description == record.tree {
             return .unchanged(record)

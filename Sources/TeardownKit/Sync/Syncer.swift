@@ -20,6 +20,9 @@ public struct SyncReport: Sendable {
     public let source: String
     public let actions: [SyncAction]
     public let dryRun: Bool
+    /// Every file sync wrote into or removed from content/, as paths in the site folder: the
+    /// build that follows looks at these instead of walking the whole site.
+    public var filed: [String] = []
 
     public func count(_ kind: SyncAction.Kind) -> Int { actions.filter { $0.kind == kind }.count }
 
@@ -44,10 +47,12 @@ public struct Syncer: Sendable {
     /// The folder rejected submissions are kept in, with a `<id>.reason` file each.
     public var quarantine: String { siteRoot + "/content/.quarantine" }
 
-    public func run(dryRun: Bool) throws -> SyncReport {
-        // Reviewing needs the machines and parts, not every comment parsed again: bundles a walk
-        // finds unchanged come from the content cache the builds keep.
-        let signatures = InputSnapshot.take(roots: [siteRoot + "/content"], key: ContentDigest(high: 0, low: 0))?.bundleSignatures()
+    /// Reviews and files the inbox's submissions. `inputs` is a walk of the site taken just
+    /// before (`SiteBuilder.walkInputs`): bundles it finds unchanged come from the content cache
+    /// the builds keep, instead of every comment being parsed again to review a few.
+    public func run(dryRun: Bool, inputs: BuildInputs? = nil) throws -> SyncReport {
+        let walk = inputs?.snapshot ?? InputSnapshot.take(roots: [siteRoot + "/content"], key: ContentDigest(high: 0, low: 0))
+        let signatures = walk?.bundleSignatures()
         let (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: cacheFolder + "/bundles",
                                                    memo: signatures.map { (cacheFolder + "/content", $0) }).load()
         guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
@@ -90,11 +95,12 @@ public struct Syncer: Sendable {
                 }
             }
         }
+        var filed: [String] = []
         for (submission, files, decision) in decisions {
-            if !dryRun { try apply(decision, submission: submission, files: files, ledger: ledger) }
+            if !dryRun { filed += try apply(decision, submission: submission, files: files, ledger: ledger) }
             actions.append(Self.action(submission.id, decision))
         }
-        return SyncReport(source: source.name, actions: actions, dryRun: dryRun)
+        return SyncReport(source: source.name, actions: actions, dryRun: dryRun, filed: filed)
     }
 
     private func takedownTarget(_ submission: InboxSubmission) throws -> String? {
@@ -126,9 +132,12 @@ public struct Syncer: Sendable {
 
     private struct FetchProblem: Error { let reason: String }
 
-    private func apply(_ decision: SyncDecision, submission: InboxSubmission, files: [String: Data], ledger: SyncLedger) throws {
+    /// Files the decision; returns the paths in the site folder it wrote or removed.
+    private func apply(_ decision: SyncDecision, submission: InboxSubmission, files: [String: Data], ledger: SyncLedger) throws -> [String] {
+        var touched: [String] = []
         switch decision {
         case .accept(_, let written):
+            touched = written.map(\.path)
             for (path, data) in written {
                 let full = siteRoot + "/" + path
                 try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
@@ -142,13 +151,15 @@ public struct Syncer: Sendable {
             // Not recorded in the ledger: a rejected submission is looked at again next time,
             // so adding the part it was for, or raising a limit, lets it in.
             try keepInQuarantine(submission, files: files, reason: reason)
-            return
+            return []
         case .takeDown(_, _, let removed):
             for path in removed { try FileSystem.unlinkIfPresent(siteRoot + "/" + path) }
+            touched = removed
         case .alreadyPresent:
             break
         }
         try ledger.record(submission)
+        return touched
     }
 
     private func keepInQuarantine(_ submission: InboxSubmission, files: [String: Data], reason: String) throws {

@@ -37,9 +37,12 @@ struct SyncCommand: ParsableCommand {
         let cache = (options.site as NSString).appendingPathComponent(".teardown-cache")
         let token = try InboxToken.read(file: tokenFile)
         let syncer = Syncer(siteRoot: options.site, source: Inbox.source(location, scratch: cache + "/sync/downloads", token: token))
+        let builder = SiteBuilder(siteRoot: options.site, output: output)
+        // One walk of the site serves the review and the build after it.
+        let inputs = builder.walkInputs()
         let report: SyncReport
         do {
-            report = try syncer.run(dryRun: dryRun)
+            report = try syncer.run(dryRun: dryRun, inputs: inputs)
         } catch let failure as BuildFailure {
             DiagnosticPrinter.print(failure.diagnostics, site: options.site)
             FileHandle.standardError.write(Data("Sync stopped: the site has \(DiagnosticPrinter.summary(failure.diagnostics)); nothing was changed.\n".utf8))
@@ -60,7 +63,9 @@ struct SyncCommand: ParsableCommand {
         let start = Date()
         do {
             let progress = ImageProgress()
-            let build = try SiteBuilder(siteRoot: options.site, output: output).build { progress.update(done: $0, total: $1) }
+            let filed = report.filed.map { (options.site as NSString).appendingPathComponent($0) }
+            let build = try builder.build(inputs: inputs, changed: filed) { progress.update(done: $0, total: $1) }
+            for notice in build.notices { print("note: \(notice)") }
             DiagnosticPrinter.print(build.warnings, site: options.site)
             print(BuildSummary.line(build, seconds: String(format: "%.2f", Date().timeIntervalSince(start))))
         } catch {

@@ -5,8 +5,11 @@ import Testing
 /// A seeded random sequence of the edits a catalog sees (comments, photos, parts, machines,
 /// layer images, templates, assets, site.yaml, manual pages and SUMMARY.md). After every edit
 /// the incremental build, with its manifests and content cache, must equal a full build made
-/// from nothing but the files, byte for byte. `TEARDOWN_PROPERTY_SEED` replays a sequence;
-/// `TEARDOWN_PROPERTY_STEPS` sets its length.
+/// from nothing but the files, byte for byte. The incremental build finds the change the three
+/// ways Teardown does: by walking the site (`teardown build`), from the paths that changed
+/// (`teardown serve`), and from a walk taken before the edit plus the paths the edit wrote
+/// (`teardown sync`). `TEARDOWN_PROPERTY_SEED` replays a sequence; `TEARDOWN_PROPERTY_STEPS`
+/// sets its length.
 @Suite("Incremental builds equal full builds")
 struct IncrementalPropertyTests {
     @Test("After every random edit, the incremental build equals a full build byte for byte")
@@ -21,8 +24,15 @@ struct IncrementalPropertyTests {
         try site.build(into: "incremental")
         var history: [String] = []
         for step in 1...steps {
-            history.append(try site.randomEdit(&random))
-            try site.build(into: "incremental")
+            let mode = Int.random(in: 0..<3, using: &random)
+            let walked = mode == 2 ? site.builder("incremental").walkInputs() : nil
+            let (edit, touched) = try site.randomEdit(&random)
+            history.append(edit + [" (walked)", " (paths given)", " (walked before, paths given)"][mode])
+            switch mode {
+            case 0: try site.build(into: "incremental")
+            case 1: try site.builder("incremental").build(changed: touched.map { site.root + "/" + $0 })
+            default: try site.builder("incremental").build(inputs: walked, changed: touched.map { site.root + "/" + $0 })
+            }
             try site.build(into: "full-\(step % 2)", full: true)
             let difference = EditableSite.difference(site.output("incremental"), site.output("full-\(step % 2)"))
             #expect(difference == nil, "seed \(seed), edit \(step) of: \(history.suffix(5).joined(separator: "; ")): \(difference ?? "")")
@@ -65,16 +75,27 @@ private final class EditableSite {
 
     func output(_ name: String) -> String { (root as NSString).deletingLastPathComponent + "/" + name }
 
+    func builder(_ name: String, full: Bool = false) -> SiteBuilder {
+        SiteBuilder(siteRoot: root, output: output(name), full: full, cacheFolder: output("cache"), pagefind: .notInstalled)
+    }
+
     func build(into name: String, full: Bool = false) throws {
-        try SiteBuilder(siteRoot: root, output: output(name), full: full, cacheFolder: output("cache"),
-                        pagefind: .notInstalled).build()
+        try builder(name, full: full).build()
     }
 
     // MARK: Edits
 
-    /// Makes one random edit and says what it was.
-    func randomEdit(_ random: inout SeededRandom) throws -> String {
+    /// Makes one random edit; says what it was and which paths of the site it wrote or removed.
+    func randomEdit(_ random: inout SeededRandom) throws -> (String, [String]) {
         counter += 1
+        touched = []
+        return (try edit(&random), touched)
+    }
+
+    /// The paths the edit under way wrote or removed.
+    private var touched: [String] = []
+
+    private func edit(_ random: inout SeededRandom) throws -> String {
         let machines = list("content/machines")
         let machine = machines.randomElement(using: &random)!
         let parts = list("content/machines/\(machine)/parts")
@@ -182,12 +203,16 @@ private final class EditableSite {
     private func write(_ text: String, to path: String) throws { try write(Data(text.utf8), to: path) }
 
     private func write(_ data: Data, to path: String) throws {
+        touched.append(path)
         let full = root + "/" + path
         try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try data.write(to: URL(fileURLWithPath: full))
     }
 
-    private func remove(_ path: String) throws { try FileManager.default.removeItem(atPath: root + "/" + path) }
+    private func remove(_ path: String) throws {
+        touched.append(path)
+        try FileManager.default.removeItem(atPath: root + "/" + path)
+    }
 
     // MARK: Comparing
 

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Times Teardown's rebuilds after the changes a catalog sees, on tmpfs and on disk, beside their targets.
+
+    rebuilds.py --teardown .build/release/teardown [--sizes 10000] [--runs 5]
+
+For each size it generates a seeded catalog (generate.py), builds it cold once, then for each
+place (tmpfs under /dev/shm, and this disk) copies the site there and times, as a user runs them:
+
+- a build with nothing changed;
+- one new comment filed by `teardown sync` from a folder inbox, end to end (the process, the
+  review, filing and the build), without a search index and with one;
+- one part's description edited, then `teardown build`;
+- the part template edited (a site override of the default theme's part.mustache), against a
+  cold build of the same site;
+- the peak memory of the one-comment sync against a cold build's.
+
+Medians of --runs runs. Results go to Benchmarks/results/rebuilds-<date>.md and rebuilds-latest.md,
+and into README.md between the rebuilds markers.
+"""
+
+import argparse
+import datetime
+import os
+import platform
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SEED = 1
+NO_SEARCH = {**os.environ, "TEARDOWN_PAGEFIND": ""}
+sys.path.insert(0, HERE)
+from bench import publish, timed, version  # noqa: E402
+
+
+def log(message):
+    print(message, flush=True)
+
+
+class Place:
+    """One copy of the site on one file system, with its two outputs (with and without search)."""
+
+    def __init__(self, teardown, source, folder):
+        self.teardown = teardown
+        self.root = folder
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.copytree(source, os.path.join(folder, "site"), symlinks=True)
+        self.site = os.path.join(folder, "site")
+        self.counter = 0
+        self.rng = random.Random(SEED)
+
+    def output(self, search):
+        return os.path.join(self.root, "public-search" if search else "public")
+
+    def build(self, search=False, extra=(), output=None):
+        command = [self.teardown, "build", "--site", self.site, "--output", output or self.output(search), *extra]
+        return timed(command, env=None if search else NO_SEARCH)
+
+    def sync_one_comment(self, search=False):
+        """A new inbox holding one comment on a random part; `teardown sync` files it and builds."""
+        self.counter += 1
+        machines = sorted(os.listdir(os.path.join(self.site, "content", "machines")))
+        machine = self.rng.choice(machines)
+        part = self.rng.choice(sorted(os.listdir(os.path.join(self.site, "content", "machines", machine, "parts"))))
+        inbox = os.path.join(self.root, f"inbox-{self.counter}")
+        os.makedirs(inbox)
+        with open(os.path.join(inbox, f"bench-{self.counter}.comment.md"), "w") as handle:
+            handle.write(f"---\nmachine: {machine}\npart: {part}\nauthor: \"Bench\"\n"
+                         f"date: 2025-03-{self.counter % 28 + 1:02d}\n---\nA synced comment, number {self.counter}.\n")
+        command = [self.teardown, "sync", "--site", self.site, "--output", self.output(search), "--from", inbox]
+        wall, peak, stdout = timed(command, env=None if search else NO_SEARCH)
+        if "1 accepted" not in stdout:
+            sys.exit(f"the sync did not accept its comment:\n{stdout}")
+        return wall, peak
+
+    def edit_description(self):
+        self.counter += 1
+        machine = sorted(os.listdir(os.path.join(self.site, "content", "machines")))[0]
+        parts = os.path.join(self.site, "content", "machines", machine, "parts")
+        part = sorted(os.listdir(parts))[self.counter % 3]
+        path = os.path.join(parts, part, "description.md")
+        with open(path, "a") as handle:
+            handle.write(f"\nEdited again, number {self.counter}.\n")
+        return self.build()[0]
+
+    def edit_part_template(self):
+        folder = os.path.join(self.site, "Themes", "default", "templates")
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(ROOT, "Themes", "default", "templates", "part.mustache")) as handle:
+            template = handle.read()
+        with open(os.path.join(folder, "part.mustache"), "w") as handle:
+            handle.write(template + f"{{{{! edited {time.time()} }}}}\n")
+        wall, peak, stdout = self.build()
+        match = re.search(r"(\d+) written", stdout)
+        return wall, int(match.group(1)) if match else 0
+
+
+def measure(teardown, source, folder, runs):
+    place = Place(teardown, source, folder)
+    # The first build reads every bundle again (the copy is another site folder); the one timed
+    # next starts with caches as warm as a publisher's, into a new folder (nothing deleted first).
+    place.build(extra=["--full"], output=os.path.join(folder, "public-first"))
+    cold, cold_peak, _ = place.build(extra=["--full"])
+    place.build(search=True)
+    result = {"cold": cold, "cold_peak": cold_peak}
+    result["no_change"] = statistics.median(place.build()[0] for _ in range(runs))
+    syncs = [place.sync_one_comment() for _ in range(runs)]
+    result["sync"] = statistics.median(wall for wall, _ in syncs)
+    result["sync_peak"] = max(peak for _, peak in syncs)
+    result["sync_search"] = statistics.median(place.sync_one_comment(search=True)[0] for _ in range(max(3, runs // 2)))
+    place.build()
+    result["description"] = statistics.median(place.edit_description() for _ in range(runs))
+    result["template"], result["template_written"] = place.edit_part_template()
+    shutil.rmtree(folder, ignore_errors=True)
+    return result
+
+
+def verdict(value, target):
+    return f"{'met' if value <= target else 'not met'}"
+
+
+def report(results, versions, runs):
+    lines = [
+        f"# Teardown rebuilds, {datetime.date.today().isoformat()}",
+        "",
+        f"- Machine: {os.cpu_count()} cores (nproc), {platform.system()} {platform.release()}, "
+        f"{round(os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30)} GiB",
+        f"- Teardown {versions['teardown']} (release build), {versions['swift']}",
+        f"- Catalogs: Benchmarks/generate.py, seed {SEED}. Medians of {runs} runs (3 for the syncs with search); "
+        "each sync files one comment on a random part from a new folder inbox and runs the whole command.",
+        "",
+        "| Part pages | Place | Cold build | No change | One comment by sync | with search "
+        "| One description edited | Part template edited (outputs) | Sync peak / cold peak |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for (size, place), r in sorted(results.items()):
+        lines.append(
+            f"| {size:,} | {place} | {r['cold']:.2f} s | {r['no_change'] * 1000:.0f} ms | {r['sync'] * 1000:.0f} ms "
+            f"| {r['sync_search'] * 1000:.0f} ms | {r['description'] * 1000:.0f} ms "
+            f"| {r['template']:.2f} s ({r['template_written']:,}) | {r['sync_peak']:.0f} / {r['cold_peak']:.0f} MB |")
+    lines += ["", "## Targets", ""]
+    for (size, place), r in sorted(results.items()):
+        targets = []
+        if size == 10_000:
+            targets += [f"one comment by sync under 200 ms: {r['sync'] * 1000:.0f} ms ({verdict(r['sync'], 0.2)})",
+                        f"with search under 1.5 s: {r['sync_search']:.2f} s ({verdict(r['sync_search'], 1.5)})",
+                        f"one description edited under 200 ms: {r['description'] * 1000:.0f} ms "
+                        f"({verdict(r['description'], 0.2)})",
+                        f"no change under 100 ms: {r['no_change'] * 1000:.0f} ms ({verdict(r['no_change'], 0.1)})"]
+        if size == 100_000:
+            targets.append(f"one comment by sync under 1 s: {r['sync']:.2f} s ({verdict(r['sync'], 1.0)})")
+        targets += [f"part template edited in at most half a cold build: {r['template']:.2f} s against "
+                    f"{r['cold']:.2f} s ({verdict(r['template'], r['cold'] / 2)})",
+                    f"one-comment peak memory at most a quarter of a cold build's: {r['sync_peak']:.0f} MB against "
+                    f"{r['cold_peak']:.0f} MB ({verdict(r['sync_peak'], r['cold_peak'] / 4)})"]
+        lines.append(f"- {size:,} parts, {place}: " + "; ".join(targets) + ".")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--teardown", required=True)
+    parser.add_argument("--sizes", default="10000")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--work", default=os.path.join(HERE, "work-rebuilds"))
+    args = parser.parse_args()
+    teardown = os.path.abspath(args.teardown)
+    versions = {"teardown": version([teardown, "--version"]), "swift": version(["swift", "--version"])}
+    results = {}
+    for size in [int(size) for size in args.sizes.split(",")]:
+        generated = os.path.join(args.work, f"generated-{size}")
+        shutil.rmtree(generated, ignore_errors=True)
+        log(f"Generating {size:,} parts")
+        subprocess.run([sys.executable, os.path.join(HERE, "generate.py"), "--parts", str(size), "--out", generated,
+                        "--seed", str(SEED)], check=True)
+        source = os.path.join(generated, "teardown")
+        # The image stage runs once here; the copies below take its cache along.
+        timed([teardown, "build", "--site", source, "--output", os.path.join(generated, "public")], env=NO_SEARCH)
+        shutil.rmtree(os.path.join(generated, "public"))
+        places = [("tmpfs", tempfile.mkdtemp(prefix="teardown-rebuilds-", dir="/dev/shm"))] if os.path.isdir("/dev/shm") else []
+        places.append(("disk", os.path.join(args.work, f"place-{size}")))
+        for name, folder in places:
+            log(f"  {size:,} parts on {name}")
+            results[(size, name)] = measure(teardown, source, folder, args.runs)
+            log("   " + ", ".join(f"{key} {value:.3f}" for key, value in results[(size, name)].items()))
+        shutil.rmtree(generated, ignore_errors=True)
+    text = report(results, versions, args.runs)
+    table = text.split("\n", 2)[2].replace("\n## ", "\n#### ")
+    publish(text, (f"rebuilds-{datetime.datetime.now().strftime('%Y-%m-%d-%H%M')}.md", "rebuilds-latest.md"),
+            "rebuilds", table)
+    log(text)
+    shutil.rmtree(args.work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
