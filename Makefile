@@ -13,9 +13,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TEARDOWN := .build/debug/teardown
 # How long make fuzz runs each fuzz target.
 FUZZ_SECONDS ?= 60
-# Catalog sizes (part pages) and repetitions for make bench.
+# Catalog sizes (part pages) and repetitions for make bench, and the sizes of its rebuild scenarios.
 SIZES ?= 1000,10000,100000
 RUNS ?= 3
+REBUILD_SIZES ?= 10000,100000
 
 # Debian packages only the benchmarks need: vips and vipsthumbnail to compare against.
 BENCH_PACKAGES := libvips-tools
@@ -72,10 +73,11 @@ fuzz: deps
 check-site: build
 	python3 Tests/Quality/check_site.py --teardown $(TEARDOWN)
 
-## bench: time cold builds against Hugo and Teardown's rebuilds, then the image stage; writes Benchmarks/results/ and the README tables
+## bench: time cold builds against Hugo and Teardown's rebuilds (on tmpfs and on disk), then the image stage; writes Benchmarks/results/ and the README tables
 bench: deps
 	$(SWIFT) build -c release --product teardown
 	python3 Benchmarks/bench.py --teardown .build/release/teardown --sizes $(SIZES) --runs $(RUNS)
+	python3 Benchmarks/rebuilds.py --teardown .build/release/teardown --sizes $(REBUILD_SIZES)
 	$(MAKE) bench-images bench-manual bench-view
 
 ## bench-manual: a 4,000-page manual against a catalog of as many parts, and against Hugo

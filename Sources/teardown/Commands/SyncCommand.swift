@@ -30,6 +30,9 @@ struct SyncCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Where the build writes the site (default: <site>/public).", valueName: "dir"))
     var output: String?
 
+    @Flag(name: .long, help: "Print how long each step of the build after the sync took.")
+    var timings = false
+
     func run() throws {
         guard let location = from ?? Syncer.configuredSource(siteRoot: options.site) else {
             throw ValidationError("No inbox given: pass --from SOURCE or set sync_source in content/site.yaml.")
@@ -68,6 +71,7 @@ struct SyncCommand: ParsableCommand {
             for notice in build.notices { print("note: \(notice)") }
             DiagnosticPrinter.print(build.warnings, site: options.site)
             print(BuildSummary.line(build, seconds: String(format: "%.2f", Date().timeIntervalSince(start))))
+            if timings { print(BuildSummary.timings(build.timings)) }
         } catch {
             DiagnosticPrinter.print(error.diagnostics, site: options.site)
             FileHandle.standardError.write(Data("Build failed after sync: \(DiagnosticPrinter.summary(error.diagnostics)); the output was not changed.\n".utf8))
