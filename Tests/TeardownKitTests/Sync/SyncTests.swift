@@ -51,6 +51,18 @@ private struct SyncScratch {
         return output
     }
 
+    /// Syncs and builds as `teardown sync` does: one walk for the review and the build, which
+    /// looks again only at the paths sync filed or removed.
+    func syncAndBuild() throws -> (SyncReport, String) {
+        let output = (site as NSString).deletingLastPathComponent + "/public"
+        let builder = SiteBuilder(siteRoot: site, output: output)
+        let inputs = builder.walkInputs()
+        let report = try Syncer(siteRoot: site, source: Inbox.source(inbox, scratch: site + "/.teardown-cache/downloads"))
+            .run(dryRun: false, inputs: inputs)
+        try builder.build(inputs: inputs, changed: report.filed.map { site + "/" + $0 })
+        return (report, output)
+    }
+
     var content: [String: Data] { (try? IncrementalBuildTests.snapshot(site + "/content")) ?? [:] }
 }
 
@@ -111,11 +123,13 @@ struct SyncTests {
 
         try FileManager.default.removeItem(atPath: scratch.inbox + "/c1.comment.md")
         try scratch.put("t1.takedown.yaml", "target: c1\nreason: asked by the author\n")
-        let report = try scratch.sync()
+        // The build after the takedown looks only at the paths sync reports, as the command's does.
+        let (report, output) = try scratch.syncAndBuild()
         #expect(report.count(.takeDown) == 1)
+        #expect(report.filed.count == 1 && report.filed[0].hasPrefix("content/machines/box/parts/lid/comments/"))
         let comments = try FileManager.default.contentsOfDirectory(atPath: scratch.site + "/content/machines/box/parts/lid/comments")
         #expect(comments == ["hello.md"])
-        #expect(!Fixtures.read(try scratch.build() + "/machines/box/parts/lid/index.html").contains("Regrettable words."))
+        #expect(!Fixtures.read(output + "/machines/box/parts/lid/index.html").contains("Regrettable words."))
     }
 
     @Test("Each bad submission is quarantined with its reason", arguments: [
