@@ -162,7 +162,8 @@ public struct SiteBuilder: Sendable {
         }
         if !full, let changed, let (stored, record) = InputSnapshot.stored(at: snapshotPath, roots: inputRoots, key: key),
            record.tree == tree, let snapshot = stored.updating(changed) {
-            return .changed(snapshot)
+            // Events that touched no input (an editor's hidden swap file) leave the site as it was.
+            return snapshot.sameEntries(as: stored) ? .unchanged(record) : .changed(snapshot)
         }
         if !full, let record = InputSnapshot.unchanged(at: snapshotPath, roots: inputRoots, key: key),
            FileSystem.identity(of: output)?.description == record.tree {
