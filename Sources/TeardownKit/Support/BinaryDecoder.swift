@@ -161,6 +161,9 @@ struct BinaryDecoder {
             var value: UInt32 = 0
             for offset in 0..<4 { value |= UInt32(source.bytes[source.position + offset]) << (8 * offset) }
             source.position += 4
+            // Every element takes at least a byte: a larger count is damage, and must not make
+            // an array reserve room for billions of elements before a read fails.
+            guard Int(value) <= source.bytes.count - source.position else { throw Source.corrupt }
             count = Int(value)
         }
 
