@@ -135,25 +135,27 @@ struct CLITests {
         #expect(try TeardownBinary.run(["new", "site", "shop"], in: folder).status == 0)
         let site = folder.appendingPathComponent("shop")
         #expect(try TeardownBinary.run(["new", "machine", "toaster", "--site", site.path]).status == 0)
+        // A bundle changed in the last two seconds is never taken from the cache (its times cannot
+        // vouch for it yet), nor stored: let the new files age first.
+        Thread.sleep(forTimeInterval: 2.2)
         let first = try TeardownBinary.run(["build", "--site", site.path, "--timings"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("note: no content cache yet: every bundle is read"))
         for step in ["check inputs", "load", "images", "plan", "fingerprint", "render", "search index", "publish"] {
             #expect(first.stdout.contains("  \(step) "), "the timings name step '\(step)'")
         }
-        // A cache entry cut short, as a full disk might leave it, and a change that makes the build read it.
+        // A cache entry cut short, as a full disk might leave it, and a change elsewhere that makes the build read it.
         let entry = site.appendingPathComponent(".teardown-cache/content/toaster.bundle")
         let bytes = try Data(contentsOf: entry)
         try bytes.prefix(bytes.count / 2).write(to: entry)
-        let description = site.appendingPathComponent("content/machines/toaster/description.md")
-        try "A toaster, described again.\n".write(to: description, atomically: true, encoding: .utf8)
+        #expect(try TeardownBinary.run(["new", "machine", "kettle", "--site", site.path]).status == 0)
         let second = try TeardownBinary.run(["build", "--site", site.path])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout.contains("note: the content cache's entry for 'toaster' was damaged: the bundle is read again"))
         let page = try String(contentsOf: site.appendingPathComponent("public/machines/toaster/index.html"), encoding: .utf8)
-        #expect(page.contains("A toaster, described again."))
-        // Another bundle changes, so the next build reads the toaster's entry again: whole now.
-        #expect(try TeardownBinary.run(["new", "machine", "kettle", "--site", site.path]).status == 0)
+        #expect(page.contains("Toaster") || page.contains("toaster"))
+        // Another change, so the next build reads the toaster's entry again: whole now.
+        #expect(try TeardownBinary.run(["new", "machine", "lamp", "--site", site.path]).status == 0)
         let third = try TeardownBinary.run(["build", "--site", site.path])
         #expect(third.status == 0, "\(third.stderr)")
         #expect(!third.stdout.contains("note:"), "the entry was written again")

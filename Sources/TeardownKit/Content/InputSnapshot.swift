@@ -73,21 +73,24 @@ struct InputSnapshot: Sendable {
     }
 
     /// For each bundle folder of content/machines/, a digest of what the snapshot saw of it:
-    /// every entry's path and signature, and a racy entry's content. Equal digests mean the
-    /// loader would read the same files, so the content cache may stand in for them.
-    func bundleSignatures() -> [String: ContentDigest] {
+    /// every entry's path and `stat` signature. Equal digests mean the loader would read the
+    /// same files. The digest leaves out racy entries' content digests, so that it does not
+    /// change when an entry merely ages out of the racy window (a download keyed by it would
+    /// be made again for nothing); with `excludingRacy`, a bundle holding a racy entry is left
+    /// out instead, for the content cache, which must not trust what `stat` cannot vouch for.
+    func bundleSignatures(excludingRacy: Bool = false) -> [String: ContentDigest] {
         var entriesByBundle: [String: [Entry]] = [:]
         for entry in entries where entry.root == 0 && entry.path.hasPrefix("machines/") {
             let rest = entry.path.dropFirst("machines/".count)
             guard let bundle = rest.split(separator: "/", maxSplits: 1).first else { continue }
             entriesByBundle[String(bundle), default: []].append(entry)
         }
+        if excludingRacy { entriesByBundle = entriesByBundle.filter { !$0.value.contains { $0.content != nil } } }
         return entriesByBundle.mapValues { found in
             var fingerprint = Fingerprint()
             for entry in found.sorted(by: { $0.path < $1.path }) {
                 fingerprint.add(entry.path)
                 fingerprint.add(ContentDigest(high: entry.signature, low: 0))
-                fingerprint.add(entry.content?.description)
             }
             return fingerprint.digest
         }

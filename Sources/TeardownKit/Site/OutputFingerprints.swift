@@ -12,8 +12,11 @@ struct OutputFingerprints: Sendable {
         site.add(content.config.source)
         site.add(baseURL)
         site.add(search.isAvailable ? "search" : "no search")
-        // A page without an image of its own is shared with the first machine's cover.
-        site.add(content.machines.lazy.compactMap { images.cover(of: $0)?.key }.first)
+        // A page without an image of its own is shared with the first machine's cover, by an
+        // address that names that machine: two machines can have covers with one key.
+        let shared = content.machines.first { images.cover(of: $0) != nil }
+        site.add(shared.flatMap { images.cover(of: $0)?.key })
+        site.add(shared?.slug)
         let siteDigest = site.digest
 
         // Per-machine digests are computed once: every page of a machine reuses them.

@@ -108,15 +108,16 @@ public struct SiteBuilder: Sendable {
         var clock = StepClock(output: output)
         let pagefind = locatePagefind()
         let key = settingsKey(pagefind: try? pagefind.get())
-        let (inputs, signatures) = try clock.run(.inputs) { () -> (InputCheck, [String: ContentDigest]?) in
+        let (inputs, signatures, settled) = try clock.run(.inputs) {
+            () -> (InputCheck, [String: ContentDigest]?, [String: ContentDigest]?) in
             let inputs = checkInputs(key: key, walked: walked, changed: changed)
-            return (inputs, inputs.snapshot?.bundleSignatures())
+            return (inputs, inputs.snapshot?.bundleSignatures(), inputs.snapshot?.bundleSignatures(excludingRacy: true))
         }
         if case .unchanged(let record) = inputs {
             return Report(pages: record.pages, files: record.files, written: 0, removed: 0, warnings: record.warnings,
                           output: output, timings: clock.timings)
         }
-        let (loaded, theme, notices) = try clock.run(.load) { try load(signatures) }
+        let (loaded, theme, notices) = try clock.run(.load) { try load(settled) }
         clock.warnings = loaded.warnings
         let (content, images) = try clock.run(.images) { try processImages(loaded, progress: progress) }
         clock.warnings = images.warnings
