@@ -76,24 +76,33 @@ struct InputSnapshot: Sendable {
     /// every entry's path and `stat` signature. Equal digests mean the loader would read the
     /// same files. The digest leaves out racy entries' content digests, so that it does not
     /// change when an entry merely ages out of the racy window (a download keyed by it would
-    /// be made again for nothing); with `excludingRacy`, a bundle holding a racy entry is left
-    /// out instead, for the content cache, which must not trust what `stat` cannot vouch for.
-    func bundleSignatures(excludingRacy: Bool = false) -> [String: ContentDigest] {
-        var entriesByBundle: [String: [Entry]] = [:]
+    /// be made again for nothing). `racy` names the bundles holding a racy entry, which the
+    /// content cache must not trust: `stat` cannot vouch for them yet.
+    func bundleSignatures() -> (all: [String: ContentDigest], racy: Set<String>) {
+        var entriesByBundle: [Substring: [Entry]] = [:]
         for entry in entries where entry.root == 0 && entry.path.hasPrefix("machines/") {
             let rest = entry.path.dropFirst("machines/".count)
             guard let bundle = rest.split(separator: "/", maxSplits: 1).first else { continue }
-            entriesByBundle[String(bundle), default: []].append(entry)
+            entriesByBundle[bundle, default: []].append(entry)
         }
-        if excludingRacy { entriesByBundle = entriesByBundle.filter { !$0.value.contains { $0.content != nil } } }
-        return entriesByBundle.mapValues { found in
+        var racy = Set<String>()
+        var all: [String: ContentDigest] = [:]
+        for (bundle, found) in entriesByBundle {
             var fingerprint = Fingerprint()
             for entry in found.sorted(by: { $0.path < $1.path }) {
                 fingerprint.add(entry.path)
                 fingerprint.add(ContentDigest(high: entry.signature, low: 0))
+                if entry.content != nil { racy.insert(String(bundle)) }
             }
-            return fingerprint.digest
+            all[String(bundle)] = fingerprint.digest
         }
+        return (all, racy)
+    }
+
+    /// The bundle signatures the content cache may trust: those of bundles without a racy entry.
+    func settledBundleSignatures() -> [String: ContentDigest] {
+        let (all, racy) = bundleSignatures()
+        return all.filter { !racy.contains($0.key) }
     }
 
     /// The bytes of a file or the sorted entry names of a folder.

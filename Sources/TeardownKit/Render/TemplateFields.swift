@@ -180,7 +180,7 @@ extension MachineCardModel: MustacheParent {
         case "commentCount": commentCount
         case "photoCount": photoCount
         case "cover": cover
-        case "backdrop": backdrop
+        case "backdrop": backdrop()
         default: nil
         }
     }

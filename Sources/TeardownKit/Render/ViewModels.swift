@@ -110,7 +110,23 @@ struct MachineCardModel: Sendable {
     let photoCount: String
     /// The cover photo or the cover composed from the layers; the backdrop when there is none.
     let cover: PictureModel?
-    let backdrop: BackdropModel
+    /// Made only when a template reads it: it names every layer of the machine, and the default
+    /// card shows it only for a machine without a cover, while tag and collection pages hold a
+    /// card for every machine they list.
+    let backdrop: @Sendable () -> BackdropModel
+
+    init(name: String, url: String, summary: String, tags: [LinkModel], partCount: String, commentCount: String,
+         photoCount: String, cover: PictureModel?, backdrop: @autoclosure @escaping @Sendable () -> BackdropModel) {
+        self.name = name
+        self.url = url
+        self.summary = summary
+        self.tags = tags
+        self.partCount = partCount
+        self.commentCount = commentCount
+        self.photoCount = photoCount
+        self.cover = cover
+        self.backdrop = backdrop
+    }
 }
 
 struct CatalogModel: Sendable {

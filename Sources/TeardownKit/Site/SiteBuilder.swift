@@ -111,7 +111,8 @@ public struct SiteBuilder: Sendable {
         let (inputs, signatures, settled) = try clock.run(.inputs) {
             () -> (InputCheck, [String: ContentDigest]?, [String: ContentDigest]?) in
             let inputs = checkInputs(key: key, walked: walked, changed: changed)
-            return (inputs, inputs.snapshot?.bundleSignatures(), inputs.snapshot?.bundleSignatures(excludingRacy: true))
+            guard let (all, racy) = inputs.snapshot?.bundleSignatures() else { return (inputs, nil, nil) }
+            return (inputs, all, all.filter { !racy.contains($0.key) })
         }
         if case .unchanged(let record) = inputs {
             return Report(pages: record.pages, files: record.files, written: 0, removed: 0, warnings: record.warnings,

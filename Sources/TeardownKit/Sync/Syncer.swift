@@ -52,7 +52,7 @@ public struct Syncer: Sendable {
     /// the builds keep, instead of every comment being parsed again to review a few.
     public func run(dryRun: Bool, inputs: BuildInputs? = nil) throws -> SyncReport {
         let walk = inputs?.snapshot ?? InputSnapshot.take(roots: [siteRoot + "/content"], key: ContentDigest(high: 0, low: 0))
-        let signatures = walk?.bundleSignatures(excludingRacy: true)
+        let signatures = walk?.settledBundleSignatures()
         let (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: cacheFolder + "/bundles",
                                                    memo: signatures.map { (cacheFolder + "/content", $0) }).load()
         guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
