@@ -118,5 +118,19 @@ struct ServeTests {
         }
         #expect(fixed.contains("event: reload"))
         if polling { #expect(server.output.contains("watching by polling")) }
+
+        // Once the files are older than the racy window, bundles come from the content cache:
+        // edits of other bundles, twice, keep the desk fan's edit and show their own.
+        for round in 1...2 {
+            Thread.sleep(forTimeInterval: 2.2)
+            let kettle = server.site.appendingPathComponent("content/machines/electric-kettle/description.md")
+            let text = try String(contentsOf: kettle, encoding: .utf8)
+            let reloaded = try server.events(until: "event: reload") {
+                try (text + "\nKettle edit \(round).\n").write(to: kettle, atomically: true, encoding: .utf8)
+            }
+            #expect(reloaded.contains("event: reload"), "\(reloaded)\n\(server.output)")
+            #expect(try server.curl([server.url("/machines/electric-kettle/")]).contains("Kettle edit \(round)."))
+            #expect(try server.curl([server.url("/machines/desk-fan/")]).contains("Freshly edited line."))
+        }
     }
 }

@@ -17,6 +17,13 @@ struct ContentCache: Sendable {
     let folder: String
     let key: ContentDigest
 
+    /// Where the cache is, and the bundle signatures a fresh snapshot vouches for: what a
+    /// loader needs to use it.
+    struct Use: Sendable {
+        let folder: String
+        let signatures: [String: ContentDigest]
+    }
+
     /// Why the cache could not be used as it was, in one line, for the build to tell.
     enum Notice: Sendable, Equatable, CustomStringConvertible {
         case empty
@@ -74,13 +81,7 @@ struct ContentCache: Sendable {
               let data = try? BinaryEncoder().encode(Entry(format: Self.format, key: key, signature: signature,
                                                            machine: machine, diagnostics: problems))
         else { return }
-        let temporary = folder + "/.\(bundle).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        do {
-            try FileSystem.writeFile(data, to: temporary)
-            try FileSystem.rename(temporary, to: path(bundle))
-        } catch {
-            try? FileSystem.unlinkIfPresent(temporary)
-        }
+        FileSystem.replaceFile(data, at: path(bundle))
     }
 
     /// Drops the entries of bundles that are gone, and temporary files a kill left.

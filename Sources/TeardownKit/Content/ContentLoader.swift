@@ -9,13 +9,13 @@ public struct ContentLoader: Sendable {
 
     /// Where loaded bundles are kept between builds, and each bundle folder's signature now
     /// (`InputSnapshot.bundleSignatures`); nil reads every file.
-    let memo: (folder: String, signatures: [String: ContentDigest])?
+    let memo: ContentCache.Use?
 
     public init(siteRoot: String, archiveCache: String? = nil) {
         self.init(siteRoot: siteRoot, archiveCache: archiveCache, memo: nil)
     }
 
-    init(siteRoot: String, archiveCache: String?, memo: (folder: String, signatures: [String: ContentDigest])?) {
+    init(siteRoot: String, archiveCache: String?, memo: ContentCache.Use?) {
         self.siteRoot = siteRoot
         self.archiveCache = archiveCache ?? (siteRoot as NSString).appendingPathComponent(".teardown-cache/bundles")
         self.memo = memo

@@ -78,7 +78,7 @@ struct InputSnapshot: Sendable {
     /// change when an entry merely ages out of the racy window (a download keyed by it would
     /// be made again for nothing). `racy` names the bundles holding a racy entry, which the
     /// content cache must not trust: `stat` cannot vouch for them yet.
-    func bundleSignatures() -> (all: [String: ContentDigest], racy: Set<String>) {
+    func bundleSignatures() -> BundleSignatures {
         var entriesByBundle: [Substring: [Entry]] = [:]
         for entry in entries where entry.root == 0 && entry.path.hasPrefix("machines/") {
             let rest = entry.path.dropFirst("machines/".count)
@@ -96,13 +96,15 @@ struct InputSnapshot: Sendable {
             }
             all[String(bundle)] = fingerprint.digest
         }
-        return (all, racy)
+        return BundleSignatures(all: all, racy: racy)
     }
 
-    /// The bundle signatures the content cache may trust: those of bundles without a racy entry.
-    func settledBundleSignatures() -> [String: ContentDigest] {
-        let (all, racy) = bundleSignatures()
-        return all.filter { !racy.contains($0.key) }
+    struct BundleSignatures {
+        let all: [String: ContentDigest]
+        let racy: Set<String>
+
+        /// The signatures the content cache may trust: of bundles without a racy entry.
+        var settled: [String: ContentDigest] { all.filter { !racy.contains($0.key) } }
     }
 
     /// The bytes of a file or the sorted entry names of a folder.

@@ -28,14 +28,16 @@ extension Manual.Entry.Kind: Codable {
     }
 }
 
-extension ContentDigest: Codable {
-    public init(from decoder: Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let digest = ContentDigest(hex: Substring(text)) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a digest"))
-        }
-        self = digest
+/// A value stored as one string and read back by `parse`; what does not parse is damage.
+private func decodeText<Value>(_ decoder: Decoder, as what: String, _ parse: (String) -> Value?) throws -> Value {
+    guard let value = parse(try decoder.singleValueContainer().decode(String.self)) else {
+        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not \(what)"))
     }
+    return value
+}
+
+extension ContentDigest: Codable {
+    public init(from decoder: Decoder) throws { self = try decodeText(decoder, as: "a digest") { ContentDigest(hex: Substring($0)) } }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
@@ -44,13 +46,7 @@ extension ContentDigest: Codable {
 }
 
 extension ISODate: Codable {
-    public init(from decoder: Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let date = ISODate(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a date"))
-        }
-        self = date
-    }
+    public init(from decoder: Decoder) throws { self = try decodeText(decoder, as: "a date") { ISODate($0) } }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()

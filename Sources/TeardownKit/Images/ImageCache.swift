@@ -137,19 +137,13 @@ final class ImageCache: @unchecked Sendable {
         guard changed || kept.count != outcomes.count || keptSources.count != sources.count else { return }
         try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         let stored = kept.sorted { $0.key < $1.key }.map { Stored(key: $0.key, outcome: $0.value) }
-        if let data = try? BinaryEncoder().encode(stored) { write(data, to: root + "/outcomes.bin") }
+        if let data = try? BinaryEncoder().encode(stored) { FileSystem.replaceFile(data, at: root + "/outcomes.bin") }
         try? FileSystem.unlinkIfPresent(root + "/outcomes")
         let lines = keptSources.sorted { $0.key < $1.key }
             .map { "\($0.key)\t\(String($0.value.signature, radix: 16))\t\($0.value.digest)\n" }
-        write(Data(lines.joined().utf8), to: root + "/sources")
+        FileSystem.replaceFile(Data(lines.joined().utf8), at: root + "/sources")
     }
 
-    private func write(_ data: Data, to path: String) {
-        let temporary = path + ".tmp-\(getpid())"
-        if FileManager.default.createFile(atPath: temporary, contents: data) {
-            if (try? FileSystem.rename(temporary, to: path)) == nil { try? FileSystem.unlinkIfPresent(temporary) }
-        }
-    }
 }
 
 extension ImageCache.Outcome: Codable {

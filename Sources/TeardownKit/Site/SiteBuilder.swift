@@ -57,7 +57,8 @@ public struct SiteBuilder: Sendable {
 
     /// Loads and validates the site and its theme, writing nothing.
     public func check() -> [Diagnostic] {
-        var (prepared, diagnostics) = prepare()
+        var notices: [ContentCache.Notice] = []
+        var (prepared, diagnostics) = prepare(memo: nil, notices: &notices)
         // Broken links in the manuals are found while rendering their Markdown.
         if let (content, _) = prepared { _ = ManualSet(content, diagnostics: &diagnostics) }
         return diagnostics.sortedByLocation()
@@ -108,22 +109,20 @@ public struct SiteBuilder: Sendable {
         var clock = StepClock(output: output)
         let pagefind = locatePagefind()
         let key = settingsKey(pagefind: try? pagefind.get())
-        let (inputs, signatures, settled) = try clock.run(.inputs) {
-            () -> (InputCheck, [String: ContentDigest]?, [String: ContentDigest]?) in
+        let (inputs, signatures) = try clock.run(.inputs) { () -> (InputCheck, InputSnapshot.BundleSignatures?) in
             let inputs = checkInputs(key: key, walked: walked, changed: changed)
-            guard let (all, racy) = inputs.snapshot?.bundleSignatures() else { return (inputs, nil, nil) }
-            return (inputs, all, all.filter { !racy.contains($0.key) })
+            return (inputs, inputs.snapshot?.bundleSignatures())
         }
         if case .unchanged(let record) = inputs {
             return Report(pages: record.pages, files: record.files, written: 0, removed: 0, warnings: record.warnings,
                           output: output, timings: clock.timings)
         }
-        let (loaded, theme, notices) = try clock.run(.load) { try load(settled) }
+        let (loaded, theme, notices) = try clock.run(.load) { try load(signatures?.settled) }
         clock.warnings = loaded.warnings
         let (content, images) = try clock.run(.images) { try processImages(loaded, progress: progress) }
         clock.warnings = images.warnings
         var site = try clock.run(.plan) {
-            try plan(content, images: images, theme: theme, pagefind: pagefind, signatures: signatures ?? [:])
+            try plan(content, images: images, theme: theme, pagefind: pagefind, signatures: signatures?.all ?? [:])
         }
         site.notices = notices.map(\.description)
         clock.warnings = site.warnings
@@ -167,8 +166,7 @@ public struct SiteBuilder: Sendable {
             // Events that touched no input (an editor's hidden swap file) leave the site as it was.
             return snapshot.sameEntries(as: stored) ? .unchanged(record) : .changed(snapshot)
         }
-        if !full, let record = InputSnapshot.unchanged(at: snapshotPath, roots: inputRoots, key: key),
-           FileSystem.identity(of: output)?.description == record.tree {
+        if !full, let record = InputSnapshot.unchanged(at: snapshotPath, roots: inputRoots, key: key), record.tree == tree {
             return .unchanged(record)
         }
         // Taken before anything is read, so an edit made during the build shows as a change next time.
@@ -178,8 +176,8 @@ public struct SiteBuilder: Sendable {
     /// Reads the site, taking unchanged bundles from the content cache when the snapshot vouches for them.
     private func load(_ signatures: [String: ContentDigest]?) throws(BuildFailure) -> (Loaded<SiteContent>, Theme, [ContentCache.Notice]) {
         var notices: [ContentCache.Notice] = []
-        let memo = signatures.map { (folder: cacheFolder + "/content", signatures: $0) }
-        let (prepared, diagnostics) = prepare(memo: full ? nil : memo, notices: &notices)
+        let memo = full ? nil : signatures.map { ContentCache.Use(folder: cacheFolder + "/content", signatures: $0) }
+        let (prepared, diagnostics) = prepare(memo: memo, notices: &notices)
         guard let (content, theme) = prepared, !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
         return (Loaded(value: content, warnings: diagnostics), theme, notices)
     }
@@ -334,14 +332,8 @@ public struct SiteBuilder: Sendable {
         }
         let record = InputSnapshot.Record(tree: tree, pages: site.plan.pages.count, files: site.plan.copies.count,
                                           warnings: site.warnings)
-        let temporary = path + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: snapshot.serialized(record)),
-              (try? FileSystem.rename(temporary, to: path)) != nil
-        else {
-            try? FileSystem.unlinkIfPresent(temporary)
-            try? FileSystem.unlinkIfPresent(path)
-            return
-        }
+        // Foundation's createFile, used here before, fsynced a file of every input's signature.
+        if !FileSystem.replaceFile(snapshot.serialized(record), at: path) { try? FileSystem.unlinkIfPresent(path) }
     }
 
     /// Manifests are kept per output folder, so building to several places stays incremental.
@@ -349,12 +341,7 @@ public struct SiteBuilder: Sendable {
         cacheFolder + "/outputs/" + String(ContentDigest(of: output).description.prefix(16))
     }
 
-    private func prepare(memo: (folder: String, signatures: [String: ContentDigest])? = nil) -> (value: (SiteContent, Theme)?, diagnostics: [Diagnostic]) {
-        var notices: [ContentCache.Notice] = []
-        return prepare(memo: memo, notices: &notices)
-    }
-
-    private func prepare(memo: (folder: String, signatures: [String: ContentDigest])?, notices: inout [ContentCache.Notice])
+    private func prepare(memo: ContentCache.Use?, notices: inout [ContentCache.Notice])
         -> (value: (SiteContent, Theme)?, diagnostics: [Diagnostic]) {
         var (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: cacheFolder + "/bundles", memo: memo)
             .load(notices: &notices)

@@ -281,6 +281,23 @@ enum FileSystem {
         guard data.withUnsafeBytes({ writeAll(descriptor, $0) }) else { throw Failure.errno(path) }
     }
 
+    /// Replaces a cache file whole: a hidden temporary file, then a rename, without fsync (a
+    /// kill leaves the old file or the new one, and a crash of the machine at worst none, which
+    /// costs only speed). False when it could not be written; nothing is left behind then.
+    @discardableResult
+    static func replaceFile(_ data: Data, at path: String) -> Bool {
+        let temporary = (path as NSString).deletingLastPathComponent + "/." + (path as NSString).lastPathComponent
+            + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        do {
+            try writeFile(data, to: temporary)
+            try rename(temporary, to: path)
+            return true
+        } catch {
+            try? unlinkIfPresent(temporary)
+            return false
+        }
+    }
+
     /// Writes a small file durably: a temporary file, fsync, then rename over the target, and
     /// fsync of its folder.
     /// The temporary file is hidden, so a run killed before the rename leaves nothing that

@@ -52,9 +52,8 @@ public struct Syncer: Sendable {
     /// the builds keep, instead of every comment being parsed again to review a few.
     public func run(dryRun: Bool, inputs: BuildInputs? = nil) throws -> SyncReport {
         let walk = inputs?.snapshot ?? InputSnapshot.take(roots: [siteRoot + "/content"], key: ContentDigest(high: 0, low: 0))
-        let signatures = walk?.settledBundleSignatures()
-        let (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: cacheFolder + "/bundles",
-                                                   memo: signatures.map { (cacheFolder + "/content", $0) }).load()
+        let memo = walk.map { ContentCache.Use(folder: cacheFolder + "/content", signatures: $0.bundleSignatures().settled) }
+        let (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: cacheFolder + "/bundles", memo: memo).load()
         guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
         let review = SubmissionReview(content: content)
         let ledger = SyncLedger(path: cacheFolder + "/sync/ledger")

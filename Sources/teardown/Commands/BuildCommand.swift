@@ -41,8 +41,7 @@ struct BuildCommand: ParsableCommand {
             if timings { print(BuildSummary.timings(report.timings)) }
         } catch {
             DiagnosticPrinter.print(error.diagnostics, site: options.site)
-            let step = error.step.map { " in step '\($0.rawValue)'" } ?? ""
-            FileHandle.standardError.write(Data("Build failed\(step): \(DiagnosticPrinter.summary(error.diagnostics)); the output was not changed.\n".utf8))
+            FileHandle.standardError.write(Data("\(BuildSummary.failed(error)); the output was not changed.\n".utf8))
             throw ExitCode.failure
         }
     }
@@ -59,6 +58,12 @@ enum BuildSummary {
             ? String(format: "; %d images processed in %.2f s", report.imagesProcessed, report.imageSeconds)
             : String(format: "; images from the cache in %.0f ms", report.imageSeconds * 1000)
         return "Built \(size) into \(report.output) in \(seconds) s: \(report.written) written, \(report.removed) removed" + images
+    }
+
+    /// "Build failed in step 'load': 1 error, 0 warnings", for every command that builds.
+    static func failed(_ failure: BuildFailure) -> String {
+        let step = failure.step.map { " in step '\($0.rawValue)'" } ?? ""
+        return "Build failed\(step): \(DiagnosticPrinter.summary(failure.diagnostics))"
     }
 
     /// One line per step that ran, with its time, for `--timings`.

@@ -34,10 +34,11 @@ struct ServeCommand: AsyncParsableCommand {
             switch event {
             case .built(let report, let seconds):
                 DiagnosticPrinter.print(report.warnings, site: site)
+                for notice in report.notices { say("note: \(notice)") }
                 say(BuildSummary.line(report, seconds: String(format: "%.2f", seconds)))
             case .failed(let failure):
                 DiagnosticPrinter.print(failure.diagnostics, site: site)
-                FileHandle.standardError.write(Data("Build failed: \(DiagnosticPrinter.summary(failure.diagnostics)); serving the last good build.\n".utf8))
+                FileHandle.standardError.write(Data("\(BuildSummary.failed(failure)); serving the last good build.\n".utf8))
             case .watching(let polling):
                 if let polling {
                     FileHandle.standardError.write(Data("warning: \(polling); watching by polling every 0.3 s instead\n".utf8))

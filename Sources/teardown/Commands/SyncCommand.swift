@@ -74,7 +74,7 @@ struct SyncCommand: ParsableCommand {
             if timings { print(BuildSummary.timings(build.timings)) }
         } catch {
             DiagnosticPrinter.print(error.diagnostics, site: options.site)
-            FileHandle.standardError.write(Data("Build failed after sync: \(DiagnosticPrinter.summary(error.diagnostics)); the output was not changed.\n".utf8))
+            FileHandle.standardError.write(Data("\(BuildSummary.failed(error)), after the sync; the output was not changed.\n".utf8))
             throw ExitCode.failure
         }
     }
