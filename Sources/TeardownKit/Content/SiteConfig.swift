@@ -25,6 +25,10 @@ public struct SiteConfig: Sendable, Equatable {
     public var editURL: String?
     /// Index the built site with Pagefind; false turns search off.
     public var search = true
+    /// How many shards the search index is split into (`search_shards`); nil lets the size of
+    /// the site decide. 1 makes one index.
+    public var searchShards: Int?
+    public static let maximumSearchShards = 64
     /// Named groups of machines, in the order site.yaml lists them.
     public var collections: [MachineCollection] = []
     /// site.yaml itself, where site-wide notes are reported.

@@ -3,7 +3,7 @@ enum SiteConfigLoader {
     static let knownKeys: Set<String> = [
         "title", "description", "base_url", "language", "theme", "unsafe_html", "comments_per_page",
         "limits", "sync_source", "bug_report_url", "photos",
-        "edit_url", "search", "collections", "intake_url", "moderation",
+        "edit_url", "search", "search_shards", "collections", "intake_url", "moderation",
     ]
     static let knownLimitKeys: Set<String> = [
         "author_min", "author_max", "comment_min", "comment_max", "photo_max_bytes", "photo_max_pixels", "bundle_max_bytes",
@@ -44,6 +44,14 @@ enum SiteConfigLoader {
         config.bugReportURL = yaml.string("bug_report_url", diagnostics: &diagnostics)
         config.editURL = yaml.string("edit_url", diagnostics: &diagnostics)
         if let search = yaml.bool("search", diagnostics: &diagnostics) { config.search = search }
+        if let shards = positive("search_shards", in: yaml, diagnostics: &diagnostics) {
+            if shards <= SiteConfig.maximumSearchShards {
+                config.searchShards = shards
+            } else {
+                diagnostics.append(.error(.invalidValue(key: "search_shards", reason: "must be at most \(SiteConfig.maximumSearchShards)"),
+                                          at: yaml.location(of: "search_shards")))
+            }
+        }
         if let intake = yaml.string("intake_url", diagnostics: &diagnostics) {
             if intake.hasPrefix("http://") || intake.hasPrefix("https://") {
                 config.intakeURL = intake.hasSuffix("/") ? String(intake.dropLast()) : intake

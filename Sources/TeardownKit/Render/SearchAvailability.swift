@@ -1,7 +1,12 @@
-/// Whether the built site gets a search index, and if not, why.
+/// Whether the built site gets a search index, in which shards, and if not, why.
 public enum SearchAvailability: Sendable, Equatable {
-    case available
+    case available(SearchShards)
     case unavailable(String)
 
-    var isAvailable: Bool { self == .available }
+    var isAvailable: Bool { shards != nil }
+
+    var shards: SearchShards? {
+        if case .available(let shards) = self { return shards }
+        return nil
+    }
 }

@@ -448,6 +448,7 @@ extension SearchPageModel: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "index": index
+        case "merge": merge
         case "unavailable": unavailable
         default: nil
         }

@@ -366,6 +366,9 @@ struct ManualPrintModel: Sendable {
 struct SearchPageModel: Sendable {
     /// Pagefind's script, relative to the search page; nil when the site was built without an index.
     let index: String?
+    /// The folders of the index's other shards, which the script merges into the first: one
+    /// string, separated by spaces; nil when the index is one bundle.
+    let merge: String?
     /// Why search is unavailable, when it is.
     let unavailable: String?
 }

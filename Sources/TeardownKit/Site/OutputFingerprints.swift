@@ -120,6 +120,7 @@ struct OutputFingerprints: Sendable {
                 }
             case .search:
                 fingerprint.add(theme.digest(of: "search"))
+                for shard in search.shards?.shards ?? [] { fingerprint.add(shard.folder) }
             case .catalogData:
                 for (index, machine) in content.machines.enumerated() {
                     fingerprint.add(community[index])
@@ -166,22 +167,22 @@ extension OutputFingerprints {
         }
     }
 
-    /// One digest of every page Pagefind indexes (manual pages, machines and parts) and of the
-    /// indexer itself: when it is unchanged, so is the index.
-    func searchIndex(plan: SitePlan, indexer: String) -> ContentDigest {
-        var fingerprint = Fingerprint()
-        fingerprint.add(indexer)
-        for (entry, digest) in zip(plan.pages, pages) {
-            switch entry.page {
-            case .machine, .part: break
-            case .manual(let address):
-                guard case .page = address.output else { continue }
-            default: continue
-            }
-            fingerprint.add(entry.url.value)
-            fingerprint.add(digest)
+    /// For each shard of the search index, one digest of every page it indexes and of the
+    /// indexer itself: when it is unchanged, so is the shard.
+    func searchShards(_ shards: SearchShards, plan: SitePlan, indexer: String) -> [ContentDigest] {
+        var fingerprints = shards.shards.map { shard in
+            var fingerprint = Fingerprint()
+            fingerprint.add(indexer)
+            fingerprint.add(shard.folder)
+            fingerprint.add(shard.glob)
+            return fingerprint
         }
-        return fingerprint.digest
+        for (entry, digest) in zip(plan.pages, pages) {
+            guard let shard = shards.shard(of: entry.page) else { continue }
+            fingerprints[shard].add(entry.url.value)
+            fingerprints[shard].add(digest)
+        }
+        return fingerprints.map(\.digest)
     }
 }
 

@@ -48,8 +48,13 @@ struct Outputs {
     var target: [String: ContentDigest]
     let published: [String: ContentDigest]?
     let spare: [String: ContentDigest]?
-    /// The digest of the search index to make; nil when the published one is current or there is none.
-    let indexDigest: ContentDigest?
+    /// The shards of the search index to make again, each with the digest its files get.
+    let staleShards: [Shard]
 
-    var upToDate: Bool { published == target && indexDigest == nil }
+    struct Shard {
+        let shard: SearchShards.Shard
+        let digest: ContentDigest
+    }
+
+    var upToDate: Bool { published == target && staleShards.isEmpty }
 }

@@ -205,21 +205,23 @@ public struct SiteBuilder: Sendable {
         } catch {
             throw BuildFailure(diagnostics + [.error(.outputFailed(reason: error.description), at: SourceLocation(output))])
         }
+        let index = SiteIndex(content)
+        let sitePlan = SitePlan(content: content, theme: theme, images: images.value, index: index, downloads: downloads)
         let search: SearchAvailability
         switch (content.config.search, pagefind) {
         case (false, _): search = .unavailable("search is turned off for this site")
-        case (true, .success): search = .available
+        case (true, .success):
+            search = .available(SearchShards(machines: content.machines, pages: sitePlan.pages.map(\.page),
+                                             requested: content.config.searchShards))
         case (true, .failure(let unavailable)):
             search = .unavailable("this site was built without a search index")
             diagnostics.append(.warning(.searchUnavailable(reason: unavailable.reason), at: content.config.location))
         }
-        let index = SiteIndex(content)
         var base = baseURL ?? content.config.baseURL
         if !base.hasSuffix("/") { base += "/" }
         return PlannedSite(content: content, theme: theme, images: images.value, manuals: manuals, downloads: downloads,
                            index: index, search: search, indexer: search.isAvailable ? try? pagefind.get() : nil,
-                           baseURL: base, plan: SitePlan(content: content, theme: theme, images: images.value, index: index,
-                                                         downloads: downloads),
+                           baseURL: base, plan: sitePlan,
                            warnings: diagnostics.filter { $0.severity == .warning }.sortedByLocation())
     }
 
@@ -232,22 +234,26 @@ public struct SiteBuilder: Sendable {
         target.reserveCapacity(site.plan.pages.count + site.plan.copies.count)
         for (entry, digest) in zip(site.plan.pages, fingerprints.pages) { target[entry.url.outputPath] = digest }
         for (copy, digest) in zip(site.plan.copies, fingerprints.copies) { target[copy.url.outputPath] = digest }
-        // The search index changes only when a page it indexes does: every file of it is marked
-        // with one digest of those pages, so an unchanged index is carried over like a page.
-        let indexDigest = site.indexer.map { fingerprints.searchIndex(plan: site.plan, indexer: $0.signature) }
         let publisher = Publisher(output: output, cacheFolder: outputCacheFolder)
         let trees = try publisher.recover()
         let published = full ? nil : trees.published
-        var needsIndex = indexDigest != nil
-        if let indexDigest, let published {
-            let index = published.filter { $0.key.hasPrefix(Self.indexPrefix) }
-            if !index.isEmpty, index.values.allSatisfy({ $0 == indexDigest }) {
-                target.merge(index) { current, _ in current }
-                needsIndex = false
+        // A shard of the search index changes only when a page it indexes does: every file of
+        // it is marked with one digest of those pages, so an unchanged shard is carried over
+        // like a page.
+        var stale: [Outputs.Shard] = []
+        if let indexer = site.indexer, let shards = site.search.shards {
+            let digests = fingerprints.searchShards(shards, plan: site.plan, indexer: indexer.signature)
+            let files = published.map { Self.shardFiles($0, shards: shards) } ?? []
+            for (number, shard) in shards.shards.enumerated() {
+                let held = files.isEmpty ? [:] : files[number]
+                if !held.isEmpty, held.values.allSatisfy({ $0 == digests[number] }) {
+                    target.merge(held) { current, _ in current }
+                } else {
+                    stale.append(Outputs.Shard(shard: shard, digest: digests[number]))
+                }
             }
         }
-        return Outputs(publisher: publisher, target: target, published: published, spare: trees.spare,
-                       indexDigest: needsIndex ? indexDigest : nil)
+        return Outputs(publisher: publisher, target: target, published: published, spare: trees.spare, staleShards: stale)
     }
 
     /// Readies the spare tree and writes into it every output that changed; returns how many.
@@ -280,26 +286,42 @@ public struct SiteBuilder: Sendable {
         return pages.count + copies.count
     }
 
-    /// Runs Pagefind over the spare tree when an indexed page changed, and adds its files to the outputs.
+    /// The published files of each shard, by shard: a shard's folder holds no other's.
+    private static func shardFiles(_ published: [String: ContentDigest], shards: SearchShards) -> [[String: ContentDigest]] {
+        let prefixes = shards.shards.map { $0.folder + "/" }
+        var files = Array(repeating: [String: ContentDigest](), count: prefixes.count)
+        for (path, digest) in published where path.hasPrefix(Self.indexPrefix) {
+            // The longest prefix wins: one index's "pagefind/" holds every shard's folder name.
+            guard let number = prefixes.indices.filter({ path.hasPrefix(prefixes[$0]) })
+                .max(by: { prefixes[$0].count < prefixes[$1].count }) else { continue }
+            files[number][path] = digest
+        }
+        return files
+    }
+
+    /// Runs Pagefind over the spare tree for each shard holding a changed page, and adds its files to the outputs.
     private func index(_ site: PlannedSite, _ outputs: inout Outputs) throws {
-        guard let indexer = site.indexer, let indexDigest = outputs.indexDigest else { return }
+        guard let indexer = site.indexer, !outputs.staleShards.isEmpty else { return }
         let spare = outputs.publisher.spare
-        try FileSystem.removeTree(spare + "/" + Routes.searchIndexFolder)
         // Pagefind reads every HTML file, indexed or not; a print page holds a whole manual, and
         // reading it cost a third of a large manual's indexing. It steps aside while Pagefind
         // runs. (A kill meanwhile leaves only the spare tree odd, and the next build starts the
         // spare afresh, as its manifest is gone.)
         let heldBack = site.plan.pages.filter(\.page.isPrintPage).map { spare + "/" + $0.url.outputPath }
         for path in heldBack { try FileSystem.rename(path, to: path + ".unindexed") }
-        do {
-            try indexer.index(spare)
-        } catch {
-            throw BuildFailure(site.warnings + [.error(.searchFailed(reason: error.description), at: site.content.config.location)])
+        for stale in outputs.staleShards {
+            // What staging left of the shard's old files: they were not in the target.
+            try FileSystem.removeTree(spare + "/" + stale.shard.folder)
+            do {
+                try indexer.index(spare, glob: stale.shard.glob, into: stale.shard.folder)
+            } catch {
+                throw BuildFailure(site.warnings + [.error(.searchFailed(reason: error.description), at: site.content.config.location)])
+            }
+            _ = FileSystem.walk(spare + "/" + stale.shard.folder) { relative, status in
+                if !status.isDirectory { outputs.target[stale.shard.folder + "/" + relative] = stale.digest }
+            }
         }
         for path in heldBack { try FileSystem.rename(path + ".unindexed", to: path) }
-        _ = FileSystem.walk(spare + "/" + Routes.searchIndexFolder) { relative, status in
-            if !status.isDirectory { outputs.target[Self.indexPrefix + relative] = indexDigest }
-        }
     }
 
     private static let indexPrefix = Routes.searchIndexFolder + "/"

@@ -19,6 +19,7 @@ struct SearchIndexTests {
         #expect(TextFile.exists(output + "/pagefind/pagefind.js"))
         let search = Fixtures.read(output + "/search/index.html")
         #expect(search.contains("data-index=\"../pagefind/pagefind.js\""))
+        #expect(!search.contains("data-merge"), "a small site has one index")
         #expect(search.contains("<script src=\"../assets/search.js\" defer></script>"))
         #expect(Fixtures.read(output + "/index.html").contains("<form class=\"site-search\" role=\"search\" action=\"search/\">"))
         let indexed = try #require(Self.inode(entry))
@@ -38,6 +39,50 @@ struct SearchIndexTests {
         try SiteBuilder(siteRoot: site).build()
         #expect(Self.inode(entry) != indexed)
         #expect(TextFile.exists(output + "/pagefind/pagefind.js"))
+    }
+
+    /// The number of pages a Pagefind bundle holds, from its entry file.
+    static func pageCount(_ bundle: String) throws -> Int {
+        let entry = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bundle + "/pagefind-entry.json")))
+        let languages = try #require((entry as? [String: Any])?["languages"] as? [String: [String: Any]])
+        return languages.values.reduce(0) { $0 + (($1["page_count"] as? Int) ?? 0) }
+    }
+
+    @Test("A sharded index holds every indexed page once, and a change re-indexes only the shard holding it")
+    func shards() throws {
+        let site = Fixtures.temporaryFolder()
+        try FileManager.default.copyItem(atPath: Fixtures.demoSite + "/content", toPath: site + "/content")
+        let settings = site + "/content/site.yaml"
+        let yaml = Fixtures.read(settings)
+        try (yaml + "search_shards: 1\n").write(toFile: settings, atomically: true, encoding: .utf8)
+        try SiteBuilder(siteRoot: site).build()
+        let whole = try Self.pageCount(site + "/public/pagefind")
+
+        try (yaml + "search_shards: 8\n").write(toFile: settings, atomically: true, encoding: .utf8)
+        try SiteBuilder(siteRoot: site).build()
+        let output = site + "/public"
+        #expect(!TextFile.exists(output + "/pagefind/pagefind.js"), "the single index's files are gone")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: output + "/pagefind").sorted()
+        #expect(folders.contains("manual") && folders.allSatisfy { $0 == "manual" || $0.hasPrefix("machines-") })
+        #expect(folders.count >= 3, "the manual and at least two buckets of the three machines: \(folders)")
+        let counts = try folders.map { try Self.pageCount(output + "/pagefind/" + $0) }
+        #expect(counts.reduce(0, +) == whole, "every page in exactly one shard: \(counts) against \(whole)")
+
+        // The search page loads the first shard and merges the others.
+        let search = Fixtures.read(output + "/search/index.html")
+        let first = "manual"
+        #expect(search.contains("data-index=\"../pagefind/\(first)/pagefind.js\""))
+        let merged = folders.filter { $0 != first }.map { "../pagefind/\($0)/" }
+        let listed = try #require(search.firstMatch(of: /data-merge="([^"]*)"/)).1.split(separator: " ").map(String.init)
+        #expect(listed.sorted() == merged.sorted())
+
+        // A comment on the kettle: only the kettle's shard is made again.
+        let entries = Dictionary(uniqueKeysWithValues: folders.map { ($0, Self.inode(output + "/pagefind/\($0)/pagefind-entry.json")) })
+        try "---\nauthor: Ada\ndate: 2026-11-01\n---\nThe quixotic lid hinge squeaks.\n"
+            .write(toFile: site + "/content/machines/electric-kettle/comments/2026-11-01-ada.md", atomically: true, encoding: .utf8)
+        try SiteBuilder(siteRoot: site).build()
+        let changed = folders.filter { Self.inode(output + "/pagefind/\($0)/pagefind-entry.json") != entries[$0]! }
+        #expect(changed.count == 1 && changed[0].hasPrefix("machines-"), "\(changed)")
     }
 
     @Test("Without Pagefind the build warns once, and the search page says search is unavailable")

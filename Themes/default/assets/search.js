@@ -1,5 +1,7 @@
 // The search page: queries the Pagefind index the build wrote, in the browser, and lists
 // titles with excerpts. Filters narrow by kind (manual, machine, part, comment) and machine.
+// A large site's index comes in shards: the page names the first one's script in data-index
+// and the others' folders in data-merge, and Pagefind merges them into one search.
 (function () {
   "use strict";
 
@@ -17,8 +19,13 @@
 
   // Result URLs are paths from the site's root; the site may live under a sub-path.
   var siteRoot = new URL("../", window.location.href).pathname;
+  var shards = (form.getAttribute("data-merge") || "").split(" ").filter(Boolean);
   var ready = import(new URL(form.getAttribute("data-index"), document.baseURI).href).then(function (pagefind) {
-    return Promise.resolve(pagefind.options({ baseUrl: siteRoot })).then(function () { return pagefind; });
+    return Promise.resolve(pagefind.options({ baseUrl: siteRoot })).then(function () {
+      return Promise.all(shards.map(function (folder) {
+        return pagefind.mergeIndex(new URL(folder, document.baseURI).href, { baseUrl: siteRoot });
+      }));
+    }).then(function () { return pagefind; });
   });
 
   function fillFilters(pagefind) {

@@ -1,0 +1,101 @@
+/// How the search index is split. Pagefind indexes a whole folder at a time, so one index of a
+/// large catalog is made again from every page after any change. Split into shards, each a
+/// Pagefind bundle under `pagefind/<name>/` holding a fixed part of the site (the site's
+/// manual, or the machines whose slugs hash to one bucket), a change re-indexes only the
+/// shards holding changed pages, and the search page merges the bundles in the browser.
+///
+/// A machine's bucket depends only on its slug and the number of buckets, which doubles as
+/// the site grows; the shards are re-made once each time it does.
+public struct SearchShards: Sendable, Equatable {
+    public struct Shard: Sendable, Equatable {
+        /// Where the bundle is written, from the site's root: `pagefind` or `pagefind/<name>`.
+        public let folder: String
+        /// Which HTML files Pagefind reads for it, from the site's root.
+        public let glob: String
+    }
+
+    public let shards: [Shard]
+    /// The shard of each machine's pages, by machine index.
+    private let machineShard: [Int]
+    /// The shard of the site manual's pages.
+    private let manualShard: Int
+
+    /// Indexed pages per shard that the automatic count aims at: re-indexing this many takes
+    /// about a second, and merging more bundles delays a visitor's first results.
+    static let pagesPerShard = 1000
+    /// The most shards the automatic count chooses: each is one more bundle a visitor's
+    /// browser loads before the first results.
+    static let automaticMaximum = 32
+
+    /// Shards for the pages planned; `requested` is site.yaml's `search_shards`, and nil
+    /// chooses by the number of indexed pages.
+    init(machines: [Machine], pages: [PageAddress], requested: Int?) {
+        var indexed = 0, manualPages = false
+        for page in pages where Self.isIndexed(page) {
+            indexed += 1
+            if case .manual(let address) = page, address.machine == nil { manualPages = true }
+        }
+        let buckets = requested ?? Self.automaticCount(indexed)
+        guard buckets > 1 else {
+            shards = [Shard(folder: Routes.searchIndexFolder, glob: "**/*.html")]
+            machineShard = Array(repeating: 0, count: machines.count)
+            manualShard = 0
+            return
+        }
+        var members = Array(repeating: [String](), count: buckets)
+        var bucketOf: [Int] = []
+        for machine in machines {
+            let bucket = Int(ContentDigest(of: machine.slug).low % UInt64(buckets))
+            members[bucket].append(machine.slug)
+            bucketOf.append(bucket)
+        }
+        // Without pages of its own the manual has no shard; nothing maps to the index past the end.
+        var shards = manualPages ? [Shard(folder: Routes.searchIndexFolder + "/manual", glob: "manual/**/*.html")] : []
+        var position = Array(repeating: 0, count: buckets)
+        for (bucket, slugs) in members.enumerated() where !slugs.isEmpty {
+            position[bucket] = shards.count
+            let name = String(bucket, radix: 16)
+            shards.append(Shard(folder: Routes.searchIndexFolder + "/machines-" + (name.count < 2 ? "0" + name : name),
+                                glob: "machines/{" + slugs.map(Self.globEscaped).joined(separator: ",") + "}/**/*.html"))
+        }
+        self.shards = shards
+        machineShard = bucketOf.map { position[$0] }
+        manualShard = manualPages ? 0 : shards.count
+    }
+
+    /// The shard that indexes `page`; nil for pages the index does not hold.
+    func shard(of page: PageAddress) -> Int? {
+        guard Self.isIndexed(page) else { return nil }
+        switch page {
+        case .machine(let machine, _), .part(let machine, _, _): return machineShard[machine]
+        case .manual(let address): return address.machine.map { machineShard[$0] } ?? manualShard
+        default: return nil
+        }
+    }
+
+    /// The pages the default theme marks for Pagefind: machines, parts and manual pages.
+    static func isIndexed(_ page: PageAddress) -> Bool {
+        switch page {
+        case .machine, .part: true
+        case .manual(let address): if case .page = address.output { true } else { false }
+        default: false
+        }
+    }
+
+    private static func automaticCount(_ pages: Int) -> Int {
+        var count = 1
+        while count * pagesPerShard < pages && count < automaticMaximum { count *= 2 }
+        return count
+    }
+
+    /// Pagefind's globs give `{}`, `[]`, `*`, `?`, `,` and a few more a meaning; a slug is a
+    /// folder name and may hold any of them.
+    private static func globEscaped(_ slug: String) -> String {
+        var escaped = ""
+        for character in slug {
+            if "\\{}[]*?,<>:!".contains(character) { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+}
