@@ -1,14 +1,14 @@
 /// How the search index is split. Pagefind indexes a whole folder at a time, so one index of a
 /// large catalog is made again from every page after any change. Split into shards, each a
-/// Pagefind bundle under `pagefind/<name>/` holding a fixed part of the site (the site's
-/// manual, or the machines whose slugs hash to one bucket), a change re-indexes only the
+/// Pagefind bundle under `pagefind/shard-<bucket>/` holding the machines whose slugs hash to
+/// one bucket (the site's manual is hashed like a machine), a change re-indexes only the
 /// shards holding changed pages, and the search page merges the bundles in the browser.
 ///
 /// A machine's bucket depends only on its slug and the number of buckets, which doubles as
 /// the site grows; the shards are re-made once each time it does.
 public struct SearchShards: Sendable, Equatable {
     public struct Shard: Sendable, Equatable {
-        /// Where the bundle is written, from the site's root: `pagefind` or `pagefind/<name>`.
+        /// Where the bundle is written, from the site's root: `pagefind` or `pagefind/shard-<bucket>`.
         public let folder: String
         /// Which HTML files Pagefind reads for it, from the site's root.
         public let glob: String
@@ -42,25 +42,25 @@ public struct SearchShards: Sendable, Equatable {
             manualShard = 0
             return
         }
+        // The site's manual is one more member of a bucket: a shard of its own would be ranked
+        // by its own statistics (Pagefind weighs a page's length against its index's average),
+        // unlike the same pages in one index.
+        func bucket(_ key: String) -> Int { Int(ContentDigest(of: key).low % UInt64(buckets)) }
         var members = Array(repeating: [String](), count: buckets)
-        var bucketOf: [Int] = []
-        for machine in machines {
-            let bucket = Int(ContentDigest(of: machine.slug).low % UInt64(buckets))
-            members[bucket].append(machine.slug)
-            bucketOf.append(bucket)
-        }
-        // Without pages of its own the manual has no shard; nothing maps to the index past the end.
-        var shards = manualPages ? [Shard(folder: Routes.searchIndexFolder + "/manual", glob: "manual/**/*.html")] : []
+        if manualPages { members[bucket("manual")].append("manual") }
+        let bucketOf = machines.map { bucket("machines/" + $0.slug) }
+        for (machine, number) in zip(machines, bucketOf) { members[number].append("machines/" + Self.globEscaped(machine.slug)) }
+        var shards: [Shard] = []
         var position = Array(repeating: 0, count: buckets)
-        for (bucket, slugs) in members.enumerated() where !slugs.isEmpty {
-            position[bucket] = shards.count
-            let name = String(bucket, radix: 16)
-            shards.append(Shard(folder: Routes.searchIndexFolder + "/machines-" + (name.count < 2 ? "0" + name : name),
-                                glob: "machines/{" + slugs.map(Self.globEscaped).joined(separator: ",") + "}/**/*.html"))
+        for (number, paths) in members.enumerated() where !paths.isEmpty {
+            position[number] = shards.count
+            let name = String(number, radix: 16)
+            shards.append(Shard(folder: Routes.searchIndexFolder + "/shard-" + (name.count < 2 ? "0" + name : name),
+                                glob: "{" + paths.joined(separator: ",") + "}/**/*.html"))
         }
         self.shards = shards
         machineShard = bucketOf.map { position[$0] }
-        manualShard = manualPages ? 0 : shards.count
+        manualShard = position[bucket("manual")]
     }
 
     /// The shard that indexes `page`; nil for pages the index does not hold.

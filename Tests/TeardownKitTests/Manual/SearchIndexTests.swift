@@ -63,14 +63,13 @@ struct SearchIndexTests {
         let output = site + "/public"
         #expect(!TextFile.exists(output + "/pagefind/pagefind.js"), "the single index's files are gone")
         let folders = try FileManager.default.contentsOfDirectory(atPath: output + "/pagefind").sorted()
-        #expect(folders.contains("manual") && folders.allSatisfy { $0 == "manual" || $0.hasPrefix("machines-") })
-        #expect(folders.count >= 3, "the manual and at least two buckets of the three machines: \(folders)")
+        #expect(folders.count >= 2 && folders.allSatisfy { $0.hasPrefix("shard-") }, "\(folders)")
         let counts = try folders.map { try Self.pageCount(output + "/pagefind/" + $0) }
         #expect(counts.reduce(0, +) == whole, "every page in exactly one shard: \(counts) against \(whole)")
 
         // The search page loads the first shard and merges the others.
         let search = Fixtures.read(output + "/search/index.html")
-        let first = "manual"
+        let first = folders[0]
         #expect(search.contains("data-index=\"../pagefind/\(first)/pagefind.js\""))
         let merged = folders.filter { $0 != first }.map { "../pagefind/\($0)/" }
         let listed = try #require(search.firstMatch(of: /data-merge="([^"]*)"/)).1.split(separator: " ").map(String.init)
@@ -82,7 +81,7 @@ struct SearchIndexTests {
             .write(toFile: site + "/content/machines/electric-kettle/comments/2026-11-01-ada.md", atomically: true, encoding: .utf8)
         try SiteBuilder(siteRoot: site).build()
         let changed = folders.filter { Self.inode(output + "/pagefind/\($0)/pagefind-entry.json") != entries[$0]! }
-        #expect(changed.count == 1 && changed[0].hasPrefix("machines-"), "\(changed)")
+        #expect(changed.count == 1, "\(changed)")
     }
 
     @Test("Without Pagefind the build warns once, and the search page says search is unavailable")

@@ -1,0 +1,103 @@
+"""The sharded search index against one index, in headless Chromium.
+
+Generates a seeded catalog of 2,000 parts (Benchmarks/generate.py) and builds it twice: as
+Teardown shards it by default (several Pagefind bundles, merged by the search page) and with
+`search_shards: 1`. A dozen queries a visitor looking for one thing might type must list the
+same first result in both.
+"""
+import functools
+import http.server
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import unittest
+from pathlib import Path
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+import harness
+
+PARTS = 2000
+# What a visitor looking for one thing types: names of parts and machines (this seed's), a
+# spec value, a phrase, and a word no page holds.
+QUERIES = ["brass through", "bright lever", "coil heatsink", "gear through", "brass supports", "winding insulator",
+           "after coil", "hinge small", "spins usually", "2429 GB", "286 mm", "quixotic"]
+# Pagefind ranks each shard by that shard's own statistics (its page count, how many of its
+# pages hold a word, their average length), so pages of near-equal score can trade places
+# after the first; the first result, the one such a search is for, must be the same.
+FIRST = 1
+
+
+def build(site, output, *settings):
+    config = site / "content/site.yaml"
+    original = config.read_text()
+    config.write_text(original + "".join(line + "\n" for line in settings))
+    try:
+        subprocess.run([str(harness.TEARDOWN), "build", "--site", str(site), "--output", str(output)], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=900)
+    finally:
+        config.write_text(original)
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *arguments):
+        pass
+
+
+class ShardedSearch(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.work = Path(tempfile.mkdtemp(prefix="teardown-shards-"))
+        subprocess.run([sys.executable, str(harness.ROOT / "Benchmarks/generate.py"), "--parts", str(PARTS),
+                        "--out", str(cls.work / "generated"), "--seed", "7"], check=True, stdout=subprocess.DEVNULL)
+        site = cls.work / "generated/teardown"
+        sites = cls.work / "sites"
+        build(site, sites / "sharded")
+        build(site, sites / "single", "search_shards: 1")
+        handler = functools.partial(QuietHandler, directory=str(sites))
+        cls.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=cls.server.serve_forever, daemon=True).start()
+        cls.base = f"http://127.0.0.1:{cls.server.server_address[1]}/"
+        cls.sites = sites
+        cls.browser = harness.chromium()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.quit()
+        cls.server.shutdown()
+        shutil.rmtree(cls.work, ignore_errors=True)
+
+    def results(self, site, query):
+        self.browser.get(f"{self.base}{site}/search/?q={query.replace(' ', '+')}")
+        status = lambda b: b.find_element(By.CSS_SELECTOR, ".search-status").text.strip()
+        WebDriverWait(self.browser, 30).until(lambda b: status(b) not in ("", "Searching…"))
+        self.assertNotIn("could not load", status(self.browser))
+        links = [a.get_attribute("href") for a in self.browser.find_elements(By.CSS_SELECTOR, ".search-results li > a")]
+        return status(self.browser), [link.split(f"/{site}/", 1)[1] for link in links]
+
+    def test_the_catalog_is_sharded(self):
+        shards = sorted(path.name for path in (self.sites / "sharded/pagefind").iterdir())
+        self.assertGreater(len(shards), 1, shards)
+        self.assertFalse((self.sites / "single/pagefind/machines-00").exists())
+
+    def test_a_dozen_queries_list_the_same_first_result(self):
+        differences = []
+        for query in QUERIES:
+            _, sharded = self.results("sharded", query)
+            _, single = self.results("single", query)
+            if sharded[:FIRST] != single[:FIRST]:
+                differences.append(f"{query!r}: sharded {sharded[:FIRST]}, single {single[:FIRST]}")
+            # A short list is whole: the sharded index lists it first, in any order. (A word
+            # some shards lack matches a shorter word there, as Pagefind does in any index
+            # without the word; those pages come after.)
+            if len(single) < 20 and sorted(sharded[:len(single)]) != sorted(single):
+                differences.append(f"{query!r}: sharded {sharded[:len(single)]}, single {single}")
+        self.maxDiff = None
+        self.assertEqual(differences, [])
+
+
+if __name__ == "__main__":
+    unittest.main()
