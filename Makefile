@@ -17,6 +17,8 @@ FUZZ_SECONDS ?= 60
 SIZES ?= 1000,10000,100000
 RUNS ?= 3
 REBUILD_SIZES ?= 10000,100000
+# Part pages of the catalog on which make bench compares the sharded search index with one index.
+SEARCH_PARTS ?= 10000
 
 # Debian packages only the benchmarks need: vips and vipsthumbnail to compare against.
 BENCH_PACKAGES := libvips-tools
@@ -78,6 +80,7 @@ bench: deps
 	$(SWIFT) build -c release --product teardown
 	python3 Benchmarks/bench.py --teardown .build/release/teardown --sizes $(SIZES) --runs $(RUNS)
 	python3 Benchmarks/rebuilds.py --teardown .build/release/teardown --sizes $(REBUILD_SIZES)
+	python3 Benchmarks/search.py --teardown .build/release/teardown --parts $(SEARCH_PARTS)
 	$(MAKE) bench-images bench-manual bench-view
 
 ## bench-manual: a 4,000-page manual against a catalog of as many parts, and against Hugo

@@ -286,14 +286,13 @@ public struct SiteBuilder: Sendable {
         return pages.count + copies.count
     }
 
-    /// The published files of each shard, by shard: a shard's folder holds no other's.
+    /// The published files of each shard, by shard. (One index's folder, `pagefind/`, holds
+    /// the files of an earlier build's shards too: they differ in digest, so it is made again.)
     private static func shardFiles(_ published: [String: ContentDigest], shards: SearchShards) -> [[String: ContentDigest]] {
         let prefixes = shards.shards.map { $0.folder + "/" }
         var files = Array(repeating: [String: ContentDigest](), count: prefixes.count)
         for (path, digest) in published where path.hasPrefix(Self.indexPrefix) {
-            // The longest prefix wins: one index's "pagefind/" holds every shard's folder name.
-            guard let number = prefixes.indices.filter({ path.hasPrefix(prefixes[$0]) })
-                .max(by: { prefixes[$0].count < prefixes[$1].count }) else { continue }
+            guard let number = prefixes.firstIndex(where: { path.hasPrefix($0) }) else { continue }
             files[number][path] = digest
         }
         return files
