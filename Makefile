@@ -13,8 +13,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TEARDOWN := .build/debug/teardown
 # How long make fuzz runs each fuzz target.
 FUZZ_SECONDS ?= 60
-# Catalog sizes (part pages) and repetitions for make bench, and the sizes of its rebuild scenarios.
-SIZES ?= 1000,10000,100000
+# Catalog sizes (part pages) and repetitions for make bench (each size in both catalog shapes, on tmpfs
+# and on disk), and the sizes of its rebuild scenarios.
+SIZES ?= 4000,10000,100000
 RUNS ?= 3
 REBUILD_SIZES ?= 10000,100000
 # Part pages of the catalog on which make bench compares the sharded search index with one index.

@@ -1,12 +1,21 @@
 #!/usr/bin/env python3
-"""Writes a seeded synthetic catalog twice: as a Teardown site and as an equivalent Hugo site.
+"""Writes a seeded catalog twice: as a Teardown site and as an equivalent Hugo site.
 
 Both sites get the same text: every part page has the same Markdown description and the same
 community comments, every machine page the same description and parts list, so the two
-generators parse and render the same Markdown into pages of comparable shape. The same seed
-and size always give byte-identical sites.
+generators parse and render the same Markdown into pages of comparable shape. The same seed,
+size and shape always give byte-identical sites.
 
-    generate.py --parts 10000 --out work/10000 [--seed 1]
+Two shapes:
+- `synthetic`: 30-70 parts per machine, descriptions of 2-4 short paragraphs with a list or a
+  heading now and then, in uniform sentences.
+- `documents`: 100 parts per machine, each description a document of 1 to 8 KB (sizes spread
+  evenly on a log scale) of the kinds a repair manual holds: sections and subsections,
+  paragraphs of varied length, nested and ordered lists, task lists, fenced code in several
+  languages, tables, block quotes, links, images, emphasis and strike-through. Their variety
+  is what the synthetic shape's uniform sentences hide from a renderer.
+
+    generate.py --parts 10000 --out work/10000 [--seed 1] [--shape synthetic|documents]
 """
 
 import argparse
@@ -66,6 +75,78 @@ def description(rng):
     return "\n\n".join(blocks) + "\n"
 
 
+def paragraph(rng, low, high):
+    return " ".join(sentence(rng) for _ in range(rng.randint(low, high)))
+
+
+def nested_list(rng, depth=0, ordered=False):
+    lines = []
+    for number in range(1, rng.randint(2, 5) + 1):
+        marker = f"{number}." if ordered else rng.choice(["-", "*"])
+        lines.append("   " * depth + f"{marker} {sentence(rng, 3, 10)}")
+        if depth < 2 and rng.random() < 0.3:
+            lines.extend(nested_list(rng, depth + 1, ordered=rng.random() < 0.3))
+    return lines
+
+
+CODE = {
+    "sh": lambda rng: [f"$ {rng.choice(['make', 'sudo systemctl restart', 'cat', 'dmesg | grep', 'lsusb -v'])} "
+                       f"{rng.choice(WORDS)}-{rng.randint(1, 9)}" for _ in range(rng.randint(2, 8))],
+    "yaml": lambda rng: [f"{rng.choice(WORDS)}: {rng.choice([rng.randint(1, 999), repr(rng.choice(WORDS))])}"
+                         for _ in range(rng.randint(3, 10))],
+    "c": lambda rng: ["static int " + rng.choice(WORDS) + "_read(int pin) {"]
+                     + [f"    if (pin == {rng.randint(0, 40)}) return {rng.choice(WORDS).upper()}_{rng.randint(0, 9)};"
+                        for _ in range(rng.randint(2, 6))] + ["    return -1;", "}"],
+    "": lambda rng: [f"{rng.choice(WORDS):<12}{rng.randint(0, 9999):>6} {rng.choice(['ok', 'worn', 'replace'])}"
+                     for _ in range(rng.randint(3, 9))],
+}
+
+
+def table(rng):
+    columns = rng.randint(2, 5)
+    header = ["Part", "Value", "Torque", "Note", "Tool"][:columns]
+    rows = [f"| {' | '.join(header)} |", "|" + "|".join(rng.choice([" --- ", ":---", "---:", ":---:"]) for _ in header) + "|"]
+    for _ in range(rng.randint(2, 12)):
+        cells = [rng.choice(WORDS), f"{rng.randint(1, 900)} {rng.choice(['mm', 'Nm', 'V', 'g'])}",
+                 f"{rng.randint(1, 40)} Nm", sentence(rng, 2, 6).rstrip("."), f"`{rng.choice(WORDS)}`"][:columns]
+        rows.append(f"| {' | '.join(cells)} |")
+    return "\n".join(rows)
+
+
+def document(rng):
+    """A repair-manual document of 1 to 8 KB: sections of varied Markdown until it is long enough."""
+    target = int(1024 * 8 ** rng.random())
+    blocks = [paragraph(rng, 1, 4)]
+    size = len(blocks[0])
+    while size < target:
+        roll = rng.random()
+        if roll < 0.12:
+            block = ("## " if rng.random() < 0.6 else "### ") + sentence(rng, 2, 5).rstrip(".")
+        elif roll < 0.40:
+            block = paragraph(rng, 1, 6)
+        elif roll < 0.52:
+            block = "\n".join(nested_list(rng, ordered=rng.random() < 0.4))
+        elif roll < 0.57:
+            block = "\n".join(f"- [{rng.choice([' ', 'x'])}] {sentence(rng, 3, 8)}" for _ in range(rng.randint(2, 6)))
+        elif roll < 0.68:
+            language = rng.choice(list(CODE))
+            block = f"```{language}\n" + "\n".join(CODE[language](rng)) + "\n```"
+        elif roll < 0.77:
+            block = table(rng)
+        elif roll < 0.84:
+            block = "> " + sentence(rng) + ("\n>\n> " + sentence(rng) if rng.random() < 0.5 else "")
+        elif roll < 0.90:
+            word = rng.choice(WORDS)
+            block = f"![The {word} from above](https://example.org/images/{word}-{rng.randint(1, 99)}.jpg)\n\n" + sentence(rng)
+        elif roll < 0.95:
+            block = f"~~{sentence(rng, 3, 6).rstrip('.')}~~ " + sentence(rng) + f" See <https://example.org/{rng.choice(WORDS)}>."
+        else:
+            block = "---\n\n" + paragraph(rng, 1, 3)
+        blocks.append(block)
+        size += len(block) + 2
+    return "\n\n".join(blocks) + "\n"
+
+
 def comment(rng):
     """A community comment: under the 200-character limit, one or two sentences."""
     text = sentence(rng, 4, 12)
@@ -101,12 +182,13 @@ def write(path, text):
         handle.write(text)
 
 
-def generate(parts_total, seed):
+def generate(parts_total, seed, shape="synthetic"):
     """The catalog as data: machines with parts, descriptions, specs and comments."""
     rng = random.Random(seed)
+    describe = document if shape == "documents" else description
     machines, taken, left = [], set(), parts_total
     while left > 0:
-        count = min(left, rng.randint(30, 70))
+        count = min(left, 100 if shape == "documents" else rng.randint(30, 70))
         left -= count
         machine_slug = slug(rng, taken, "")
         part_slugs = set()
@@ -120,7 +202,7 @@ def generate(parts_total, seed):
                 "specs": {label: f"{rng.randint(low, high)} {unit}"
                           for label, unit, low, high in rng.sample(UNITS, rng.randint(1, 4))},
                 "tags": rng.sample(TAGS, rng.randint(1, 3)),
-                "description": description(rng),
+                "description": describe(rng),
                 # At most one discussion page per part, so both generators write one page per part.
                 "comments": [(rng.choice(NAMES), f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}", comment(rng))
                              for _ in range(rng.randint(0, 5))],
@@ -130,7 +212,7 @@ def generate(parts_total, seed):
             "slug": machine_slug,
             "name": machine_slug.replace("-", " ").title(),
             "summary": sentence(rng, 6, 12),
-            "description": description(rng),
+            "description": describe(rng),
             "tags": rng.sample(TAGS, 2),
             "parts": parts,
             "comments": [(rng.choice(NAMES), f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}", comment(rng))
@@ -176,7 +258,9 @@ def write_hugo(root, machines):
     write(f"{root}/hugo.toml",
           'baseURL = "http://127.0.0.1:8080/"\ntitle = "Benchmark catalog"\n'
           'disableKinds = ["taxonomy", "term", "RSS", "sitemap", "robotsTXT"]\n'
-          '[markup.goldmark.renderer]\nunsafe = false\n')
+          '[markup.goldmark.renderer]\nunsafe = false\n'
+          # Teardown writes code blocks as they are; Hugo would otherwise colour them with Chroma.
+          '[markup.highlight]\ncodeFences = false\n')
     layouts = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hugo-layouts")
     shutil.copytree(layouts, f"{root}/layouts", dirs_exist_ok=True)
     write(f"{root}/content/_index.md", "---\ntitle: Benchmark catalog\n---\n")
@@ -200,12 +284,13 @@ def main():
     parser.add_argument("--parts", type=int, required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--shape", choices=["synthetic", "documents"], default="synthetic")
     args = parser.parse_args()
-    machines = generate(args.parts, args.seed)
+    machines = generate(args.parts, args.seed, args.shape)
     shutil.rmtree(args.out, ignore_errors=True)
     write_teardown(f"{args.out}/teardown", machines)
     write_hugo(f"{args.out}/hugo", machines)
-    print(f"{args.out}: {len(machines)} machines, {args.parts} parts")
+    print(f"{args.out}: {len(machines)} machines, {args.parts} parts, {args.shape} shape")
 
 
 if __name__ == "__main__":
