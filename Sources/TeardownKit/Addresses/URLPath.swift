@@ -32,16 +32,29 @@ public struct URLPath: Hashable, Sendable, Comparable, CustomStringConvertible {
     }
 
     /// This URL written relative to the page at `base`, e.g. "../../assets/style.css".
+    ///
+    /// Every link of every page goes through here. Splitting both paths into components took
+    /// 7% of a build's samples, so it walks their bytes once instead: the folders they share
+    /// end at the last "/" of their common prefix, and each "/" of the page's path after it is
+    /// one folder to climb out of.
     public func relative(from base: URLPath) -> String {
-        let baseDirectory = base.value.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-        let target = value.split(separator: "/", omittingEmptySubsequences: false)
-        var common = 0
-        while common < baseDirectory.count, common < target.count - 1, baseDirectory[common] == target[common] {
-            common += 1
+        let target = value.utf8, page = base.value.utf8
+        var shared = (target: target.startIndex, page: page.startIndex)
+        var t = target.startIndex, p = page.startIndex
+        while t != target.endIndex, p != page.endIndex, target[t] == page[p] {
+            if target[t] == UInt8(ascii: "/") { shared = (t, p) }
+            t = target.index(after: t)
+            p = page.index(after: p)
         }
-        let result = String(repeating: "../", count: baseDirectory.count - common)
-            + target[common...].joined(separator: "/")
-        return result.isEmpty ? "./" : result
+        var climbs = 0
+        p = page.index(after: shared.page)
+        while p != page.endIndex {
+            if page[p] == UInt8(ascii: "/") { climbs += 1 }
+            p = page.index(after: p)
+        }
+        let rest = Substring(target[target.index(after: shared.target)...])
+        if climbs == 0 { return rest.isEmpty ? "./" : String(rest) }
+        return String(repeating: "../", count: climbs) + rest
     }
 
     public static func < (lhs: URLPath, rhs: URLPath) -> Bool { lhs.value < rhs.value }

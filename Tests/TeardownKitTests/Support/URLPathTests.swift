@@ -15,6 +15,32 @@ struct URLPathTests {
         #expect(URLPath(target).relative(from: URLPath(base)) == expected)
     }
 
+    @Test("Relative links agree with resolving them the long way, for random pairs of paths")
+    func relativeAgreesWithComponents() {
+        var generator = SystemRandomNumberGenerator()
+        let names = ["a", "b", "ab", "machines", "pc", "parts", "%C3%A9t%C3%A9", "style.css", "index.html", ""]
+        func path() -> String {
+            "/" + (0..<Int.random(in: 0...4, using: &generator)).map { _ in names.randomElement(using: &generator)! }
+                .joined(separator: "/")
+        }
+        for _ in 0..<5000 {
+            let target = path(), base = path()
+            #expect(URLPath(target).relative(from: URLPath(base)) == Self.componentwise(target, from: base),
+                    "\(target) from \(base)")
+        }
+    }
+
+    /// The same link made by splitting both paths into components and climbing out of the
+    /// page's folders that the target does not share.
+    static func componentwise(_ target: String, from base: String) -> String {
+        let folders = base.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        let parts = target.split(separator: "/", omittingEmptySubsequences: false)
+        var common = 0
+        while common < folders.count, common < parts.count - 1, folders[common] == parts[common] { common += 1 }
+        let link = String(repeating: "../", count: folders.count - common) + parts[common...].joined(separator: "/")
+        return link.isEmpty ? "./" : link
+    }
+
     @Test("A page URL maps to its index.html")
     func outputPath() {
         #expect(URLPath.root.outputPath == "index.html")
