@@ -66,6 +66,18 @@ extension InputSnapshot {
                 record(root, relative, status)
             }
         }
+        // Racy entries that have left the window keep their signature alone (see `unchanged(at:)`):
+        // in a long serve session they would otherwise stay racy, and their bundles would never
+        // be taken from the content cache. One that changed unreported makes the walk necessary.
+        for (root, entries) in byPath {
+            for (path, entry) in entries where entry.content != nil {
+                let full = path.isEmpty ? roots[root] : roots[root] + "/" + path
+                guard let status = FileSystem.status(full), status.signature == entry.signature else { return nil }
+                if status.changed < started - racyWindow {
+                    byPath[root]![path] = Entry(root: root, path: path, signature: entry.signature, content: nil)
+                }
+            }
+        }
         let updated = byPath.keys.sorted().flatMap { root in byPath[root]!.values.sorted { $0.path < $1.path } }
         guard !updated.contains(where: { $0.path.contains("\n") }) else { return nil }
         return InputSnapshot(key: key, roots: roots, entries: updated)

@@ -153,15 +153,44 @@ struct InputSnapshot: Sendable {
 
     /// The record stored at `path`, if the inputs under `roots` and the `key` are what they
     /// were when it was written; nil on any difference or doubt.
-    static func unchanged(at path: String, roots: [String], key: ContentDigest) -> Record? {
+    ///
+    /// Racy entries that have since left the racy window are stored again without their
+    /// content digest, as git refreshes racily clean index entries: their `stat` signature now
+    /// vouches for them, and otherwise every later build would read and hash them again (a
+    /// catalog built right after a checkout re-read a third of its files on every build).
+    static func unchanged(at path: String, roots: [String], key: ContentDigest, racyWindow: Double = racyWindow) -> Record? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return unchanged(in: data, roots: roots, key: key, verifying: true)
+        let bytes = [UInt8](data)
+        var settled: [Range<Int>] = []
+        guard let record = unchanged(in: bytes, roots: roots, key: key,
+                                     verifying: Date().timeIntervalSince1970 - racyWindow, settled: &settled)
+        else { return nil }
+        if !settled.isEmpty {
+            var refreshed = Data(capacity: bytes.count)
+            var start = 0
+            for range in settled.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+                refreshed.append(contentsOf: bytes[start..<range.lowerBound])
+                start = range.upperBound
+            }
+            refreshed.append(contentsOf: bytes[start...])
+            // Losing the refresh costs only time; a kill leaves the old file or the new one.
+            _ = FileSystem.replaceFile(refreshed, at: path)
+        }
+        return record
     }
 
     /// The record in `data`, whole and for these roots and key; with `verifying`, only if every
     /// entry is as it was on disk.
     static func unchanged(in data: Data, roots: [String], key: ContentDigest, verifying: Bool) -> Record? {
-        let bytes = [UInt8](data)
+        var settled: [Range<Int>] = []
+        return unchanged(in: [UInt8](data), roots: roots, key: key,
+                         verifying: verifying ? -Double.infinity : nil, settled: &settled)
+    }
+
+    /// `verifying` is the time before which a racy entry has settled; nil checks nothing on
+    /// disk. `settled` gets the byte ranges of the content digests of settled entries.
+    private static func unchanged(in bytes: [UInt8], roots: [String], key: ContentDigest, verifying settledBefore: Double?,
+                                  settled: inout [Range<Int>]) -> Record? {
         guard let marker = bytes.firstRange(of: Array("\nentries\n".utf8)), bytes.last == UInt8(ascii: "\n"),
               let trailer = bytes[..<(bytes.count - 1)].lastIndex(of: UInt8(ascii: "\n")), trailer + 1 >= marker.upperBound
         else { return nil }
@@ -182,12 +211,17 @@ struct InputSnapshot: Sendable {
             guard let warning = try? decoder.decode(Diagnostic.self, from: Data(line.dropFirst(8).utf8)) else { return nil }
             warnings.append(warning)
         }
-        guard !verifying || verify(bytes, marker.upperBound..<(trailer + 1), roots: roots) else { return nil }
+        if let settledBefore {
+            guard let found = verify(bytes, marker.upperBound..<(trailer + 1), roots: roots, settledBefore: settledBefore)
+            else { return nil }
+            settled = found
+        }
         return Record(tree: String(tree), pages: pages, files: files, warnings: warnings)
     }
 
-    /// Checks every entry line of `bytes` in `lines`, on all cores.
-    private static func verify(_ bytes: [UInt8], _ lines: Range<Int>, roots: [String]) -> Bool {
+    /// Checks every entry line of `bytes` in `lines`, on all cores; nil on any difference, or
+    /// the ranges of the content digests whose entries settled before `settledBefore`.
+    private static func verify(_ bytes: [UInt8], _ lines: Range<Int>, roots: [String], settledBefore: Double) -> [Range<Int>]? {
         let start = lines.lowerBound
         // Split at line ends into about as many chunks as there are cores, times four for balance.
         let chunkCount = max(1, ProcessInfo.processInfo.activeProcessorCount * 4)
@@ -202,22 +236,29 @@ struct InputSnapshot: Sendable {
         if bounds.last != lines.upperBound { bounds.append(lines.upperBound) }
         let prefixes = roots.map { Array($0.utf8) + [UInt8(ascii: "/")] }
         let results = ParallelMap.map(Array(zip(bounds, bounds.dropFirst()))) { range in
-            verifyLines(bytes, range.0..<range.1, prefixes: prefixes, roots: roots)
+            verifyLines(bytes, range.0..<range.1, prefixes: prefixes, roots: roots, settledBefore: settledBefore)
         }
-        return results.allSatisfy { $0 }
+        var settled: [Range<Int>] = []
+        for result in results {
+            guard let result else { return nil }
+            settled += result
+        }
+        return settled
     }
 
     /// One chunk of entry lines: `<signature> [<content digest>] <root>/<path>`.
-    private static func verifyLines(_ bytes: [UInt8], _ range: Range<Int>, prefixes: [[UInt8]], roots: [String]) -> Bool {
+    private static func verifyLines(_ bytes: [UInt8], _ range: Range<Int>, prefixes: [[UInt8]], roots: [String],
+                                    settledBefore: Double) -> [Range<Int>]? {
         var path: [UInt8] = []
+        var settled: [Range<Int>] = []
         var index = range.lowerBound
         while index < range.upperBound {
-            guard let end = bytes[index..<range.upperBound].firstIndex(of: UInt8(ascii: "\n")) else { return false }
+            guard let end = bytes[index..<range.upperBound].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
             let line = bytes[index..<end]
             index = end + 1
             let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: false)
             guard fields.count >= 2, let signature = UInt64(String(decoding: fields[0], as: UTF8.self), radix: 16) else {
-                return false
+                return nil
             }
             // Located paths always hold a slash after the root number; digests never do.
             let hasDigest = fields.count == 3 && fields[1].count == 32 && !fields[1].contains(UInt8(ascii: "/"))
@@ -225,7 +266,7 @@ struct InputSnapshot: Sendable {
             let located = digest == nil ? bytes[fields[1].startIndex..<end] : fields[2]
             guard let slash = located.firstIndex(of: UInt8(ascii: "/")),
                   let root = Int(String(decoding: located[..<slash], as: UTF8.self)), prefixes.indices.contains(root)
-            else { return false }
+            else { return nil }
             let relative = located[(slash + 1)...]
             path.removeAll(keepingCapacity: true)
             path += relative.isEmpty ? prefixes[root].dropLast() : prefixes[root][...]
@@ -235,16 +276,18 @@ struct InputSnapshot: Sendable {
                 buffer.withMemoryRebound(to: CChar.self) { FileSystem.status($0.baseAddress!) }
             }
             if signature == missing, relative.isEmpty {
-                guard status == nil else { return false }
+                guard status == nil else { return nil }
                 continue
             }
-            guard let status, status.signature == signature else { return false }
+            guard let status, status.signature == signature else { return nil }
             if let digest {
                 let current = contentDigest(roots[root], String(decoding: relative, as: UTF8.self), isDirectory: status.isDirectory)
-                guard current.description == digest else { return false }
+                guard current.description == digest else { return nil }
+                // The digest and the space before it.
+                if status.changed < settledBefore { settled.append((fields[1].startIndex - 1)..<fields[1].endIndex) }
             }
         }
-        return true
+        return settled
     }
 
     static func hex(_ value: UInt64) -> String {

@@ -79,6 +79,33 @@ struct InputSnapshotTests {
         try String(text.reversed()).write(toFile: file, atomically: false, encoding: .utf8)
         #expect(InputSnapshot.unchanged(at: path, roots: roots, key: key) == nil)
     }
+
+    @Test("Racy entries that have left the window are stored again without their content, and still vouched for")
+    func settledEntries() throws {
+        let (site, path, roots) = try stored(window: 3600)
+        func digests() -> Int {
+            let entries = Fixtures.read(path).components(separatedBy: "\nentries\n")[1].split(separator: "\n").dropLast()
+            return entries.filter { $0.split(separator: " ").count == 3 }.count
+        }
+        #expect(digests() > 0)
+        // Still inside the window: checked by content, and kept so.
+        #expect(InputSnapshot.unchanged(at: path, roots: roots, key: key, racyWindow: 3600) != nil)
+        #expect(digests() > 0)
+        // Past it: the check passes and the digests are gone, so later checks only stat.
+        #expect(InputSnapshot.unchanged(at: path, roots: roots, key: key, racyWindow: 0) != nil)
+        #expect(digests() == 0)
+        #expect(InputSnapshot.unchanged(at: path, roots: roots, key: key, racyWindow: 0) != nil)
+        // An edit is still seen by its signature.
+        try "---\nauthor: Ada\ndate: 2024-01-01\n---\nNew.\n".write(
+            toFile: site + "/content/machines/box/parts/lid/comments/zz.md", atomically: false, encoding: .utf8)
+        #expect(InputSnapshot.unchanged(at: path, roots: roots, key: key, racyWindow: 0) == nil)
+
+        // Known changes settle the entries they did not touch, too.
+        let fresh = try #require(InputSnapshot.take(roots: roots, key: key, racyWindow: 3600))
+        #expect(fresh.entries.contains { $0.content != nil })
+        let updated = try #require(fresh.updating([site + "/content/machines/box/parts/lid/comments/zz.md"], racyWindow: 0))
+        #expect(!updated.entries.contains { $0.content != nil })
+    }
 }
 
 @Suite("Builds that skip loading")
