@@ -6,7 +6,7 @@ extension InputSnapshot {
     /// The snapshot a build stored at `path`, as it was written (nothing is checked against
     /// the disk); nil when it is missing, cut short, or for other roots or settings.
     static func stored(at path: String, roots: [String], key: ContentDigest) -> (InputSnapshot, Record)? {
-        guard let data = FileManager.default.contents(atPath: path), let record = unchanged(in: data, roots: roots, key: key, verifying: false)
+        guard let data = FileManager.default.contents(atPath: path), let record = record(in: data, roots: roots, key: key)
         else { return nil }
         let text = String(decoding: data, as: UTF8.self)
         guard let marker = text.range(of: "\nentries\n") else { return nil }

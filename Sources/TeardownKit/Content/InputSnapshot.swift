@@ -161,9 +161,7 @@ struct InputSnapshot: Sendable {
     static func unchanged(at path: String, roots: [String], key: ContentDigest, racyWindow: Double = racyWindow) -> Record? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let bytes = [UInt8](data)
-        var settled: [Range<Int>] = []
-        guard let record = unchanged(in: bytes, roots: roots, key: key,
-                                     verifying: Date().timeIntervalSince1970 - racyWindow, settled: &settled)
+        guard let (record, settled) = read(bytes, roots: roots, key: key, settledBefore: Date().timeIntervalSince1970 - racyWindow)
         else { return nil }
         if !settled.isEmpty {
             var refreshed = Data(capacity: bytes.count)
@@ -179,18 +177,16 @@ struct InputSnapshot: Sendable {
         return record
     }
 
-    /// The record in `data`, whole and for these roots and key; with `verifying`, only if every
-    /// entry is as it was on disk.
-    static func unchanged(in data: Data, roots: [String], key: ContentDigest, verifying: Bool) -> Record? {
-        var settled: [Range<Int>] = []
-        return unchanged(in: [UInt8](data), roots: roots, key: key,
-                         verifying: verifying ? -Double.infinity : nil, settled: &settled)
+    /// The record in `data`, whole and for these roots and key, checking nothing on disk.
+    static func record(in data: Data, roots: [String], key: ContentDigest) -> Record? {
+        read([UInt8](data), roots: roots, key: key, settledBefore: nil)?.record
     }
 
-    /// `verifying` is the time before which a racy entry has settled; nil checks nothing on
-    /// disk. `settled` gets the byte ranges of the content digests of settled entries.
-    private static func unchanged(in bytes: [UInt8], roots: [String], key: ContentDigest, verifying settledBefore: Double?,
-                                  settled: inout [Range<Int>]) -> Record? {
+    /// The record in `bytes`, whole and for these roots and key. With `settledBefore`, only if
+    /// every entry is as it is on disk, with the byte ranges of the content digests of racy
+    /// entries that settled before that time.
+    private static func read(_ bytes: [UInt8], roots: [String], key: ContentDigest, settledBefore: Double?)
+        -> (record: Record, settled: [Range<Int>])? {
         guard let marker = bytes.firstRange(of: Array("\nentries\n".utf8)), bytes.last == UInt8(ascii: "\n"),
               let trailer = bytes[..<(bytes.count - 1)].lastIndex(of: UInt8(ascii: "\n")), trailer + 1 >= marker.upperBound
         else { return nil }
@@ -211,12 +207,13 @@ struct InputSnapshot: Sendable {
             guard let warning = try? decoder.decode(Diagnostic.self, from: Data(line.dropFirst(8).utf8)) else { return nil }
             warnings.append(warning)
         }
+        var settled: [Range<Int>] = []
         if let settledBefore {
             guard let found = verify(bytes, marker.upperBound..<(trailer + 1), roots: roots, settledBefore: settledBefore)
             else { return nil }
             settled = found
         }
-        return Record(tree: String(tree), pages: pages, files: files, warnings: warnings)
+        return (Record(tree: String(tree), pages: pages, files: files, warnings: warnings), settled)
     }
 
     /// Checks every entry line of `bytes` in `lines`, on all cores; nil on any difference, or

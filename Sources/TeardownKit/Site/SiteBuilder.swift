@@ -243,9 +243,9 @@ public struct SiteBuilder: Sendable {
         var stale: [Outputs.Shard] = []
         if let indexer = site.indexer, let shards = site.search.shards {
             let digests = fingerprints.searchShards(shards, plan: site.plan, indexer: indexer.signature)
-            let files = published.map { Self.shardFiles($0, shards: shards) } ?? []
+            let files = Self.shardFiles(published ?? [:], shards: shards)
             for (number, shard) in shards.shards.enumerated() {
-                let held = files.isEmpty ? [:] : files[number]
+                let held = files[number]
                 if !held.isEmpty, held.values.allSatisfy({ $0 == digests[number] }) {
                     target.merge(held) { current, _ in current }
                 } else {

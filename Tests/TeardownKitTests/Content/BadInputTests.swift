@@ -106,6 +106,10 @@ struct BadInputTests {
              expected: (.invalidValue(key: "author", reason: "must not be empty"), lid + "/comments/hello.md", 2)),
         Case(name: "unclosed front matter", write: put("---\nauthor: Ada\n\nHello\n", lid + "/comments/hello.md"),
              expected: (.unclosedFrontMatter, lid + "/comments/hello.md", 1)),
+        Case(name: "no search shards", write: put("title: \"Tiny catalog\"\nsearch_shards: 0\n", "content/site.yaml"),
+             expected: (.invalidValue(key: "search_shards", reason: "must be at least 1"), "content/site.yaml", 2)),
+        Case(name: "more search shards than allowed", write: put("title: \"Tiny catalog\"\nsearch_shards: 65\n", "content/site.yaml"),
+             expected: (.invalidValue(key: "search_shards", reason: "must be at most 64"), "content/site.yaml", 2)),
         Case(name: "nesting past YAML's limit", write: put(machineYAML + "tags: " + String(repeating: "[", count: 100_000)
                                                                + String(repeating: "]", count: 100_000) + "\n", box + "/machine.yaml"),
              expected: (.yamlSyntax("Maximum nesting level reached, set with yaml_set_max_nest_level())"), box + "/machine.yaml", 4)),
