@@ -4,9 +4,9 @@ enum Routes {
     static let manual = URLPath.page("manual")
     static let notFound = URLPath("/404.html")
 
-    static func machine(_ machine: Machine) -> URLPath { .page("machines", machine.slug) }
+    static func machine(_ machine: some MachineAddressable) -> URLPath { .page("machines", machine.slug) }
 
-    static func part(_ part: Part, of machine: Machine) -> URLPath {
+    static func part(_ part: some PartAddressable, of machine: some MachineAddressable) -> URLPath {
         .page("machines", machine.slug, "parts", part.slug)
     }
 
@@ -15,22 +15,22 @@ enum Routes {
         number <= 1 ? base : URLPath(base.value + "discussion/\(number)/")
     }
 
-    static func layer(_ part: Part, of machine: Machine, optimized: Bool) -> URLPath {
+    static func layer(_ part: some PartAddressable, of machine: some MachineAddressable, optimized: Bool) -> URLPath {
         URLPath(Routes.machine(machine).value + layerInMachine(part, optimized: optimized))
     }
 
     /// A part's layer image relative to its machine's page; a raster layer is published as
     /// an optimized WebP copy, an SVG as it is.
-    static func layerInMachine(_ part: Part, optimized: Bool) -> String {
+    static func layerInMachine(_ part: some PartAddressable, optimized: Bool) -> String {
         let name = optimized ? part.layer.image.stem + ".webp" : part.layer.image.name
         return String(URLPath.file(["parts", part.slug, name]).value.dropFirst())
     }
 
     /// The data the interactive machine view reads.
-    static func machineData(_ machine: Machine) -> URLPath { URLPath(Routes.machine(machine).value + "machine.json") }
+    static func machineData(_ machine: some MachineAddressable) -> URLPath { URLPath(Routes.machine(machine).value + "machine.json") }
 
     /// A copy of the machine's cover, composed from its layers or made from its cover photo.
-    static func cover(_ machine: Machine, file name: String) -> URLPath {
+    static func cover(_ machine: some MachineAddressable, file name: String) -> URLPath {
         URLPath(Routes.machine(machine).value + "cover/" + (URLPath.file([name]).value.dropFirst()))
     }
 
@@ -51,7 +51,7 @@ enum Routes {
     }
 
     /// A machine's own manual.
-    static func manual(of machine: Machine) -> URLPath { URLPath(Routes.machine(machine).value + "manual/") }
+    static func manual(of machine: some MachineAddressable) -> URLPath { URLPath(Routes.machine(machine).value + "manual/") }
 
     /// A manual page, under the manual's address `base`.
     static func manualPage(_ page: ManualPage, in base: URLPath) -> URLPath {
@@ -83,11 +83,11 @@ enum Routes {
     static let catalogSchema = URLPath("/catalog.schema.json")
 
     /// The whole bundle of a machine as a .zip.
-    static func download(_ machine: Machine) -> URLPath { .file(["downloads", machine.slug + ".zip"]) }
+    static func download(_ machine: some MachineAddressable) -> URLPath { .file(["downloads", machine.slug + ".zip"]) }
 
     /// The Atom feed of new comments and photos: the site's, or one machine's.
     static let feed = URLPath("/feed.xml")
-    static func feed(of machine: Machine) -> URLPath { URLPath(Routes.machine(machine).value + "feed.xml") }
+    static func feed(of machine: some MachineAddressable) -> URLPath { URLPath(Routes.machine(machine).value + "feed.xml") }
 
     static let sitemap = URLPath("/sitemap.xml")
     /// Part `number` of a sitemap too long for one file.

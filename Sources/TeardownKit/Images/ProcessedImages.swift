@@ -49,7 +49,12 @@ struct ProcessedImages: Sendable {
 
     /// The machine's cover photo, or else the cover composed from its layers.
     func cover(of machine: Machine) -> ProcessedPhoto? {
-        machine.cover.flatMap { photos[$0.absolutePath] } ?? covers[machine.slug]
+        cover(slug: machine.slug, named: machine.cover)
+    }
+
+    /// The cover of the machine `slug` whose machine.yaml names `file`, or none.
+    func cover(slug: String, named file: SourceFile?) -> ProcessedPhoto? {
+        file.flatMap { photos[$0.absolutePath] } ?? covers[slug]
     }
 
     /// Whether a layer is published as an optimized copy (which changes its URL) rather than as it is.

@@ -75,7 +75,7 @@ struct CatalogData: Encodable {
     }
 
     /// The newest date a machine's content carries.
-    static func updated(_ machine: Machine) -> ISODate? {
+    static func updated(_ machine: MachineView) -> ISODate? {
         var dates = [machine.updated].compactMap { $0 }
         for community in [machine.community] + machine.parts.map(\.community) {
             dates += community.comments.map(\.date) + community.photos.compactMap(\.date)

@@ -73,7 +73,7 @@ struct MachineData: Encodable {
     static let latestComments = 3
 
     /// `notes` renders a description and comments; `slides` lists photos kept under a page.
-    init(_ machine: Machine, images: ProcessedImages, at url: URLPath,
+    init(_ machine: MachineView, images: ProcessedImages, at url: URLPath,
          notes: (MarkdownSource?, [Comment]) -> Notes, slides: ([Photo], URLPath) -> [Slide]) {
         name = machine.name
         slug = machine.slug

@@ -3,7 +3,7 @@ import Foundation
 /// The pages of a manual: its pages, contents, print page and shared navigation data.
 extension PageRenderer {
     func manual(_ address: ManualAddress, at url: URLPath) -> String {
-        let book = manuals[address.machine]
+        let book = manual(of: address.machine)
         let machine = address.machine.map { content.machines[$0] }
         let manualTitle = machine.map { "\($0.name) manual" } ?? "Manual"
         var filters = [SearchFilterModel(name: "type", value: "manual")]
@@ -29,7 +29,7 @@ extension PageRenderer {
         }
     }
 
-    private func manualPage(_ index: Int, of book: RenderedManual, title manualTitle: String, at url: URLPath) -> ManualPageModel {
+    private func manualPage(_ index: Int, of book: ManualView, title manualTitle: String, at url: URLPath) -> ManualPageModel {
         let manual = book.manual
         let page = manual.pages[index]
         let position = book.positionOfPage[index]
@@ -50,7 +50,7 @@ extension PageRenderer {
         if !page.path.isEmpty {
             crumbs.insert(LinkModel(title: manualTitle, url: book.base.relative(from: url)), at: 0)
         }
-        let document = book.documents[index]
+        let document = book.document(index)
         let toc = zip(document.headings, book.anchors[index]).filter { (2...3).contains($0.0.level) }.map {
             ManualPageModel.TocItem(title: $0.0.text, url: "#" + $0.1, level: $0.0.level)
         }
@@ -71,7 +71,7 @@ extension PageRenderer {
             indexed: true, isContents: false)
     }
 
-    private func contentsPage(_ book: RenderedManual, title: String, at url: URLPath) -> ManualPageModel {
+    private func contentsPage(_ book: ManualView, title: String, at url: URLPath) -> ManualPageModel {
         let navigation = navigationItems(book, current: nil, at: url)
         let empty = book.manual.isEmpty
         return ManualPageModel(
@@ -85,7 +85,7 @@ extension PageRenderer {
     }
 
     /// The tree as flat items that open and close nested lists.
-    private func navigationItems(_ book: RenderedManual, current: Int?, at url: URLPath) -> [ManualPageModel.NavItem] {
+    private func navigationItems(_ book: ManualView, current: Int?, at url: URLPath) -> [ManualPageModel.NavItem] {
         let entries = book.manual.entries
         return entries.enumerated().map { offset, entry in
             let nextDepth = offset + 1 < entries.count ? entries[offset + 1].depth : 0
@@ -108,7 +108,7 @@ extension PageRenderer {
     }
 
     /// nav.json: the tree of a long manual, once, with URLs relative to the file itself.
-    private func navigationData(_ book: RenderedManual, at url: URLPath) -> String {
+    private func navigationData(_ book: ManualView, at url: URLPath) -> String {
         struct Entry: Encodable {
             let title: String
             let url: String?

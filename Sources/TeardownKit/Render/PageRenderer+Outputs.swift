@@ -13,7 +13,7 @@ extension PageRenderer {
     func catalogData() -> String {
         let machines = content.machines.map { machine in
             let cover = images.cover(of: machine).map { sharingImage($0, of: machine) }
-            let download = downloads[machine.slug]
+            let download = download(of: machine)
             return CatalogData.MachineEntry(
                 slug: machine.slug, name: machine.name, summary: machine.summary,
                 updated: CatalogData.updated(machine)?.rfc3339,

@@ -1,45 +1,45 @@
 import Foundation
 
-/// Turns one planned page into HTML: builds its view model, then renders its template.
-struct PageRenderer: Sendable {
-    let content: SiteContent
-    let theme: Theme
-    let images: ProcessedImages
-    let manuals: ManualSet
-    /// Pagefind indexes the site after rendering; nil means there is no index, and why.
-    let search: SearchAvailability
+/// Turns one planned page into HTML: builds its view model, then renders its template. One
+/// renderer makes one output, and records into `reads` every unit of content, settings and
+/// templates that output read (`InputUnit`): the build stores that set with the output.
+struct PageRenderer {
+    let source: RenderSource
+    /// What this output has read so far.
+    let reads: ReadSet
     let markdown = MarkdownRenderer()
-    /// The base URL pages are published at, for canonical links.
-    let baseURL: String
-    /// Each machine's layers, laid out once: every page of a machine and its parts shows them.
-    private let stacks: [StackLayout]
-    /// Every photo of the site in gallery order, for the pages of the site-wide gallery.
-    private let allPhotos: [(photo: Photo, owner: URLPath)]
-    /// Parts A-Z, tags and collections.
-    let index: SiteIndex
-    /// Each machine's bundle download, by slug.
-    let downloads: [String: BundleDownload]
-    /// What the sitemap lists.
-    let sitemapPages: [URLPath]
-    /// The image a shared link to a page without one of its own previews with: the first cover.
-    private let siteImage: SharingImageModel?
 
-    init(content: SiteContent, theme: Theme, images: ProcessedImages, manuals: ManualSet, search: SearchAvailability,
-         baseURL: String, index: SiteIndex, downloads: [String: BundleDownload], sitemapPages: [URLPath]) {
-        self.content = content
-        self.theme = theme
-        self.images = images
-        self.manuals = manuals
-        self.search = search
-        self.baseURL = baseURL
-        self.index = index
-        self.downloads = downloads
-        self.sitemapPages = sitemapPages
-        self.stacks = content.machines.map { StackLayout($0, images: images) }
-        self.allPhotos = content.machines.indices.flatMap { Self.photos(of: $0, part: nil, in: content) }
-        self.siteImage = content.machines.lazy.compactMap { machine in
-            images.cover(of: machine).map { Self.sharingImage($0, of: machine, baseURL: baseURL) }
-        }.first
+    init(source: RenderSource, reads: ReadSet) {
+        self.source = source
+        self.reads = reads
+    }
+
+    // What a page reads, each through an accessor that records it.
+    var content: ContentView { source.view(reads) }
+    var theme: ThemeView { ThemeView(source: source, reads: reads) }
+    var images: ProcessedImages { source.images }
+    var search: SearchAvailability { source.search(reads) }
+    var baseURL: String { source.baseURL(reads) }
+    /// Parts A-Z, tags and collections.
+    var index: SiteIndex { source.index(reads) }
+    /// What the sitemap lists.
+    var sitemapPages: [URLPath] { source.sitemapPages(reads) }
+    /// The image a shared link to a page without one of its own previews with: the first cover.
+    private var siteImage: SharingImageModel? { source.sharedImage(reads) }
+    /// Every photo of the site in gallery order, for the pages of the site-wide gallery.
+    private var allPhotos: [(photo: Photo, owner: URLPath)] { source.allPhotos(reads) }
+
+    func manual(of machine: Int?) -> ManualView { source.manual(machine, reads) }
+    func download(of machine: MachineView) -> BundleDownload? { source.download(of: machine) }
+    /// Each machine's layers, laid out once: every page of a machine and its parts shows them.
+    func stack(of machine: Int) -> StackLayout { source.stack(of: machine, reads) }
+
+    /// Templates, read by name.
+    struct ThemeView {
+        let source: RenderSource
+        let reads: ReadSet
+
+        func render(_ template: String, _ model: Any) -> String { source.render(template, model, reads) }
     }
 
     /// The forms' script, on pages that have them.
@@ -114,7 +114,7 @@ struct PageRenderer: Sendable {
     }
 
     func model<Body: Sendable>(_ url: URLPath, title: String?, description: String, image: SharingImageModel? = nil,
-                               scripts: [String] = [], feed: Machine? = nil, filters: [SearchFilterModel] = [],
+                               scripts: [String] = [], feed: MachineView? = nil, filters: [SearchFilterModel] = [],
                                _ body: Body) -> PageModel<Body> {
         PageModel(site: layout(url, title: title, description: description, absoluteBase: nil, image: image, scripts: scripts,
                                feed: feed, filters: filters),
@@ -123,7 +123,7 @@ struct PageRenderer: Sendable {
 
     /// Pagefind's filters for a machine's or part's page: its type on the first page of its
     /// discussion, "comment" wherever it shows comments, and the machine's name.
-    private func filters(_ type: String?, comments: Bool, machine: Machine) -> [SearchFilterModel] {
+    private func filters(_ type: String?, comments: Bool, machine: MachineView) -> [SearchFilterModel] {
         var filters = type.map { [SearchFilterModel(name: "type", value: $0)] } ?? []
         if comments { filters.append(SearchFilterModel(name: "type", value: "comment")) }
         filters.append(SearchFilterModel(name: "machine", value: machine.name))
@@ -131,7 +131,7 @@ struct PageRenderer: Sendable {
     }
 
     private func layout(_ url: URLPath, title: String?, description: String, absoluteBase: String?,
-                        image: SharingImageModel? = nil, scripts: [String] = [], feed machine: Machine? = nil,
+                        image: SharingImageModel? = nil, scripts: [String] = [], feed machine: MachineView? = nil,
                         filters: [SearchFilterModel] = []) -> LayoutModel {
         func link(_ target: URLPath) -> String {
             absoluteBase.map { $0 + target.value.dropFirst() } ?? target.relative(from: url)
@@ -195,7 +195,7 @@ struct PageRenderer: Sendable {
                     Routes.cover(machine, file: PhotoFiles.cover(width, type)).relative(from: url)
                 }
             },
-            backdrop: stacks[index].backdrop(prefix: prefix(index, at: url)))
+            backdrop: stack(of: index).backdrop(prefix: prefix(index, at: url)))
     }
 
     /// The way from the page at `url` to the page of machine `index`, which layer URLs start from.
@@ -218,12 +218,12 @@ struct PageRenderer: Sendable {
             : nil
         return MachinePageModel(
             name: machine.name, summary: machine.summary, designer: machine.designer, license: machine.license,
-            updated: machine.updated?.day, tags: tagLinks(machine.tags, at: url), stack: stacks[index].stack(prefix: prefix(index, at: url)), parts: parts,
+            updated: machine.updated?.day, tags: tagLinks(machine.tags, at: url), stack: stack(of: index).stack(prefix: prefix(index, at: url)), parts: parts,
             discussion: discussion(machine.description, machine.community.comments, designer: machine.designer,
                                    base: base, page: number, at: url),
             photos: photos, hasPhotos: !photos.isEmpty, gallery: gallery,
             data: Routes.machineData(machine).relative(from: url),
-            download: downloads[machine.slug].map {
+            download: download(of: machine).map {
                 LinkModel(title: "Download the whole bundle (ZIP, \(Self.humanSize($0.size)))",
                           url: Routes.download(machine).relative(from: url))
             },
@@ -262,8 +262,8 @@ struct PageRenderer: Sendable {
         return PartPageModel(
             name: part.name,
             machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
-            backdrop: stacks[machineIndex].backdrop(prefix: prefix(machineIndex, at: url), excluding: partIndex),
-            layer: stacks[machineIndex].layer(partIndex, url: Routes.layer(
+            backdrop: stack(of: machineIndex).backdrop(prefix: prefix(machineIndex, at: url), excluding: partIndex),
+            layer: stack(of: machineIndex).layer(partIndex, url: Routes.layer(
                 part, of: machine, optimized: images.isOptimized(part.layer)).relative(from: url)),
             specs: specs, hasSpecs: !specs.isEmpty,
             unitSwitch: specs.contains { $0.conversions.contains { $0.system != nil } }, tags: tagLinks(part.tags, at: url),
@@ -275,7 +275,7 @@ struct PageRenderer: Sendable {
     }
 
     /// The forms to post to `teardown intake`, on pages of machines sync can add to.
-    private func intakeForms(_ machine: Machine, part: Part?, at url: URLPath) -> IntakeFormModel? {
+    private func intakeForms(_ machine: MachineView, part: PartView?, at url: URLPath) -> IntakeFormModel? {
         guard let intake = content.config.intakeURL, machine.archive == nil else { return nil }
         let limits = content.config.limits
         return IntakeFormModel(
@@ -375,11 +375,11 @@ struct PageRenderer: Sendable {
             src: link(fallback.width, "jpg"), width: fallback.width, height: fallback.height, sizes: sizes, alt: alt)
     }
 
-    func sharingImage(_ cover: ProcessedPhoto, of machine: Machine) -> SharingImageModel {
+    func sharingImage(_ cover: ProcessedPhoto, of machine: MachineView) -> SharingImageModel {
         Self.sharingImage(cover, of: machine, baseURL: baseURL)
     }
 
-    private static func sharingImage(_ cover: ProcessedPhoto, of machine: Machine, baseURL: String) -> SharingImageModel {
+    static func sharingImage(_ cover: ProcessedPhoto, of machine: some MachineAddressable, baseURL: String) -> SharingImageModel {
         let variant = cover.variants.last!
         return SharingImageModel(url: baseURL + Routes.cover(machine, file: PhotoFiles.cover(variant.width, "jpg")).value.dropFirst(),
                                  width: variant.width, height: variant.height)
@@ -397,7 +397,7 @@ struct PageRenderer: Sendable {
     // MARK: Galleries
 
     /// Photos of a machine or part with the page each belongs under, in gallery order.
-    static func photos(of machineIndex: Int, part partIndex: Int?, in content: SiteContent)
+    static func photos(of machineIndex: Int, part partIndex: Int?, in content: ContentView)
         -> [(photo: Photo, owner: URLPath)] {
         let machine = content.machines[machineIndex]
         if let partIndex {

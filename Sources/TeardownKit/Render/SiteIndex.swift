@@ -40,7 +40,15 @@ struct SiteIndex: Sendable {
     let tags: [Tag]
     let collections: [Collection]
 
+    /// What making the index read: the pages that show it read that too.
+    let reads: Set<InputUnit>
+
     init(_ content: SiteContent) {
+        let reads = ReadSet()
+        self.init(ContentView(content, reads: reads), reads: reads)
+    }
+
+    private init(_ content: ContentView, reads: ReadSet) {
         let machines = content.machines
         var drawers: [String: [PartAddress]] = [:]
         var tagged: [String: (names: [String], machines: [Int], parts: [PartAddress])] = [:]
@@ -78,6 +86,7 @@ struct SiteIndex: Sendable {
             Collection(slug: collection.slug, title: collection.title, description: collection.description,
                        machines: collection.machines.compactMap { slugs[$0] })
         }
+        self.reads = reads.units
     }
 
     /// How a name is filed: without case or accents, so "écrou" sits with the E's.

@@ -13,8 +13,8 @@ struct StackLayout: Sendable {
     /// Each layer as a CSS background: its URL, position and size, keyed like `layers`.
     private let backgrounds: [(url: String, position: String, size: String)]
 
-    init(_ machine: Machine, images: ProcessedImages) {
-        let optimized = { (part: Part) in images.isOptimized(part.layer) }
+    init(_ machine: MachineView, images: ProcessedImages) {
+        let optimized = { (part: PartView) in images.isOptimized(part.layer) }
         name = machine.name
         canvas = machine.canvas
         let width = machine.canvas.width, height = machine.canvas.height

@@ -263,11 +263,11 @@ public struct SiteBuilder: Sendable {
         let writer = OutputWriter(root: outputs.publisher.spare)
         let pages = site.plan.pages.filter { writes.contains($0.url.outputPath) }
         let copies = site.plan.copies.filter { writes.contains($0.url.outputPath) }
-        let renderer = PageRenderer(content: site.content, theme: site.theme, images: site.images, manuals: site.manuals,
-                                    search: site.search, baseURL: site.baseURL, index: site.index,
-                                    downloads: site.downloads, sitemapPages: site.plan.sitemapPages)
+        let source = RenderSource(content: site.content, theme: site.theme, images: site.images, manuals: site.manuals,
+                                  search: site.search, baseURL: site.baseURL, index: site.index,
+                                  downloads: site.downloads, sitemapPages: site.plan.sitemapPages)
         let failures = ParallelMap.map(pages) { entry -> String? in
-            let html = renderer.render(entry.page, at: entry.url)
+            let html = PageRenderer(source: source, reads: ReadSet()).render(entry.page, at: entry.url)
             do { try writer.write(html, to: entry.url.outputPath) } catch { return "\(error)" }
             return nil
         } + ParallelMap.map(copies) { copy -> String? in

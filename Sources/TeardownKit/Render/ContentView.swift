@@ -1,0 +1,187 @@
+/// The loaded content as the renderer reads it. Every property records the unit it reads
+/// into `reads`, so what an output depends on is what rendering it touched, not a list kept
+/// beside the renderer. The loaded values are private: reading past a view does not compile.
+struct ContentView {
+    private let content: SiteContent
+    let reads: ReadSet
+
+    init(_ content: SiteContent, reads: ReadSet) {
+        self.content = content
+        self.reads = reads
+    }
+
+    var config: SiteConfig {
+        reads.record(.settings)
+        return content.config
+    }
+
+    var machines: MachinesView { MachinesView(content.machines, reads: reads) }
+}
+
+/// The machines in order. Taking one by number reads nothing (a page knows its machine);
+/// counting or walking them reads which machines there are.
+struct MachinesView: RandomAccessCollection {
+    private let machines: [Machine]
+    let reads: ReadSet
+
+    init(_ machines: [Machine], reads: ReadSet) {
+        self.machines = machines
+        self.reads = reads
+    }
+
+    var startIndex: Int { 0 }
+
+    var endIndex: Int {
+        reads.record(.machineList)
+        return machines.count
+    }
+
+    subscript(position: Int) -> MachineView { MachineView(machines[position], index: position, reads: reads) }
+}
+
+/// A discussion and its photos, each read as its own unit.
+struct CommunityView {
+    fileprivate let community: Community
+    fileprivate let text: InputUnit
+    fileprivate let photoUnit: InputUnit
+    let reads: ReadSet
+
+    /// Newest first.
+    var comments: [Comment] {
+        reads.record(text)
+        return community.comments
+    }
+
+    var photos: [Photo] {
+        reads.record(photoUnit)
+        return community.photos
+    }
+}
+
+/// One machine. Its slug names its units, so reading it reads nothing else.
+struct MachineView: MachineAddressable {
+    fileprivate let machine: Machine
+    let index: Int
+    let reads: ReadSet
+
+    init(_ machine: Machine, index: Int, reads: ReadSet) {
+        self.machine = machine
+        self.index = index
+        self.reads = reads
+    }
+
+    var slug: String { machine.slug }
+
+    private func head<Value>(_ value: Value) -> Value {
+        reads.record(.machine(index, .head))
+        return value
+    }
+
+    var name: String { head(machine.name) }
+    var summary: String { head(machine.summary) }
+    var canvas: PixelSize { head(machine.canvas) }
+    var tags: [String] { head(machine.tags) }
+    var designer: String? { head(machine.designer) }
+    var license: String? { head(machine.license) }
+    var updated: ISODate? { head(machine.updated) }
+    /// The cover photo machine.yaml names (the file, not the processed image: see `cover(of:)`).
+    var coverFile: SourceFile? { head(machine.cover) }
+    var archive: String? { head(machine.archive) }
+
+    var parts: PartsView { PartsView(machine.parts, machine: index, reads: reads) }
+
+    var description: MarkdownSource? {
+        reads.record(.machine(index, .text))
+        return machine.description
+    }
+
+    var community: CommunityView {
+        CommunityView(community: machine.community, text: .machine(index, .text), photoUnit: .machine(index, .photos),
+                      reads: reads)
+    }
+
+    var commentCount: Int {
+        reads.record(.machine(index, .counts))
+        return machine.commentCount
+    }
+
+    var photoCount: Int {
+        reads.record(.machine(index, .counts))
+        return machine.photoCount
+    }
+
+    /// The machine's own manual, as far as its pages list it.
+    var manual: Manual {
+        reads.record(.manual(index, .navigation))
+        return machine.manual
+    }
+}
+
+/// A machine's parts in stacking order: counting or walking them reads the machine's head.
+struct PartsView: RandomAccessCollection {
+    private let parts: [Part]
+    let machine: Int
+    let reads: ReadSet
+
+    init(_ parts: [Part], machine: Int, reads: ReadSet) {
+        self.parts = parts
+        self.machine = machine
+        self.reads = reads
+    }
+
+    var startIndex: Int { 0 }
+
+    var endIndex: Int {
+        reads.record(.machine(machine, .head))
+        return parts.count
+    }
+
+    subscript(position: Int) -> PartView { PartView(parts[position], machine: machine, index: position, reads: reads) }
+}
+
+/// One part. Its name, layer, specs and tags are part of its machine's head, which every page
+/// of the machine draws.
+struct PartView: PartAddressable {
+    private let part: Part
+    let machine: Int
+    let index: Int
+    let reads: ReadSet
+
+    init(_ part: Part, machine: Int, index: Int, reads: ReadSet) {
+        self.part = part
+        self.machine = machine
+        self.index = index
+        self.reads = reads
+    }
+
+    var slug: String { part.slug }
+
+    private func head<Value>(_ value: Value) -> Value {
+        reads.record(.machine(machine, .head))
+        return value
+    }
+
+    var name: String { head(part.name) }
+    var layer: Layer { head(part.layer) }
+    var specs: [Spec] { head(part.specs) }
+    var tags: [String] { head(part.tags) }
+
+    var description: MarkdownSource? {
+        reads.record(.part(machine, index, .text))
+        return part.description
+    }
+
+    var community: CommunityView {
+        CommunityView(community: part.community, text: .part(machine, index, .text), photoUnit: .part(machine, index, .photos),
+                      reads: reads)
+    }
+}
+
+extension ProcessedImages {
+    /// The machine's cover photo, or the cover composed from its layers: a unit of its own,
+    /// digested from the processed image's key.
+    func cover(of machine: MachineView) -> ProcessedPhoto? {
+        machine.reads.record(.machine(machine.index, .cover))
+        return cover(slug: machine.slug, named: machine.machine.cover)
+    }
+}

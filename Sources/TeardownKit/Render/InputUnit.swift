@@ -1,0 +1,63 @@
+/// One piece of what outputs are made from. Rendering an output records every unit it reads
+/// (`ReadSet`), through the views it reads content by (`ContentView`); the build digests each
+/// unit from its value and renders again only outputs that read a unit whose digest changed.
+///
+/// Machines, parts and manual pages are numbered as this build loaded them; the build names
+/// them by slug when it stores what an output read.
+enum InputUnit: Hashable, Sendable {
+    /// site.yaml, the base URL and the version of Teardown.
+    case settings
+    /// Whether the site has a search index, and its shards.
+    case search
+    /// A template with every partial and parent it reaches.
+    case template(String)
+    /// Which machines there are, in order.
+    case machineList
+    /// The image a page without one of its own is shared with.
+    case sharedImage
+    /// What the sitemap lists.
+    case sitemap
+    case machine(Int, MachineAspect)
+    case part(Int, Int, PartAspect)
+    /// The site's manual (nil) or a machine's.
+    case manual(Int?, ManualAspect)
+
+    enum MachineAspect: UInt8, Sendable {
+        /// machine.yaml, and every part's part.yaml, slug and layer: what draws the machine.
+        case head
+        /// The designer's description and the comments.
+        case text
+        case photos
+        /// Comment and photo counts, the machine's and every part's.
+        case counts
+        /// The cover the catalog card and shared links show.
+        case cover
+        /// The bundle's download.
+        case download
+    }
+
+    enum PartAspect: UInt8, Sendable {
+        /// The part's description and comments.
+        case text
+        case photos
+    }
+
+    enum ManualAspect: Hashable, Sendable {
+        /// Its tree, titles, files, anchors and assets: what every page of it shows.
+        case navigation
+        /// One page's text.
+        case page(Int)
+    }
+}
+
+/// The units one output read while it was rendered. One output is rendered on one thread, so
+/// it needs no lock.
+final class ReadSet: @unchecked Sendable {
+    private(set) var units: Set<InputUnit> = []
+
+    init() {}
+
+    func record(_ unit: InputUnit) { units.insert(unit) }
+
+    func record(_ units: Set<InputUnit>) { self.units.formUnion(units) }
+}

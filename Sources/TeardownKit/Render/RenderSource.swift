@@ -1,0 +1,113 @@
+/// What every output of one build is rendered from, worked out once: the loaded content, the
+/// theme and the values many pages share (each machine's stack, the site-wide gallery, the
+/// image shared links fall back on). A shared value is kept with the units it was made from,
+/// and a page that uses it records them, so sharing work between pages never hides a
+/// dependency. Everything is read through `PageRenderer`'s recording accessors.
+final class RenderSource: Sendable {
+    private let content: SiteContent
+    private let theme: Theme
+    let images: ProcessedImages
+    private let manuals: ManualSet
+    private let search: SearchAvailability
+    /// The base URL pages are published at, for canonical links.
+    private let baseURL: String
+    private let index: SiteIndex
+    private let downloads: [String: BundleDownload]
+    private let sitemapPages: [URLPath]
+    private let stacks: [Shared<StackLayout>]
+    private let allPhotos: Shared<[(photo: Photo, owner: URLPath)]>
+    private let sharedImage: SharingImageModel?
+
+    /// A value several outputs use, with what making it read.
+    private struct Shared<Value: Sendable>: Sendable {
+        let value: Value
+        let reads: Set<InputUnit>
+
+        init(_ make: (ContentView) -> Value, from content: SiteContent) {
+            let reads = ReadSet()
+            value = make(ContentView(content, reads: reads))
+            self.reads = reads.units
+        }
+    }
+
+    init(content: SiteContent, theme: Theme, images: ProcessedImages, manuals: ManualSet, search: SearchAvailability,
+         baseURL: String, index: SiteIndex, downloads: [String: BundleDownload], sitemapPages: [URLPath]) {
+        self.content = content
+        self.theme = theme
+        self.images = images
+        self.manuals = manuals
+        self.search = search
+        self.baseURL = baseURL
+        self.index = index
+        self.downloads = downloads
+        self.sitemapPages = sitemapPages
+        stacks = content.machines.indices.map { machine in
+            Shared({ StackLayout($0.machines[machine], images: images) }, from: content)
+        }
+        allPhotos = Shared({ view in view.machines.indices.flatMap { PageRenderer.photos(of: $0, part: nil, in: view) } },
+                           from: content)
+        sharedImage = Self.sharedImage(content, images: images, baseURL: baseURL)
+    }
+
+    /// The image a shared link to a page without one of its own previews: the first cover.
+    /// It is a unit of its own (`InputUnit.sharedImage`), digested from this value.
+    static func sharedImage(_ content: SiteContent, images: ProcessedImages, baseURL: String) -> SharingImageModel? {
+        content.machines.lazy.compactMap { machine in
+            images.cover(of: machine).map { PageRenderer.sharingImage($0, of: machine, baseURL: baseURL) }
+        }.first
+    }
+
+    // MARK: Recording accessors
+
+    func view(_ reads: ReadSet) -> ContentView { ContentView(content, reads: reads) }
+
+    func render(_ template: String, _ model: Any, _ reads: ReadSet) -> String {
+        reads.record(.template(template))
+        return theme.render(template, model)
+    }
+
+    func manual(_ machine: Int?, _ reads: ReadSet) -> ManualView {
+        reads.record(.manual(machine, .navigation))
+        return ManualView(book: manuals[machine], reads: reads)
+    }
+
+    func search(_ reads: ReadSet) -> SearchAvailability {
+        reads.record(.search)
+        return search
+    }
+
+    func baseURL(_ reads: ReadSet) -> String {
+        reads.record(.settings)
+        return baseURL
+    }
+
+    func index(_ reads: ReadSet) -> SiteIndex {
+        reads.record(index.reads)
+        return index
+    }
+
+    func download(of machine: MachineView) -> BundleDownload? {
+        machine.reads.record(.machine(machine.index, .download))
+        return downloads[machine.slug]
+    }
+
+    func sitemapPages(_ reads: ReadSet) -> [URLPath] {
+        reads.record(.sitemap)
+        return sitemapPages
+    }
+
+    func stack(of machine: Int, _ reads: ReadSet) -> StackLayout {
+        reads.record(stacks[machine].reads)
+        return stacks[machine].value
+    }
+
+    func allPhotos(_ reads: ReadSet) -> [(photo: Photo, owner: URLPath)] {
+        reads.record(allPhotos.reads)
+        return allPhotos.value
+    }
+
+    func sharedImage(_ reads: ReadSet) -> SharingImageModel? {
+        reads.record(.sharedImage)
+        return sharedImage
+    }
+}
