@@ -42,19 +42,28 @@ struct PlannedSite {
     var notices: [String] = []
 }
 
-/// Each output's digest against what the published and spare trees hold.
+/// Each output's digest against what the published and spare trees hold. A page to render
+/// has the digest `unrendered` until it is rendered: its digest is made from what it read.
 struct Outputs {
     let publisher: Publisher
     var target: [String: ContentDigest]
     let published: [String: ContentDigest]?
     let spare: [String: ContentDigest]?
-    /// The shards of the search index to make again, each with the digest its files get.
+    /// Every unit's key and digest now.
+    let units: UnitDigests
+    /// What the published tree's pages read; without it, every page is rendered.
+    let reads: DependencyIndex?
+    /// What each page this build rendered read (unit keys), by output path.
+    var rendered: [String: [String]] = [:]
+    /// The shards of the search index to make again, with the output paths of their pages.
     let staleShards: [Shard]
 
     struct Shard {
         let shard: SearchShards.Shard
-        let digest: ContentDigest
+        let pages: [String]
     }
+
+    static let unrendered = ContentDigest(high: 0, low: 0)
 
     var upToDate: Bool { published == target && staleShards.isEmpty }
 }

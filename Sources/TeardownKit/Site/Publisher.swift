@@ -14,6 +14,8 @@ struct Publisher: Sendable {
     struct Trees: Sendable {
         var published: [String: ContentDigest]?
         var spare: [String: ContentDigest]?
+        /// What each page of the published tree read.
+        var reads: DependencyIndex?
     }
 
     let output: String
@@ -50,6 +52,15 @@ struct Publisher: Sendable {
         let publishedIdentity = FileSystem.identity(of: output)?.description
         let spareIdentity = FileSystem.identity(of: spare)?.description
         var trees = Trees()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: cacheFolder)) ?? [] where name.hasSuffix(".reads") {
+            let path = cacheFolder + "/" + name
+            if let publishedIdentity, name == publishedIdentity + ".reads",
+               let data = FileManager.default.contents(atPath: path), let reads = DependencyIndex.parse(data) {
+                trees.reads = reads
+            } else {
+                try FileSystem.unlinkIfPresent(path)
+            }
+        }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: cacheFolder)) ?? [] where name.hasSuffix(".manifest") {
             let path = cacheFolder + "/" + name
             guard let data = FileManager.default.contents(atPath: path), let manifest = BuildManifest.parse(data) else {
@@ -104,9 +115,14 @@ struct Publisher: Sendable {
         return writes
     }
 
-    /// Records what the spare holds, then puts it in place of the output in one step.
-    func publish(_ outputs: [String: ContentDigest]) throws {
+    /// Records what the spare holds and what its pages read, then puts it in place of the
+    /// output in one step.
+    func publish(_ outputs: [String: ContentDigest], reads: DependencyIndex) throws {
         guard let identity = FileSystem.identity(of: spare) else { throw FileSystem.Failure.errno(spare) }
+        // Without fsync, like the inputs snapshot: losing it costs only a full render.
+        if !FileSystem.replaceFile(reads.serialized(), at: cacheFolder + "/\(identity).reads") {
+            try FileSystem.unlinkIfPresent(cacheFolder + "/\(identity).reads")
+        }
         try FileSystem.writeAtomically(BuildManifest(tree: identity, outputs: outputs).serialized(), to: manifestPath(identity))
         guard FileSystem.isDirectory(output) else {
             try FileSystem.removeTree(output)

@@ -131,10 +131,12 @@ public struct SiteBuilder: Sendable {
             try clock.run(.publish) { remember(inputs.snapshot, site: site) }
             return report(site, written: 0, removed: 0, timings: clock.timings)
         }
-        let written = try clock.run(.render) { try render(site, outputs) }
+        let written = try clock.run(.render) { try render(site, &outputs) }
         try clock.run(.index) { try index(site, &outputs) }
         let removed = try clock.run(.publish) { () throws -> Int in
-            try outputs.publisher.publish(outputs.target)
+            let reads = DependencyIndex(planned: site.plan.pages.map(\.url.outputPath), rendered: outputs.rendered,
+                                        previous: outputs.reads, current: outputs.units.all)
+            try outputs.publisher.publish(outputs.target, reads: reads)
             remember(inputs.snapshot, site: site)
             // Files of the search index come and go with it; the report counts the site's own outputs.
             return outputs.published.map { $0.keys.filter { outputs.target[$0] == nil && !$0.hasPrefix(Self.indexPrefix) }.count } ?? 0
@@ -225,39 +227,82 @@ public struct SiteBuilder: Sendable {
                            warnings: diagnostics.filter { $0.severity == .warning }.sortedByLocation())
     }
 
-    /// Every output's digest, and what the published and spare trees hold.
+    /// Every output's digest, and what the published and spare trees hold. A page is carried
+    /// over when every unit it read last time has the digest it had then; the others are
+    /// rendered. Copied files are fingerprinted by their source.
     private func fingerprint(_ site: PlannedSite) throws -> Outputs {
-        let fingerprints = OutputFingerprints(plan: site.plan, content: site.content, theme: site.theme, images: site.images,
-                                              manuals: site.manuals, search: site.search, baseURL: site.baseURL,
-                                              downloads: site.downloads)
-        var target: [String: ContentDigest] = [:]
-        target.reserveCapacity(site.plan.pages.count + site.plan.copies.count)
-        for (entry, digest) in zip(site.plan.pages, fingerprints.pages) { target[entry.url.outputPath] = digest }
-        for (copy, digest) in zip(site.plan.copies, fingerprints.copies) { target[copy.url.outputPath] = digest }
+        let units = UnitDigests(site)
         let publisher = Publisher(output: output, cacheFolder: outputCacheFolder)
         let trees = try publisher.recover()
         let published = full ? nil : trees.published
+        let reads = published == nil ? nil : trees.reads
+        let stale = reads?.stale(units.all) ?? []
+        let known = Set(reads?.pages ?? [])
+        var target: [String: ContentDigest] = [:]
+        target.reserveCapacity(site.plan.pages.count + site.plan.copies.count)
+        for entry in site.plan.pages {
+            let path = entry.url.outputPath
+            if known.contains(path), !stale.contains(path), let digest = published?[path] {
+                target[path] = digest
+            } else {
+                target[path] = Outputs.unrendered
+            }
+        }
+        for (copy, digest) in zip(site.plan.copies, ParallelMap.map(site.plan.copies, Self.fingerprint(copy:))) {
+            target[copy.url.outputPath] = digest
+        }
         // A shard of the search index changes only when a page it indexes does: every file of
         // it is marked with one digest of those pages, so an unchanged shard is carried over
         // like a page.
-        var stale: [Outputs.Shard] = []
+        var staleShards: [Outputs.Shard] = []
         if let indexer = site.indexer, let shards = site.search.shards {
-            let digests = fingerprints.searchShards(shards, plan: site.plan, indexer: indexer.signature)
+            var pages = Array(repeating: [String](), count: shards.shards.count)
+            for entry in site.plan.pages {
+                if let shard = shards.shard(of: entry.page) { pages[shard].append(entry.url.outputPath) }
+            }
             let files = Self.shardFiles(published ?? [:], shards: shards)
             for (number, shard) in shards.shards.enumerated() {
                 let held = files[number]
-                if !held.isEmpty, held.values.allSatisfy({ $0 == digests[number] }) {
+                if !held.isEmpty, pages[number].allSatisfy({ target[$0] != Outputs.unrendered }),
+                   held.values.allSatisfy({ $0 == Self.digest(of: shard, pages: pages[number], target, indexer: indexer) }) {
                     target.merge(held) { current, _ in current }
                 } else {
-                    stale.append(Outputs.Shard(shard: shard, digest: digests[number]))
+                    staleShards.append(Outputs.Shard(shard: shard, pages: pages[number]))
                 }
             }
         }
-        return Outputs(publisher: publisher, target: target, published: published, spare: trees.spare, staleShards: stale)
+        return Outputs(publisher: publisher, target: target, published: published, spare: trees.spare, units: units,
+                       reads: reads, staleShards: staleShards)
+    }
+
+    /// A copied file is the same while its source is.
+    private static func fingerprint(copy: SitePlan.Copy) -> ContentDigest {
+        var fingerprint = Fingerprint()
+        fingerprint.add(copy.source)
+        // A cached file's path says it all (and linking it changes its ctime).
+        if !copy.cached, let stamp = FileSystem.stamp(of: copy.source) {
+            fingerprint.add(stamp)
+        }
+        return fingerprint.digest
+    }
+
+    /// One digest of a shard's pages and of the indexer: when it is unchanged, so is the shard.
+    private static func digest(of shard: SearchShards.Shard, pages: [String], _ target: [String: ContentDigest],
+                               indexer: Pagefind) -> ContentDigest {
+        var fingerprint = Fingerprint()
+        fingerprint.add(indexer.signature)
+        fingerprint.add(shard.folder)
+        fingerprint.add(shard.glob)
+        for page in pages {
+            fingerprint.add(page)
+            fingerprint.add(target[page] ?? Outputs.unrendered)
+        }
+        return fingerprint.digest
     }
 
     /// Readies the spare tree and writes into it every output that changed; returns how many.
-    private func render(_ site: PlannedSite, _ outputs: Outputs) throws -> Int {
+    /// Each page rendered gets its digest from what it read.
+    private func render(_ site: PlannedSite, _ outputs: inout Outputs) throws -> Int {
         let spare = try outputs.publisher.openSpare(holding: outputs.spare)
         let writes = try outputs.publisher.stage(outputs.target, published: outputs.published, spare: spare)
         let writer = OutputWriter(root: outputs.publisher.spare)
@@ -266,11 +311,15 @@ public struct SiteBuilder: Sendable {
         let source = RenderSource(content: site.content, theme: site.theme, images: site.images, manuals: site.manuals,
                                   search: site.search, baseURL: site.baseURL, index: site.index,
                                   downloads: site.downloads, sitemapPages: site.plan.sitemapPages)
-        let failures = ParallelMap.map(pages) { entry -> String? in
-            let html = PageRenderer(source: source, reads: ReadSet()).render(entry.page, at: entry.url)
-            do { try writer.write(html, to: entry.url.outputPath) } catch { return "\(error)" }
-            return nil
-        } + ParallelMap.map(copies) { copy -> String? in
+        let units = outputs.units
+        let rendered = ParallelMap.map(pages) { entry -> (keys: [String], failure: String?) in
+            let reads = ReadSet()
+            let html = PageRenderer(source: source, reads: reads).render(entry.page, at: entry.url)
+            let keys = reads.units.map(units.key(of:))
+            do { try writer.write(html, to: entry.url.outputPath) } catch { return (keys, "\(error)") }
+            return (keys, nil)
+        }
+        let failures = rendered.map(\.failure) + ParallelMap.map(copies) { copy -> String? in
             do {
                 // Processed images are linked from the cache: their files are never changed in place.
                 if !copy.cached
@@ -282,6 +331,11 @@ public struct SiteBuilder: Sendable {
         }
         if let failure = failures.compactMap({ $0 }).first {
             throw OutputWriter.Failure(path: output, reason: failure)
+        }
+        for (entry, result) in zip(pages, rendered) {
+            let path = entry.url.outputPath
+            outputs.target[path] = DependencyIndex.digest(of: path, reading: result.keys, units.all)
+            outputs.rendered[path] = result.keys
         }
         return pages.count + copies.count
     }
@@ -309,6 +363,7 @@ public struct SiteBuilder: Sendable {
         let heldBack = site.plan.pages.filter(\.page.isPrintPage).map { spare + "/" + $0.url.outputPath }
         for path in heldBack { try FileSystem.rename(path, to: path + ".unindexed") }
         for stale in outputs.staleShards {
+            let digest = Self.digest(of: stale.shard, pages: stale.pages, outputs.target, indexer: indexer)
             // What staging left of the shard's old files: they were not in the target.
             try FileSystem.removeTree(spare + "/" + stale.shard.folder)
             do {
@@ -317,7 +372,7 @@ public struct SiteBuilder: Sendable {
                 throw BuildFailure(site.warnings + [.error(.searchFailed(reason: error.description), at: site.content.config.location)])
             }
             _ = FileSystem.walk(spare + "/" + stale.shard.folder) { relative, status in
-                if !status.isDirectory { outputs.target[stale.shard.folder + "/" + relative] = stale.digest }
+                if !status.isDirectory { outputs.target[stale.shard.folder + "/" + relative] = digest }
             }
         }
         for path in heldBack { try FileSystem.rename(path + ".unindexed", to: path) }

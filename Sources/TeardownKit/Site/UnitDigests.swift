@@ -1,0 +1,191 @@
+/// Every unit outputs can read (`InputUnit`), each named by a key that outlives the build
+/// (slugs, not numbers) and digested from its value. Two builds that give a unit one digest
+/// show the same thing through it: an output that read only units with unchanged digests is
+/// unchanged.
+struct UnitDigests: Sendable {
+    /// Every unit of this build, by key.
+    let all: [String: ContentDigest]
+    private let site: [InputUnit: String]
+    private let machines: [MachineUnits]
+    private let siteManual: ManualUnits
+
+    init(_ site: PlannedSite) {
+        var keys: [InputUnit: String] = [.settings: "settings", .search: "search", .machineList: "machines",
+                                         .sharedImage: "shared-image", .sitemap: "sitemap"]
+        var all: [String: ContentDigest] = [:]
+        var settings = Fingerprint()
+        settings.add(TeardownVersion.build)
+        settings.add(site.content.config.source)
+        settings.add(site.baseURL)
+        all["settings"] = settings.digest
+        var search = Fingerprint()
+        switch site.search {
+        case .available(let shards): for shard in shards.shards { search.add(shard.folder) }
+        case .unavailable(let reason): search.add(reason)
+        }
+        all["search"] = search.digest
+        var list = Fingerprint()
+        for machine in site.content.machines { list.add(machine.slug) }
+        all["machines"] = list.digest
+        var shared = Fingerprint()
+        if let image = RenderSource.sharedImage(site.content, images: site.images, baseURL: site.baseURL) {
+            shared.add(image.url)
+            shared.add(image.width)
+            shared.add(image.height)
+        }
+        all["shared-image"] = shared.digest
+        var sitemap = Fingerprint()
+        for page in site.plan.sitemapPages { sitemap.add(page.value) }
+        all["sitemap"] = sitemap.digest
+        for (name, digest) in site.theme.templateDigests {
+            keys[.template(name)] = "template/" + name
+            all["template/" + name] = digest
+        }
+        machines = ParallelMap.map(Array(site.content.machines.enumerated())) { index, machine in
+            MachineUnits(machine, manual: site.manuals.machines[index], images: site.images,
+                         download: site.downloads[machine.slug])
+        }
+        siteManual = ManualUnits(site.manuals.site, scope: "")
+        for units in machines { all.merge(units.all) { first, _ in first } }
+        all.merge(siteManual.all) { first, _ in first }
+        self.all = all
+        self.site = keys
+    }
+
+    /// The key of a unit this build's outputs read.
+    func key(of unit: InputUnit) -> String {
+        switch unit {
+        case .machine(let index, let aspect): machines[index].keys[Int(aspect.rawValue)]
+        case .part(let machine, let index, let aspect): machines[machine].parts[index].keys[Int(aspect.rawValue)]
+        case .manual(let machine, let aspect): (machine.map { machines[$0].manual } ?? siteManual).key(of: aspect)
+        default: site[unit] ?? "unknown"
+        }
+    }
+}
+
+/// The units of one machine, its parts and its manual.
+private struct MachineUnits: Sendable {
+    /// By `InputUnit.MachineAspect`.
+    let keys: [String]
+    let parts: [(keys: [String], digests: [ContentDigest])]
+    let manual: ManualUnits
+    let all: [String: ContentDigest]
+
+    init(_ machine: Machine, manual book: RenderedManual?, images: ProcessedImages, download: BundleDownload?) {
+        let prefix = "m/" + machine.slug + "/"
+        var head = Fingerprint()
+        head.add(machine.slug)
+        head.add(machine.folder.displayPath)
+        head.add(machine.source)
+        var counts = Fingerprint()
+        counts.add(machine.community.comments.count)
+        counts.add(machine.community.photos.count)
+        for part in machine.parts {
+            head.add(part.slug)
+            head.add(part.source)
+            // A layer's size and mask are read from the image, so the image is part of the head.
+            head.add(FileSystem.stamp(of: part.layer.image.absolutePath) ?? ContentDigest(high: 0, low: 0))
+            // Whether the layer is published as an optimized copy changes its URL.
+            head.add(images.isOptimized(part.layer))
+            counts.add(part.community.comments.count)
+            counts.add(part.community.photos.count)
+        }
+        var cover = Fingerprint()
+        cover.add(images.cover(of: machine)?.key)
+        var downloaded = Fingerprint()
+        downloaded.add(download?.sha256)
+        downloaded.add(download?.size ?? 0)
+        // In `InputUnit.MachineAspect` order: head, text, photos, counts, cover, download.
+        let digests = [head.digest, Self.text(machine.description, machine.community.comments),
+                       Self.photos(machine.community.photos, images), counts.digest, cover.digest, downloaded.digest]
+        keys = ["head", "text", "photos", "counts", "cover", "download"].map { prefix + $0 }
+        parts = machine.parts.map { part in
+            let partPrefix = "p/" + machine.slug + "/" + part.slug + "/"
+            return ([partPrefix + "text", partPrefix + "photos"],
+                    [Self.text(part.description, part.community.comments), Self.photos(part.community.photos, images)])
+        }
+        manual = book.map { ManualUnits($0, scope: machine.slug) } ?? ManualUnits(empty: machine.slug)
+        var all = Dictionary(uniqueKeysWithValues: zip(keys, digests))
+        for part in parts {
+            for (key, digest) in zip(part.keys, part.digests) { all[key] = digest }
+        }
+        all.merge(manual.all) { first, _ in first }
+        self.all = all
+    }
+
+    private static func photos(_ photos: [Photo], _ images: ProcessedImages) -> ContentDigest {
+        var fingerprint = Fingerprint()
+        fingerprint.add(photos.count)
+        for photo in photos {
+            fingerprint.add(photo.file.name)
+            fingerprint.add(photo.caption)
+            fingerprint.add(photo.author)
+            fingerprint.add(photo.date?.text)
+            fingerprint.add(photo.credit)
+            fingerprint.add(photo.license)
+            fingerprint.add(photo.showsLocation)
+            // The processed image's key names its sizes, metadata and files.
+            fingerprint.add(images.photos[photo.file.absolutePath]?.key)
+        }
+        return fingerprint.digest
+    }
+
+    private static func text(_ description: MarkdownSource?, _ comments: [Comment]) -> ContentDigest {
+        var fingerprint = Fingerprint()
+        fingerprint.add(description?.text)
+        fingerprint.add(comments.count)
+        for comment in comments {
+            fingerprint.add(comment.id)
+            fingerprint.add(comment.author)
+            fingerprint.add(comment.date.text)
+            fingerprint.add(comment.body.text)
+        }
+        return fingerprint.digest
+    }
+}
+
+/// The units of one manual: its navigation, and each page's text.
+private struct ManualUnits: Sendable {
+    let navigationKey: String
+    let pageKeys: [String]
+    let all: [String: ContentDigest]
+
+    init(_ book: RenderedManual, scope: String) {
+        let prefix = "manual/" + scope + "/"
+        var navigation = Fingerprint()
+        let manual = book.manual
+        for entry in manual.entries {
+            navigation.add(entry.title)
+            navigation.add("\(entry.kind):\(entry.depth):\(entry.parent ?? -1)")
+        }
+        for page in manual.pages {
+            navigation.add(page.slug)
+            navigation.add(page.path.joined(separator: "/"))
+            navigation.add(page.title)
+            navigation.add(page.body.file.displayPath)
+        }
+        navigation.add(manual.order.map(String.init).joined(separator: ","))
+        navigation.add(manual.listedCount)
+        // Which anchors exist decides how links between pages are written.
+        for anchors in book.anchors { navigation.add(anchors.joined(separator: " ")) }
+        for asset in manual.assets { navigation.add(asset) }
+        navigationKey = prefix + "nav"
+        pageKeys = manual.pages.map { prefix + "page/" + $0.slug }
+        var all = [navigationKey: navigation.digest]
+        for (key, page) in zip(pageKeys, manual.pages) { all[key] = ContentDigest(of: page.body.text) }
+        self.all = all
+    }
+
+    init(empty scope: String) {
+        navigationKey = "manual/" + scope + "/nav"
+        pageKeys = []
+        all = [navigationKey: ContentDigest(of: "")]
+    }
+
+    func key(of aspect: InputUnit.ManualAspect) -> String {
+        switch aspect {
+        case .navigation: navigationKey
+        case .page(let index): pageKeys[index]
+        }
+    }
+}
