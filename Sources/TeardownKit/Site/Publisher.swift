@@ -130,6 +130,10 @@ struct Publisher: Sendable {
             return
         }
         try moveHiddenEntries(from: output, to: spare)
+        // The tree that steps aside is the spare from now on; what its pages read is of no use.
+        if let replaced = FileSystem.identity(of: output) {
+            try FileSystem.unlinkIfPresent(cacheFolder + "/\(replaced).reads")
+        }
         if try !FileSystem.exchange(spare, output) {
             try FileSystem.rename(output, to: previous)
             try FileSystem.rename(spare, to: output)

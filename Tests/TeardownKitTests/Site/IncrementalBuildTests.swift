@@ -141,6 +141,65 @@ struct IncrementalBuildTests {
         #expect(incremental.keys.contains("manual/more/index.html"))
     }
 
+    @Test("Each page's recorded reads name what it shows: the lid's text is read by the lid's pages, not the base's")
+    func recordedReads() throws {
+        let scratch = try Scratch()
+        try scratch.build()
+        let reads = try #require(Self.dependencyIndex(scratch))
+        func readers(_ key: String) -> Set<String> {
+            Set(reads.units.first { $0.key == key }?.pages.map { reads.pages[Int($0)] } ?? [])
+        }
+        let lid = readers("p/box/lid/text")
+        #expect(lid.contains("machines/box/parts/lid/index.html"))
+        #expect(lid.contains("machines/box/machine.json"), "the machine view shows every part's notes")
+        #expect(!lid.contains("machines/box/parts/base/index.html"))
+        #expect(!lid.contains("index.html"), "the catalog shows counts, not comments")
+        #expect(readers("template/part") == ["machines/box/parts/base/index.html", "machines/box/parts/lid/index.html"])
+        #expect(readers("settings").contains("robots.txt"))
+        #expect(!readers("settings").contains("catalog.schema.json"))
+    }
+
+    @Test("A corrupt or missing dependency index renders every page again, and the site stays right")
+    func corruptDependencyIndex() throws {
+        let scratch = try Scratch()
+        let first = try scratch.build()
+        for damage in ["truncated", "missing"] {
+            try scratch.write("---\nauthor: Ada\ndate: 2024-05-0\(damage.count % 9 + 1)\n---\nThe index was \(damage).\n",
+                              to: "content/machines/box/parts/lid/comments/\(damage).md")
+            let path = try #require(Self.dependencyIndexPath(scratch))
+            if damage == "missing" {
+                try FileManager.default.removeItem(atPath: path)
+            } else {
+                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: path))
+            }
+            let report = try scratch.build()
+            #expect(report.written >= first.pages, "every page rendered again (\(damage))")
+            let reference = (scratch.site as NSString).deletingLastPathComponent + "/reference-\(damage)"
+            try scratch.build(full: true, to: reference)
+            #expect(try Self.snapshot(scratch.output) == (try Self.snapshot(reference)))
+            // The next change is incremental again.
+            try scratch.write("---\nauthor: Ada\ndate: 2024-05-09\n---\nAfter \(damage).\n",
+                              to: "content/machines/box/parts/lid/comments/after-\(damage).md")
+            #expect(try scratch.build().written < first.pages)
+        }
+    }
+
+    /// The published tree's dependency index, beside its manifest in the output's cache folder.
+    private static func dependencyIndexPath(_ scratch: Scratch) -> String? {
+        guard let identity = FileSystem.identity(of: scratch.output) else { return nil }
+        let folder = scratch.output + ".cache/outputs"
+        let enumerator = FileManager.default.enumerator(atPath: folder)
+        while let path = enumerator?.nextObject() as? String {
+            if path.hasSuffix("/\(identity).reads") { return folder + "/" + path }
+        }
+        return nil
+    }
+
+    private static func dependencyIndex(_ scratch: Scratch) -> DependencyIndex? {
+        dependencyIndexPath(scratch).flatMap { FileManager.default.contents(atPath: $0) }.flatMap(DependencyIndex.parse)
+    }
+
     @Test("--full renders everything again")
     func fullBuild() throws {
         let scratch = try Scratch()
