@@ -7,10 +7,10 @@ import Foundation
 ///
 /// It is kept beside the tree's manifest, under the tree's identity. Missing, corrupt or from
 /// another version of Teardown, it is ignored: every page is rendered.
-struct DependencyIndex: Codable, Sendable {
+struct DependencyIndex: Sendable {
     private static let format = "teardown-reads 1 " + TeardownVersion.build
 
-    struct Unit: Codable, Sendable {
+    struct Unit: Sendable {
         let key: String
         let digest: ContentDigest
         /// Positions in `pages`.
@@ -22,14 +22,70 @@ struct DependencyIndex: Codable, Sendable {
     let pages: [String]
     let units: [Unit]
 
+    // Written field by field rather than through Codable: a profile of a one-comment rebuild
+    // at 10,000 parts spent 0.2 s decoding and encoding the units one keyed value at a time.
+    // Page numbers are sorted and stored as differences, most of them one byte.
+
     static func parse(_ data: Data) -> DependencyIndex? {
-        guard let index = try? BinaryDecoder().decode(DependencyIndex.self, from: data), index.format == format else {
+        let source = BinaryDecoder.Source(bytes: [UInt8](data))
+        do {
+            guard try source.string() == format else { return nil }
+            let pageCount = Int(try source.integer())
+            guard pageCount <= data.count else { return nil }
+            var pages: [String] = []
+            pages.reserveCapacity(pageCount)
+            for _ in 0..<pageCount { pages.append(try source.string()) }
+            let unitCount = Int(try source.integer())
+            guard unitCount <= data.count else { return nil }
+            var units: [Unit] = []
+            units.reserveCapacity(unitCount)
+            for _ in 0..<unitCount {
+                let key = try source.string()
+                let digest = ContentDigest(high: try source.integer(), low: try source.integer())
+                let count = Int(try source.integer())
+                guard count <= pageCount else { return nil }
+                var readers: [UInt32] = []
+                readers.reserveCapacity(count)
+                var page: UInt64 = 0
+                for _ in 0..<count {
+                    page += try source.integer()
+                    guard page < pageCount else { return nil }
+                    readers.append(UInt32(page))
+                }
+                units.append(Unit(key: key, digest: digest, pages: readers))
+            }
+            guard source.position == source.bytes.count else { return nil }
+            return DependencyIndex(pages: pages, units: units)
+        } catch {
             return nil
         }
-        return index
     }
 
-    func serialized() -> Data { (try? BinaryEncoder().encode(self)) ?? Data() }
+    func serialized() -> Data {
+        let sink = BinaryEncoder.Sink()
+        sink.string(format)
+        sink.integer(UInt64(pages.count))
+        for page in pages { sink.string(page) }
+        sink.integer(UInt64(units.count))
+        for unit in units {
+            sink.string(unit.key)
+            sink.integer(unit.digest.high)
+            sink.integer(unit.digest.low)
+            sink.integer(UInt64(unit.pages.count))
+            var previous: UInt32 = 0
+            for page in unit.pages {
+                sink.integer(UInt64(page - previous))
+                previous = page
+            }
+        }
+        return Data(sink.bytes)
+    }
+
+    private init(pages: [String], units: [Unit]) {
+        format = Self.format
+        self.pages = pages
+        self.units = units
+    }
 
     /// The pages that read a unit whose digest is not `current`'s, or that is gone.
     func stale(_ current: [String: ContentDigest]) -> Set<String> {
