@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 import TeardownKit
 
 /// `teardown serve`: builds the site, serves the output folder on loopback, rebuilds
@@ -53,7 +54,9 @@ public struct PreviewServer: Sendable {
                 body: .init { writer in
                     defer { Task { await live.unsubscribe(id) } }
                     try await writer.write(ByteBuffer(string: ": connected\n\n"))
-                    for await event in stream {
+                    // The stream ends when the server is asked to stop (Ctrl-C, SIGTERM): graceful
+                    // shutdown waits for every open request, and an open page's stream never ends.
+                    for await event in stream.cancelOnGracefulShutdown() {
                         try await writer.write(ByteBuffer(string: event))
                     }
                     try await writer.finish(nil)

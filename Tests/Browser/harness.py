@@ -85,15 +85,22 @@ class ServedSite:
         self.log.flush()
         return (self.work / "serve.log").read_text(errors="replace")
 
-    def stop(self):
-        self.server.terminate()
+    def stop(self, signal_number=signal.SIGTERM):
+        """Stops the server as a user does (SIGTERM, or SIGINT for Ctrl-C); fails if it needed SIGKILL."""
+        self.server.send_signal(signal_number)
+        hung = False
         try:
             self.server.wait(timeout=10)
         except subprocess.TimeoutExpired:
+            hung = True
             self.server.kill()
             self.server.wait()
+        log = self.server_log()
         self.log.close()
         shutil.rmtree(self.work, ignore_errors=True)
+        if hung:
+            raise AssertionError(f"teardown serve did not stop within 10 s of {signal.Signals(signal_number).name}\n{log}")
+        return log
 
 
 class SiteTestCase(unittest.TestCase):

@@ -50,6 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         try await server.run()
+        say("Stopped")
     }
 }
 
