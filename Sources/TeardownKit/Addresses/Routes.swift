@@ -34,6 +34,13 @@ enum Routes {
         URLPath(Routes.machine(machine).value + "cover/" + (URLPath.file([name]).value.dropFirst()))
     }
 
+    /// The machine's layers composed into one image, `width` wide, which its part pages draw it
+    /// from: the cover's own copy when the cover is composed, else one beside it.
+    static func composedStack(_ machine: some MachineAddressable, width: Int, isCover: Bool) -> URLPath {
+        let name = PhotoFiles.cover(width, "webp")
+        return isCover ? cover(machine, file: name) : URLPath(Routes.machine(machine).value + "stack/" + name)
+    }
+
     /// The photos of a machine or part: `owner` is its page.
     static func gallery(_ owner: URLPath) -> URLPath { URLPath(owner.value + "photos/") }
 

@@ -38,12 +38,14 @@ struct ImageProcessor: Sendable {
                 if let outcome = cache.outcome(key) { outcomes[job.source.absolutePath] = outcome } else { missing.append((job, key)) }
             }
         }
-        var covers: [String: ProcessedPhoto] = [:]
+        // Every machine's layers composed into one image: the cover of a machine whose
+        // machine.yaml names no photo, and the faded machine behind each of its part pages.
+        var composedStacks: [String: ProcessedPhoto] = [:]
         var missingCovers: [(Machine, String)] = []
-        for machine in content.machines where machine.cover == nil && !machine.parts.isEmpty {
+        for machine in content.machines where !machine.parts.isEmpty {
             guard let key = coverKey(machine, layerKeys: layerKeys) else { continue }
             switch cache.outcome(key) {
-            case .photo(let cover)?: covers[machine.slug] = cover
+            case .photo(let cover)?: composedStacks[machine.slug] = cover
             case .failed?, .layer?: break
             case nil: missingCovers.append((machine, key))
             }
@@ -62,7 +64,9 @@ struct ImageProcessor: Sendable {
             progress?(counter.next(), total)
             return (machine.slug, outcome)
         }
-        for case (let slug, .photo(let cover)) in composed { covers[slug] = cover }
+        for case (let slug, .photo(let cover)) in composed { composedStacks[slug] = cover }
+        var covers: [String: ProcessedPhoto] = [:]
+        for machine in content.machines where machine.cover == nil { covers[machine.slug] = composedStacks[machine.slug] }
         cache.finish()
 
         var photos: [String: ProcessedPhoto] = [:], layers: [String: ProcessedLayer] = [:]
@@ -79,7 +83,7 @@ struct ImageProcessor: Sendable {
             default: break
             }
         }
-        return ProcessedImages(entries: cache.entries, photos: photos, layers: layers, covers: covers,
+        return ProcessedImages(entries: cache.entries, photos: photos, layers: layers, covers: covers, composed: composedStacks,
                                diagnostics: diagnostics, processed: total)
     }
 

@@ -40,6 +40,9 @@ struct ProcessedImages: Sendable {
     let layers: [String: ProcessedLayer]
     /// A cover made of the machine's layers, by machine slug, when machine.yaml names none.
     let covers: [String: ProcessedPhoto]
+    /// Every machine's layers composed into one image, by slug: its part pages draw the
+    /// machine from it, so a part page's size does not grow with the machine's part count.
+    let composed: [String: ProcessedPhoto]
     /// Photos that could not be used (warnings) and layers that could not (errors).
     let diagnostics: [Diagnostic]
     /// Images made by this build rather than found in the cache.
@@ -55,6 +58,13 @@ struct ProcessedImages: Sendable {
     /// The cover of the machine `slug` whose machine.yaml names `file`, or none.
     func cover(slug: String, named file: SourceFile?) -> ProcessedPhoto? {
         file.flatMap { photos[$0.absolutePath] } ?? covers[slug]
+    }
+
+    /// The machine's layers composed into one image, its largest WebP as the cached file, and
+    /// whether it is the machine's cover (then it is published as the cover already).
+    func composedStack(of machine: some MachineAddressable) -> (width: Int, file: String, isCover: Bool)? {
+        guard let stack = composed[machine.slug], let largest = stack.variants.last else { return nil }
+        return (largest.width, path(stack.key, largest.webp), covers[machine.slug] != nil)
     }
 
     /// Whether a layer is published as an optimized copy (which changes its URL) rather than as it is.

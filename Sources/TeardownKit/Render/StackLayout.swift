@@ -12,11 +12,17 @@ struct StackLayout: Sendable {
     private let layers: [StackLayerModel]
     /// Each layer as a CSS background: its URL, position and size, keyed like `layers`.
     private let backgrounds: [(url: String, position: String, size: String)]
+    /// The layers composed into one image, relative to the machine's page, when it could be made.
+    private let composed: String?
 
     init(_ machine: MachineView, images: ProcessedImages) {
         let optimized = { (part: PartView) in images.isOptimized(part.layer) }
         name = machine.name
         canvas = machine.canvas
+        // Whether it could be made follows from the layers, which are the machine's head.
+        composed = machine.parts.isEmpty ? nil : images.composedStack(of: machine).map { stack in
+            Routes.composedStack(machine, width: stack.width, isCover: stack.isCover).relative(from: Routes.machine(machine))
+        }
         let width = machine.canvas.width, height = machine.canvas.height
         layers = machine.parts.map { part in
             StackLayerModel(
@@ -45,8 +51,15 @@ struct StackLayout: Sendable {
         return StackModel(name: name, width: canvas.width, height: canvas.height, layers: placed)
     }
 
-    /// The layers as one element's CSS backgrounds, topmost first, leaving out `excluded`.
+    /// The machine as one element's CSS background: its composed layers, or where they could
+    /// not be composed, every layer topmost first, leaving out `excluded`. A part page draws
+    /// its own layer over it, which hides the part's faded self in the composed image, so a
+    /// part page names one image however many parts its machine has.
     func backdrop(prefix: String, excluding excluded: Int? = nil) -> BackdropModel {
+        if let composed {
+            return BackdropModel(name: name, width: canvas.width, height: canvas.height,
+                                 style: "background-image: url(\"\(prefix)\(composed)\"); background-size: 100% 100%")
+        }
         var images: [String] = [], positions: [String] = [], sizes: [String] = []
         for index in backgrounds.indices.reversed() where index != excluded {
             // Layer URLs are percent-encoded: a double quote cannot occur in them.

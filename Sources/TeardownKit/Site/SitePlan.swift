@@ -52,6 +52,11 @@ public struct SitePlan: Sendable {
             }
             if machine.photoCount > 0 { pages.append((Routes.gallery(machineURL), .gallery(m, part: nil))) }
             addPhotos(machine.community.photos, machine: m, part: nil, owner: machineURL)
+            // A machine with a cover photo publishes its composed layers beside it, for its part pages.
+            if let stack = images.composedStack(of: machine), !stack.isCover {
+                copies.append(Copy(url: Routes.composedStack(machine, width: stack.width, isCover: false), source: stack.file,
+                                   cached: true))
+            }
             if let cover = images.cover(of: machine) {
                 for variant in cover.variants {
                     for (name, fileExtension) in [(variant.webp, "webp"), (variant.jpeg, "jpg")] {
