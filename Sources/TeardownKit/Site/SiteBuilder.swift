@@ -264,7 +264,8 @@ public struct SiteBuilder: Sendable {
             for (number, shard) in shards.shards.enumerated() {
                 let held = files[number]
                 if !held.isEmpty, pages[number].allSatisfy({ target[$0] != Outputs.unrendered }),
-                   held.values.allSatisfy({ $0 == Self.digest(of: shard, pages: pages[number], target, indexer: indexer) }) {
+                   case let digest = Self.digest(of: shard, pages: pages[number], target, indexer: indexer),
+                   held.values.allSatisfy({ $0 == digest }) {
                     target.merge(held) { current, _ in current }
                 } else {
                     staleShards.append(Outputs.Shard(shard: shard, pages: pages[number]))
