@@ -4,13 +4,19 @@ The fixture press (Tests/TeardownKitTests/Fixtures/make-machine-view-fixture.py)
 a plate at the bottom, a core above it, and on top a frame whose middle is a transparent hole.
 Points below are in the machine's canvas units; `screen` maps them to the window.
 """
+import shutil
+import struct
+import tempfile
+import unittest
+import zlib
+from pathlib import Path
+
 from selenium.webdriver.common.action_chains import ActionChains
-from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from harness import SiteTestCase
+from harness import FIXTURES, ServedSite, SiteTestCase, chromium
 
 FRAME_BORDER = (110, 120)
 HOLE = (200, 120)            # transparent in the frame: the core shows
@@ -228,10 +234,15 @@ class MachineViewInBrowser(SiteTestCase):
         ActionChains(self.browser).send_keys(Keys.ESCAPE).perform()
         self.assertIsNone(dialog.get_attribute("open"))
 
-    def test_wheel_and_buttons_zoom_around_the_pointer(self):
+    def wheel(self, x, y, delta, ctrl=False):
+        """A mouse wheel turn over (x, y), with Ctrl held or not, as the browser gets one."""
+        self.browser.execute_cdp_cmd("Input.dispatchMouseEvent", {
+            "type": "mouseWheel", "x": x, "y": y, "deltaX": 0, "deltaY": delta, "modifiers": 2 if ctrl else 0})
+
+    def test_ctrl_wheel_and_buttons_zoom_around_the_pointer(self):
         before = self.world()
         x, y = (round(v) for v in self.screen(FRAME_BORDER))
-        ActionChains(self.browser).scroll_from_origin(ScrollOrigin.from_viewport(x, y), 0, -300).perform()
+        self.wheel(x, y, -300, ctrl=True)
         after = self.world()
         self.assertGreater(after["width"], before["width"] * 1.3)
         # The canvas point under the pointer is still under it.
@@ -243,6 +254,18 @@ class MachineViewInBrowser(SiteTestCase):
         self.assertLess(self.world()["width"], after["width"])
         self.press("fit")
         self.assertAlmostEqual(self.world()["width"], before["width"], delta=0.5)
+
+    def test_a_plain_wheel_scrolls_the_page_and_says_how_to_zoom(self):
+        before = self.world()
+        scrolled = self.browser.execute_script("return scrollY")
+        self.assertGreater(self.browser.execute_script("return document.documentElement.scrollHeight - innerHeight"), 100)
+        x, y = (round(v) for v in self.screen((200, 150)))
+        self.wheel(x, y, 100)
+        WebDriverWait(self.browser, 5).until(lambda b: b.execute_script("return scrollY") > scrolled)
+        self.assertAlmostEqual(self.world()["width"], before["width"], delta=0.5)
+        hint = self.browser.find_element(By.CSS_SELECTOR, ".mv-hint")
+        self.assertIn("shown", hint.get_attribute("class"))
+        self.assertIn("to zoom the machine", hint.get_attribute("textContent"))
 
     def touch(self, kind, points):
         self.browser.execute_cdp_cmd("Input.dispatchTouchEvent", {
@@ -269,6 +292,17 @@ class MachineViewInBrowser(SiteTestCase):
         self.assertAlmostEqual(after["left"] + 200 * after["width"] / 400, cx, delta=1.5)
         self.assertAlmostEqual(after["top"] + 150 * after["height"] / 300, cy, delta=1.5)
         self.assertEqual(self.title(), "Selected: Core", "a pinch leaves the selection alone")
+
+    def test_one_finger_on_empty_space_scrolls_the_page(self):
+        before = self.world()
+        scrolled = self.browser.execute_script("return scrollY")
+        x, y = self.screen(EMPTY)
+        self.touch("touchStart", [(x, y)])
+        for step in range(1, 8):
+            self.touch("touchMove", [(x, y - 20 * step)])
+        self.touch("touchEnd", [])
+        WebDriverWait(self.browser, 5).until(lambda b: b.execute_script("return scrollY") > scrolled)
+        self.assertAlmostEqual(self.world()["left"], before["left"], delta=0.5)
 
     def test_settings_remember_positions_and_background(self):
         self.press("settings")
@@ -324,3 +358,90 @@ class GalleryLightboxInBrowser(SiteTestCase):
         ActionChains(self.browser).send_keys(Keys.ESCAPE).perform()
         self.assertIsNone(dialog.get_attribute("open"))
         self.assertEqual(self.severe_errors(), [])
+
+
+class MachineViewOnDiscussionPages(unittest.TestCase):
+    """Page 2 of a machine's discussion shows the machine view too, two folders deeper."""
+
+    def test_page_two_of_a_discussion_draws_and_links_as_page_one_does(self):
+        work = Path(tempfile.mkdtemp(prefix="teardown-browser-"))
+        site = work / "site"
+        shutil.copytree(FIXTURES / "machine-view", site)
+        comments = site / "content/machines/press/comments"
+        comments.mkdir(parents=True, exist_ok=True)
+        for number in range(1, 8):
+            (comments / f"c{number}.md").write_text(f"---\nauthor: Ada\ndate: 2024-05-{number:02d}\n---\nComment {number}.\n")
+        served = ServedSite(site, "machines/press/discussion/2/", copy=False)
+        browser = chromium()
+        try:
+            browser.get(served.base + "machines/press/discussion/2/")
+            WebDriverWait(browser, 10).until(lambda b: b.find_elements(By.CSS_SELECTOR, ".mv-part"))
+            WebDriverWait(browser, 10).until(lambda b: b.execute_script(
+                "return [...document.querySelectorAll('.mv-part img')].every(i => i.complete && i.naturalWidth > 0)"))
+            sources = browser.execute_script("return [...document.querySelectorAll('.mv-part img')].map(i => i.src)")
+            self.assertTrue(sources and all("/machines/press/parts/" in s and "/discussion/" not in s for s in sources), sources)
+            data = browser.execute_script("const d = document.querySelector('.machine-view').machineView.data;"
+                                          "return {page: d.page, photos: d.photos, parts: d.parts.map(p => p.page)};")
+            self.assertEqual(data["page"], served.base + "machines/press/")
+            self.assertEqual(data["photos"], served.base + "machines/press/photos/")
+            self.assertTrue(all(page.startswith(served.base + "machines/press/parts/") for page in data["parts"]), data)
+            browser.find_element(By.CSS_SELECTOR, '[data-action="details"]').click()
+            link = browser.find_element(By.CSS_SELECTOR, ".mv-panel a[href]")
+            self.assertEqual(link.get_attribute("href"), served.base + "machines/press/")
+            errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE" and "favicon.ico" not in e["message"]]
+            self.assertEqual(errors, [])
+        finally:
+            browser.quit()
+            served.stop()
+            shutil.rmtree(work, ignore_errors=True)
+
+
+class MachineViewHaloOnGlass(unittest.TestCase):
+    """A see-through part (a window at 12% opacity) keeps its see-through area clear when selected."""
+
+    def test_the_halo_rings_a_translucent_part_without_flooding_it(self):
+        work = Path(tempfile.mkdtemp(prefix="teardown-browser-"))
+        site = work / "site"
+        shutil.copytree(FIXTURES / "machine-view", site)
+        def frame(x, y):
+            if not (100 <= x < 300 and 40 <= y < 210):
+                return (0, 0, 0, 0)
+            # The middle is glass: 12% opaque, below the alpha that makes a pixel part of the part.
+            return (40, 90, 160, 30) if (150 <= x < 250 and 80 <= y < 170) else (40, 90, 160, 255)
+        write_png(site / "content/machines/press/parts/frame/frame.png", 400, 300, frame)
+        served = ServedSite(site, "machines/press/machine.json", copy=False)
+        browser = chromium()
+        try:
+            browser.get(served.base + "machines/press/")
+            WebDriverWait(browser, 10).until(lambda b: b.execute_script(
+                "const i = [...document.querySelectorAll('.mv-part img')];"
+                "return i.length === 3 && i.every(i => i.complete && i.naturalWidth > 0)"))
+            browser.execute_script("document.querySelector('.machine-view').machineView.select("
+                                   "document.querySelector('.machine-view').machineView.parts.find(p => p.slug === 'frame'))")
+            WebDriverWait(browser, 10).until(lambda b: b.execute_script("return !document.querySelector('.mv-halo').hidden"))
+            alpha = """
+                const halo = document.querySelector('.mv-halo');
+                const scale = halo.width / parseFloat(halo.style.width);
+                const [x, y] = arguments;
+                const at = (v, origin) => Math.floor((v - parseFloat(origin)) * scale);
+                return halo.getContext('2d').getImageData(at(x, halo.style.left), at(y, halo.style.top), 1, 1).data[3];"""
+            self.assertEqual(browser.execute_script(alpha, 200, 125), 0, "the middle of the glass stays clear")
+            self.assertEqual(browser.execute_script(alpha, 170, 100), 0, "near the glass's edge too")
+            self.assertGreater(browser.execute_script(alpha, 99, 125), 0, "the ring runs outside the frame")
+            self.assertGreater(browser.execute_script(alpha, 151, 125), 0, "and inside the glass's edge")
+        finally:
+            browser.quit()
+            served.stop()
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def write_png(path, width, height, pixel):
+    """An RGBA PNG whose pixel (x, y) is pixel(x, y) -> (r, g, b, a)."""
+    rows = b"".join(b"\x00" + b"".join(bytes(pixel(x, y)) for x in range(width)) for y in range(height))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
+    Path(path).write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 9))
+                           + chunk(b"IEND", b""))

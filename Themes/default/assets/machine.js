@@ -1,6 +1,6 @@
 // Teardown's machine view: take a machine apart. Reads machine.json (written by the build)
 // and replaces the assembled picture with its parts, each a button: tap or Tab to select,
-// drag or use the arrow keys to move, wheel or pinch to zoom, Undo and Reset to put back.
+// drag or use the arrow keys to move, Ctrl+wheel or pinch to zoom, Undo and Reset to put back.
 // Without this script the page keeps the assembled machine and the list of parts.
 (() => {
   'use strict';
@@ -109,13 +109,37 @@
       this.viewport.addEventListener('pointermove', (event) => this.move(event));
       this.viewport.addEventListener('pointerup', (event) => this.up(event));
       this.viewport.addEventListener('pointercancel', (event) => this.up(event, true));
+      // As maps do, the view does not take the page's scrolling: a plain wheel scrolls the page
+      // and a hint says how to zoom; Ctrl or Cmd with the wheel zooms, and so does a trackpad
+      // pinch, which browsers report as a wheel with Ctrl held.
+      this.hint = element('p', { class: 'mv-hint', 'aria-hidden': 'true' });
+      this.hint.textContent = /Mac|iPhone|iPad/.test(navigator.platform) ? 'Use \u2318 + scroll to zoom the machine'
+        : 'Use Ctrl + scroll to zoom the machine';
+      this.viewport.append(this.hint);
       this.viewport.addEventListener('wheel', (event) => {
+        if (!event.ctrlKey && !event.metaKey) {
+          this.showHint();
+          return;
+        }
         event.preventDefault();
         const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? 400 : 1;
         this.zoomAt(Math.exp(-event.deltaY * unit * 0.0015), event.clientX, event.clientY);
       }, { passive: false });
+      // One finger on a part drags it and two fingers pinch; one finger elsewhere scrolls the
+      // page (the viewport allows vertical panning), so a phone can scroll past the machine.
+      this.viewport.addEventListener('touchstart', (event) => {
+        const touch = event.touches[0];
+        const point = this.canvasPoint(touch.clientX, touch.clientY);
+        if (event.touches.length > 1 || this.partAt(point.x, point.y)) event.preventDefault();
+      }, { passive: false });
       root.addEventListener('keydown', (event) => this.key(event));
       this.update();
+    }
+
+    showHint() {
+      this.hint.classList.add('shown');
+      clearTimeout(this.hintTimer);
+      this.hintTimer = setTimeout(() => this.hint.classList.remove('shown'), 1500);
     }
 
     // MARK: Selection and hit-testing
@@ -154,14 +178,17 @@
       const width = bounds.width + 2 * margin, height = bounds.height + 2 * margin;
       const resolution = Math.min(scale * (window.devicePixelRatio || 1), 4096 / Math.max(width, height));
       const pixels = { width: Math.ceil(width * resolution), height: Math.ceil(height * resolution) };
-      const silhouette = element('canvas', pixels);
-      const red = silhouette.getContext('2d');
-      red.setTransform(resolution, 0, 0, resolution, (margin - bounds.x) * resolution, (margin - bounds.y) * resolution);
-      red.drawImage(image, box.x, box.y, box.width, box.height);
-      red.setTransform(1, 0, 0, 1, 0, 0);
-      red.globalCompositeOperation = 'source-in';
-      red.fillStyle = HALO_COLOUR;
-      red.fillRect(0, 0, pixels.width, pixels.height);
+      // The part as drawn, and its solid silhouette (see `solidify`): the ring grows from the
+      // silhouette, and the part as drawn is cut out of it, so its soft edge meets the ring.
+      const [drawn, silhouette] = [0, 1].map(() => {
+        const canvas = element('canvas', pixels);
+        const context = canvas.getContext('2d', { willReadFrequently: true });
+        context.setTransform(resolution, 0, 0, resolution, (margin - bounds.x) * resolution, (margin - bounds.y) * resolution);
+        context.drawImage(image, box.x, box.y, box.width, box.height);
+        context.setTransform(1, 0, 0, 1, 0, 0);
+        return canvas;
+      });
+      solidify(silhouette.getContext('2d', { willReadFrequently: true }), pixels);
       Object.assign(halo, pixels);
       const context = halo.getContext('2d');
       const reach = ring * resolution;
@@ -170,7 +197,7 @@
         context.drawImage(silhouette, reach * Math.cos(angle), reach * Math.sin(angle));
       }
       context.globalCompositeOperation = 'destination-out';
-      context.drawImage(silhouette, 0, 0);
+      context.drawImage(drawn, 0, 0);
       Object.assign(halo.style, { left: `${bounds.x - margin}px`, top: `${bounds.y - margin}px`,
         width: `${width}px`, height: `${height}px` });
       halo.hidden = false;
@@ -446,6 +473,7 @@
       const description = element('div', { class: 'body mv-description' });
       // The build rendered and made safe this HTML exactly as on the machine's pages.
       description.innerHTML = notes.description || '<p class="empty">No description yet.</p>';
+      rebase(description, data.page);
       this.panel.append(description);
       const title = element('h3');
       title.textContent = notes.latestComments.length ? 'Latest comments' : 'No comments yet';
@@ -459,6 +487,7 @@
         byline.append(author, ' ', comment.date);
         const body = element('div', { class: 'body' });
         body.innerHTML = comment.html;
+        rebase(body, data.page);
         item.append(byline, body);
         list.append(item);
       }
@@ -588,6 +617,62 @@
     }
   }
 
+  // The silhouette the halo rings: the pixels that belong to the part as hit-testing counts
+  // them (alpha from OPAQUE_ALPHA), solid red, the rest clear. Sixteen shifted copies of the
+  // image's own alpha would add a window's or a soft shadow's faint alpha up to solid red,
+  // flooding what should stay see-through.
+  function solidify(context, { width, height }) {
+    let image;
+    try {
+      image = context.getImageData(0, 0, width, height);
+    } catch {
+      // A layer from another origin cannot be read back: ring its alpha as it is.
+      context.globalCompositeOperation = 'source-in';
+      context.fillStyle = HALO_COLOUR;
+      context.fillRect(0, 0, width, height);
+      return;
+    }
+    const bytes = image.data;
+    const [r, g, b] = [1, 3, 5].map((at) => parseInt(HALO_COLOUR.slice(at, at + 2), 16));
+    for (let i = 0; i < bytes.length; i += 4) {
+      bytes[i] = r;
+      bytes[i + 1] = g;
+      bytes[i + 2] = b;
+      bytes[i + 3] = bytes[i + 3] >= OPAQUE_ALPHA ? 255 : 0;
+    }
+    context.putImageData(image, 0, 0);
+  }
+
+  // machine.json's addresses are relative to the file itself, but the page showing the view
+  // may sit elsewhere: page 2 of a machine's discussion is two folders deeper. They are made
+  // absolute once, against the file, so every page of the machine resolves them alike.
+  function resolve(data, source) {
+    const at = (path) => (path == null ? path : new URL(path, source).href);
+    data.page = at(data.page);
+    data.photos = at(data.photos);
+    for (const part of data.parts) {
+      part.image = at(part.image);
+      part.page = at(part.page);
+      part.photos = at(part.photos);
+      for (const slide of part.lightbox) {
+        slide.image = at(slide.image);
+        slide.page = at(slide.page);
+      }
+    }
+    return data;
+  }
+
+  // Descriptions and comments were rendered for the machine's own page: their relative links
+  // and images resolve against it, whichever page shows them.
+  function rebase(container, base) {
+    for (const node of container.querySelectorAll('[href], [src]')) {
+      for (const name of ['href', 'src']) {
+        const value = node.getAttribute(name);
+        if (value && !value.startsWith('#')) node.setAttribute(name, new URL(value, base).href);
+      }
+    }
+  }
+
   function element(name, attributes = {}) {
     const node = document.createElement(name);
     for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
@@ -603,7 +688,7 @@
       })
       .then((data) => {
         if (data.version !== 1) throw new Error(`${source}: machine.json version ${data.version} is not supported`);
-        root.machineView = new MachineView(root, data, source);
+        root.machineView = new MachineView(root, resolve(data, source), source);
       })
       .catch((error) => console.error('Teardown machine view:', error));
   }
