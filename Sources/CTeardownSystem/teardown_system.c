@@ -4,6 +4,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <netdb.h>
+#include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -45,4 +48,25 @@ int td_identity(const char *path, uint64_t *device, uint64_t *inode, int64_t *bi
     *birth_seconds = 0;
     *birth_nanoseconds = 0;
     return 0;
+}
+
+int td_port_check(const char *host, int port) {
+    char service[16];
+    snprintf(service, sizeof service, "%d", port);
+    struct addrinfo hints = {0}, *found = NULL;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE;
+    if (getaddrinfo(host, service, &hints, &found) != 0 || found == NULL) return -1;
+    int result = 0;
+    int fd = socket(found->ai_family, found->ai_socktype, found->ai_protocol);
+    if (fd < 0) {
+        result = errno;
+    } else {
+        int yes = 1;
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+        if (bind(fd, found->ai_addr, found->ai_addrlen) != 0) result = errno;
+        close(fd);
+    }
+    freeaddrinfo(found);
+    return result;
 }

@@ -72,6 +72,24 @@ struct ServeTests {
         }
     }
 
+    @Test("A port in use is refused before the build, with a port to try; a port out of range is refused")
+    func ports() throws {
+        let server = try Server()
+        defer { server.stop() }
+        let site = server.site.path
+        let taken = try TeardownBinary.run(["serve", "--site", site, "--port", "\(server.port)"])
+        #expect(taken.status == 1)
+        #expect(taken.stderr == "error: port \(server.port) is in use on 127.0.0.1; try --port \(server.port + 1)\n", "\(taken.stderr)")
+        #expect(!taken.stdout.contains("Built"), "refused before building")
+        let intake = try TeardownBinary.run(["intake", "--site", site, "--inbox", site + "/inbox", "--port", "\(server.port)"])
+        #expect(intake.status == 1)
+        #expect(intake.stderr.contains("port \(server.port) is in use"), "\(intake.stderr)")
+        let range = try TeardownBinary.run(["serve", "--site", site, "--port", "99999"])
+        #expect(range.status != 0)
+        #expect(range.stderr.contains("port 99999 is not a TCP port (1 to 65535)"), "\(range.stderr)")
+        #expect(!range.stdout.contains("Serving on"))
+    }
+
     @Test("Pages are served with the reload script, the right types, and the site's 404 page")
     func serves() throws {
         let server = try Server()

@@ -31,10 +31,31 @@ public struct MarkdownRenderer: Sendable {
         _ = Self.registered
     }
 
-    public func render(_ markdown: String, trust: Trust) -> String {
+    /// `topLevel` is the level the text's shallowest heading may have: text placed under a
+    /// page's own headings (a description in its discussion) has its headings moved down, all
+    /// by the same steps and at most to h6, so that the page keeps one h1.
+    public func render(_ markdown: String, trust: Trust, topLevel: Int = 1) -> String {
         parsed(markdown, trust: trust) { document, parser, options in
-            html(document, parser: parser, options: options, trust: trust)
+            if topLevel > 1 { Self.lowerHeadings(document, to: topLevel) }
+            return html(document, parser: parser, options: options, trust: trust)
         } ?? ""
+    }
+
+    private static func lowerHeadings(_ document: OpaquePointer, to topLevel: Int) {
+        var headings: [OpaquePointer] = []
+        guard let iterator = cmark_iter_new(document) else { return }
+        defer { cmark_iter_free(iterator) }
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            if event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_HEADING {
+                headings.append(node)
+            }
+        }
+        guard let shallowest = headings.map({ Int(cmark_node_get_heading_level($0)) }).min(), shallowest < topLevel else { return }
+        for node in headings {
+            cmark_node_set_heading_level(node, Int32(min(6, Int(cmark_node_get_heading_level(node)) + topLevel - shallowest)))
+        }
     }
 
     /// Renders `markdown` and lists its headings and link targets, for a manual's table of

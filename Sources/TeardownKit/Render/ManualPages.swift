@@ -10,11 +10,14 @@ extension PageRenderer {
         if let machine { filters.append(SearchFilterModel(name: "machine", value: machine.name)) }
         switch address.output {
         case .page(let index):
-            let page = manualPage(index, of: book, title: manualTitle, at: url)
-            let title = machine == nil ? page.title : "\(page.title) — \(manualTitle)"
+            let page = manualPage(index, of: book, title: manualTitle, machine: machine, at: url)
+            // A machine manual's front page is usually titled after it ("Desk fan user manual"):
+            // "Desk fan user manual — Desk fan manual" would say it twice.
+            let title = machine.map { page.title.localizedCaseInsensitiveContains($0.name) ? page.title : "\(page.title) — \(manualTitle)" }
+                ?? page.title
             return theme.render("manual", model(url, title: title, description: "", scripts: ["manual.js"], filters: filters, page))
         case .contents:
-            let page = contentsPage(book, title: manualTitle, at: url)
+            let page = contentsPage(book, title: manualTitle, machine: machine, at: url)
             return theme.render("manual", model(url, title: manualTitle, description: "", scripts: ["manual.js"], page))
         case .print:
             let sections = book.manual.order.map { index in
@@ -29,7 +32,8 @@ extension PageRenderer {
         }
     }
 
-    private func manualPage(_ index: Int, of book: ManualView, title manualTitle: String, at url: URLPath) -> ManualPageModel {
+    private func manualPage(_ index: Int, of book: ManualView, title manualTitle: String, machine: MachineView?,
+                            at url: URLPath) -> ManualPageModel {
         let manual = book.manual
         let page = manual.pages[index]
         let position = book.positionOfPage[index]
@@ -49,6 +53,10 @@ extension PageRenderer {
         }
         if !page.path.isEmpty {
             crumbs.insert(LinkModel(title: manualTitle, url: book.base.relative(from: url)), at: 0)
+        }
+        // A machine's manual leads back to its machine from every page.
+        if let machine {
+            crumbs.insert(LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)), at: 0)
         }
         let document = book.document(index)
         let toc = zip(document.headings, book.anchors[index]).filter { (2...3).contains($0.0.level) }.map {
@@ -71,14 +79,15 @@ extension PageRenderer {
             indexed: true, isContents: false)
     }
 
-    private func contentsPage(_ book: ManualView, title: String, at url: URLPath) -> ManualPageModel {
+    private func contentsPage(_ book: ManualView, title: String, machine: MachineView?, at url: URLPath) -> ManualPageModel {
+        let crumbs = machine.map { [LinkModel(title: $0.name, url: Routes.machine($0).relative(from: url))] } ?? []
         let navigation = navigationItems(book, current: nil, at: url)
         let empty = book.manual.isEmpty
         return ManualPageModel(
             title: title, manualTitle: title,
             html: empty ? "<p>This manual has no pages yet.</p>" : "", toc: [], hasToc: false,
             navigation: navigation, hasNavigation: !navigation.isEmpty, navigationData: nil,
-            contents: url.relative(from: url), breadcrumbs: [], hasBreadcrumbs: false, previous: nil,
+            contents: url.relative(from: url), breadcrumbs: crumbs, hasBreadcrumbs: !crumbs.isEmpty, previous: nil,
             next: book.manual.order.first.map { LinkModel(title: book.manual.pages[$0].title, url: book.url(of: $0).relative(from: url)) },
             edit: nil, bugReport: nil, print: empty ? nil : Routes.manualPrint(in: book.base).relative(from: url),
             indexed: false, isContents: true)

@@ -292,12 +292,16 @@ struct PageRenderer {
 
     /// A designer's description: raw HTML only when site.yaml allows it.
     func html(ofDescription description: MarkdownSource) -> String {
-        markdown.render(description.text, trust: .designer(allowHTML: content.config.unsafeHTML))
+        markdown.render(description.text, trust: .designer(allowHTML: content.config.unsafeHTML), topLevel: Self.entryHeading)
     }
+
+    /// Descriptions and comments are entries under the page's "Discussion" (an h2): their
+    /// headings start at h3, so a description that opens with `# Title` leaves the page one h1.
+    static let entryHeading = 3
 
     /// A community comment, always made safe.
     func html(of comment: Comment) -> String {
-        markdown.render(comment.body.text, trust: .community)
+        markdown.render(comment.body.text, trust: .community, topLevel: Self.entryHeading)
     }
 
     /// The designer's description first (on the first page only), then comments newest first.

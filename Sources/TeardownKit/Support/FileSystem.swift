@@ -40,6 +40,14 @@ enum FileSystem {
         throw Failure.errno(first)
     }
 
+    /// Why a server could not listen on host:port now, or nil when it could: whether the port
+    /// is taken, and the reason in words.
+    static func portProblem(host: String, port: Int) -> (inUse: Bool, reason: String)? {
+        let result = td_port_check(host, Int32(port))
+        if result == 0 { return nil }
+        return result < 0 ? (false, "\(host) does not resolve") : (result == EADDRINUSE, String(cString: strerror(result)))
+    }
+
     static func rename(_ source: String, to target: String) throws {
         guard Glibc.rename(source, target) == 0 else { throw Failure.errno(source) }
     }

@@ -45,7 +45,15 @@ struct IntakeCommand: AsyncParsableCommand {
                                             valueName: "dir"))
     var output: String?
 
+    func validate() throws {
+        guard (1...65535).contains(port) else { throw ValidationError("port \(port) is not a TCP port (1 to 65535)") }
+    }
+
     func run() async throws {
+        if let problem = LocalPort.problem(host: host, port: port) {
+            FileHandle.standardError.write(Data("error: \(problem)\n".utf8))
+            throw ExitCode.failure
+        }
         let inboxStore = try Self.open(inbox)
         let desk: IntakeDesk
         do {

@@ -28,7 +28,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Watch by polling modification times instead of inotify.")
     var poll = false
 
+    func validate() throws {
+        guard (1...65535).contains(port) else { throw ValidationError("port \(port) is not a TCP port (1 to 65535)") }
+    }
+
     func run() async throws {
+        // Before the first build, which can take minutes, not after it.
+        if let problem = LocalPort.problem(host: host, port: port) {
+            FileHandle.standardError.write(Data("error: \(problem)\n".utf8))
+            throw ExitCode.failure
+        }
         let site = options.site
         let server = PreviewServer(siteRoot: site, output: output, host: host, port: port, forcePolling: poll) { event in
             switch event {

@@ -57,6 +57,9 @@
     opener = from;
     dialog.showModal();
     show(start);
+    // The dialog would focus its first button, "previous", which the first photo disables: the
+    // focus would fall back to the page and the arrow keys would do nothing.
+    dialog.querySelector('[data-action="close"]').focus();
   }
 
   // A gallery link as an item: its picture, and the caption and credit of its figure.
@@ -81,6 +84,9 @@
     pageLink.href = current.page;
     dialog.querySelector('[data-action="previous"]').disabled = index === 0;
     dialog.querySelector('[data-action="next"]').disabled = index === group.length - 1;
+    // Reaching either end disables the button that got there: keep the focus in the dialog.
+    const focused = document.activeElement;
+    if (dialog.open && (!dialog.contains(focused) || focused.disabled)) dialog.querySelector('[data-action="close"]').focus();
     reset();
   }
 

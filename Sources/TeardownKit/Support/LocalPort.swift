@@ -1,0 +1,11 @@
+/// Whether `teardown serve` and `teardown intake` can listen where they are asked to, checked
+/// before a build of minutes rather than after it.
+public enum LocalPort {
+    /// What stands in the way of listening on host:port, said for a person; nil when nothing does.
+    public static func problem(host: String, port: Int) -> String? {
+        guard (1...65535).contains(port) else { return "port \(port) is not a TCP port (1 to 65535)" }
+        guard let problem = FileSystem.portProblem(host: host, port: port) else { return nil }
+        if problem.inUse { return "port \(port) is in use on \(host); try --port \(port == 65535 ? port - 1 : port + 1)" }
+        return "cannot listen on \(host):\(port): \(problem.reason)"
+    }
+}

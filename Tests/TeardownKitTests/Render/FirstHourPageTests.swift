@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import TeardownKit
+
+/// Pages a publisher meets in the first hour: a description that opens with a title, and a
+/// machine's own manual.
+@Suite("First-hour pages")
+struct FirstHourPageTests {
+    @Test("A description or comment that opens with '# Title' leaves its page one h1: entry headings start at h3")
+    func oneHeadingOne() throws {
+        let site = Fixtures.copy(Fixtures.site("minimal"))
+        let machine = site + "/content/machines/box"
+        try "# The box, explained\n\nIt holds things.\n\n## Inside\n\n###### Deep\n".write(toFile: machine + "/description.md",
+                                                                                           atomically: true, encoding: .utf8)
+        try "---\nauthor: Ada\ndate: 2024-05-02\n---\n# My verdict\n\nGood box.\n".write(
+            toFile: machine + "/parts/lid/comments/verdict.md", atomically: true, encoding: .utf8)
+        let output = (site as NSString).deletingLastPathComponent + "/public"
+        try SiteBuilder(siteRoot: site, output: output, cacheFolder: output + ".cache", pagefind: .notInstalled).build()
+        let page = Fixtures.read(output + "/machines/box/index.html")
+        #expect(page.components(separatedBy: "<h1").count - 1 == 1)
+        #expect(page.contains("<h3>The box, explained</h3>"))
+        #expect(page.contains("<h4>Inside</h4>"))
+        #expect(page.contains("<h6>Deep</h6>"), "h6 stays h6")
+        let part = Fixtures.read(output + "/machines/box/parts/lid/index.html")
+        #expect(part.components(separatedBy: "<h1").count - 1 == 1)
+        #expect(part.contains("<h3>My verdict</h3>"))
+    }
+
+    @Test("A machine's manual leads back to its machine, says its title once, and keeps Next on the right")
+    func machineManual() throws {
+        let output = Fixtures.temporaryFolder() + "/public"
+        defer { try? FileManager.default.removeItem(atPath: (output as NSString).deletingLastPathComponent) }
+        try SiteBuilder(siteRoot: Fixtures.demoSite, output: output, cacheFolder: output + ".cache", pagefind: .notInstalled).build()
+        let front = Fixtures.read(output + "/machines/desk-fan/manual/index.html")
+        #expect(front.contains("<title>Desk fan user manual ·"), "not 'Desk fan user manual — Desk fan manual'")
+        #expect(front.contains("<nav class=\"breadcrumbs\" aria-label=\"Breadcrumbs\" data-pagefind-ignore><a href=\"../\">Desk fan</a> › "))
+        let safety = Fixtures.read(output + "/machines/desk-fan/manual/safety/index.html")
+        #expect(safety.contains("<title>Safety — Desk fan manual ·"))
+        #expect(safety.contains("<a href=\"../../\">Desk fan</a> › <a href=\"../\">Desk fan manual</a> › "))
+        let contents = Fixtures.read(output + "/machines/desk-fan/manual/contents/index.html")
+        #expect(contents.contains("<a href=\"../../\">Desk fan</a> › "))
+        let style = Fixtures.read(output + "/assets/style.css")
+        #expect(style.contains(".prev-next a[rel=\"next\"] { margin-left: auto;"))
+        // The site's own manual is not a machine's: no machine in its crumbs.
+        #expect(!Fixtures.read(output + "/manual/index.html").contains("Desk fan</a> ›"))
+    }
+}
