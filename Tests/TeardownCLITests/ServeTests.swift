@@ -43,9 +43,19 @@ struct ServeTests {
 
         func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
-        func stop() {
-            kill(process.processIdentifier, SIGKILL)
+        /// Stops the server as a person does, with Ctrl-C (SIGINT). One that is still running
+        /// 10 s later is killed, and the test fails.
+        func stop(sourceLocation: SourceLocation = #_sourceLocation) {
+            kill(process.processIdentifier, SIGINT)
+            for _ in 0..<100 where process.isRunning { usleep(100_000) }
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                Issue.record("teardown serve did not stop within 10 s of Ctrl-C\n\(output)", sourceLocation: sourceLocation)
+                process.waitUntilExit()
+                return
+            }
             process.waitUntilExit()
+            #expect(process.terminationStatus == 0 && output.hasSuffix("Stopped\n"), "\(output)", sourceLocation: sourceLocation)
         }
 
         /// Collects server-sent events while `change` runs, until `until` appears or 10 s pass.

@@ -14,8 +14,10 @@ final class RenderSource: Sendable {
     private let index: SiteIndex
     private let downloads: [String: BundleDownload]
     private let sitemapPages: [URLPath]
-    private let stacks: [Shared<StackLayout>]
-    private let allPhotos: Shared<[(photo: Photo, owner: URLPath)]>
+    /// Made when a page first asks: a rebuild of a few pages needs few stacks and seldom the
+    /// site-wide gallery, which walks every photo.
+    private let stacks = Locked([Int: Shared<StackLayout>]())
+    private let allPhotos = Locked(Shared<[(photo: Photo, owner: URLPath)]>?.none)
     private let sharedImage: SharingImageModel?
 
     /// A value several outputs use, with what making it read.
@@ -41,11 +43,6 @@ final class RenderSource: Sendable {
         self.index = index
         self.downloads = downloads
         self.sitemapPages = sitemapPages
-        stacks = content.machines.indices.map { machine in
-            Shared({ StackLayout($0.machines[machine], images: images) }, from: content)
-        }
-        allPhotos = Shared({ view in view.machines.indices.flatMap { PageRenderer.photos(of: $0, part: nil, in: view) } },
-                           from: content)
         sharedImage = Self.sharedImage(content, images: images, baseURL: baseURL)
     }
 
@@ -97,13 +94,29 @@ final class RenderSource: Sendable {
     }
 
     func stack(of machine: Int, _ reads: ReadSet) -> StackLayout {
-        reads.record(stacks[machine].reads)
-        return stacks[machine].value
+        let stack = Self.memo(stacks, at: \.[machine]) {
+            Shared({ StackLayout($0.machines[machine], images: images) }, from: content)
+        }
+        reads.record(stack.reads)
+        return stack.value
     }
 
     func allPhotos(_ reads: ReadSet) -> [(photo: Photo, owner: URLPath)] {
-        reads.record(allPhotos.reads)
-        return allPhotos.value
+        let photos = Self.memo(allPhotos, at: \.self) {
+            Shared({ view in view.machines.indices.flatMap { PageRenderer.photos(of: $0, part: nil, in: view) } }, from: content)
+        }
+        reads.record(photos.reads)
+        return photos.value
+    }
+
+    /// The value at `path`, made by `make` the first time. It is made outside the lock, so
+    /// pages rendering on other cores wait for no one; two that race make it twice, alike.
+    private static func memo<Memo, Value>(_ store: Locked<Memo>, at path: WritableKeyPath<Memo, Value?>,
+                                          _ make: () -> Value) -> Value {
+        if let made = store.withLock({ $0[keyPath: path] }) { return made }
+        let made = make()
+        store.withLock { $0[keyPath: path] = made }
+        return made
     }
 
     func sharedImage(_ reads: ReadSet) -> SharingImageModel? {

@@ -32,7 +32,8 @@ struct StackLayout: Sendable {
                 height: Self.percent(part.layer.size.height, of: height),
                 current: false)
         }
-        backgrounds = machine.parts.map { part in
+        // Only a machine whose layers could not be composed is drawn from a list of them.
+        backgrounds = composed != nil ? [] : machine.parts.map { part in
             // A percentage position aligns that point of the image with the same point of the
             // box, so a layer at x of a canvas W wide, itself w wide, sits at x / (W - w).
             let x = Self.percent(part.layer.x, of: width - part.layer.size.width)

@@ -87,13 +87,14 @@ struct DependencyIndex: Sendable {
         self.units = units
     }
 
-    /// The pages that read a unit whose digest is not `current`'s, or that is gone.
-    func stale(_ current: [String: ContentDigest]) -> Set<String> {
-        var stale = Set<String>()
+    /// The pages whose every unit has the digest it had: they are what they were, and can be
+    /// carried over. The others read a unit that changed or is gone.
+    func unchangedPages(_ current: [String: ContentDigest]) -> Set<String> {
+        var stale = Array(repeating: false, count: pages.count)
         for unit in units where current[unit.key] != unit.digest {
-            for page in unit.pages { stale.insert(pages[Int(page)]) }
+            for page in unit.pages { stale[Int(page)] = true }
         }
-        return stale
+        return Set(zip(pages, stale).lazy.filter { !$0.1 }.map(\.0))
     }
 
     /// The index of a tree holding `planned` pages: those in `rendered` with what they read

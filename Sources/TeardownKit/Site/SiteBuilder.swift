@@ -240,13 +240,12 @@ public struct SiteBuilder: Sendable {
         let trees = try publisher.recover()
         let published = full ? nil : trees.published
         let reads = published == nil ? nil : trees.reads
-        let stale = reads?.stale(units.all) ?? []
-        let known = Set(reads?.pages ?? [])
+        let unchanged = reads?.unchangedPages(units.all) ?? []
         var target: [String: ContentDigest] = [:]
         target.reserveCapacity(site.plan.pages.count + site.plan.copies.count)
         for entry in site.plan.pages {
             let path = entry.url.outputPath
-            if known.contains(path), !stale.contains(path), let digest = published?[path] {
+            if unchanged.contains(path), let digest = published?[path] {
                 target[path] = digest
             } else {
                 target[path] = Outputs.unrendered

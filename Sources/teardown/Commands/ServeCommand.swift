@@ -29,7 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
     var poll = false
 
     func validate() throws {
-        guard (1...65535).contains(port) else { throw ValidationError("port \(port) is not a TCP port (1 to 65535)") }
+        if let outOfRange = LocalPort.outOfRange(port) { throw ValidationError(outOfRange) }
     }
 
     func run() async throws {

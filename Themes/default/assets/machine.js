@@ -180,15 +180,14 @@
       const pixels = { width: Math.ceil(width * resolution), height: Math.ceil(height * resolution) };
       // The part as drawn, and its solid silhouette (see `solidify`): the ring grows from the
       // silhouette, and the part as drawn is cut out of it, so its soft edge meets the ring.
-      const [drawn, silhouette] = [0, 1].map(() => {
-        const canvas = element('canvas', pixels);
-        const context = canvas.getContext('2d', { willReadFrequently: true });
-        context.setTransform(resolution, 0, 0, resolution, (margin - bounds.x) * resolution, (margin - bounds.y) * resolution);
-        context.drawImage(image, box.x, box.y, box.width, box.height);
-        context.setTransform(1, 0, 0, 1, 0, 0);
-        return canvas;
-      });
-      solidify(silhouette.getContext('2d', { willReadFrequently: true }), pixels);
+      const drawn = element('canvas', pixels);
+      const part2d = drawn.getContext('2d');
+      part2d.setTransform(resolution, 0, 0, resolution, (margin - bounds.x) * resolution, (margin - bounds.y) * resolution);
+      part2d.drawImage(image, box.x, box.y, box.width, box.height);
+      const silhouette = element('canvas', pixels);
+      const red = silhouette.getContext('2d', { willReadFrequently: true });
+      red.drawImage(drawn, 0, 0);
+      solidify(red, pixels);
       Object.assign(halo, pixels);
       const context = halo.getContext('2d');
       const reach = ring * resolution;
