@@ -12,7 +12,7 @@ import Foundation
 /// are written to a temporary file and renamed, so a kill leaves each one whole or absent.
 struct ContentCache: Sendable {
     /// Bumped whenever the stored form of loaded content changes.
-    static let format = "teardown-content 2"
+    static let format = "teardown-content 3"
 
     let folder: String
     let key: ContentDigest
@@ -39,13 +39,17 @@ struct ContentCache: Sendable {
         }
     }
 
-    /// One bundle as it was loaded. Diagnostics are few and rare, and their problems are enums
-    /// with associated values, so they are kept as JSON inside.
+    /// One bundle as it was loaded, without its text. Diagnostics are few and rare, and their
+    /// problems are enums with associated values, so they are kept as JSON inside.
+    ///
+    /// A file holds the entry's length (8 bytes, little-endian), the entry, then the machine's
+    /// text (`MachineText`), which a build decodes only for the machines whose pages it renders.
     private struct Entry: Codable {
         let format: String
         let key: ContentDigest
         let signature: ContentDigest
-        let machine: Machine
+        let head: MachineHead
+        let text: ContentDigest
         let diagnostics: Data
     }
 
@@ -64,23 +68,34 @@ struct ContentCache: Sendable {
     }
 
     /// The machine and the diagnostics loading it gave, if the entry for `bundle` is current.
-    func lookup(_ bundle: String, signature: ContentDigest) -> (value: (Machine, [Diagnostic])?, notice: Notice?) {
+    /// Its text is decoded when first read; should it not match its digest then, `reload` reads
+    /// it from the bundle's files.
+    func lookup(_ bundle: String, signature: ContentDigest, reload: @escaping @Sendable () -> Machine?)
+        -> (value: (Machine, [Diagnostic])?, notice: Notice?) {
         guard let data = FileManager.default.contents(atPath: path(bundle)) else { return (nil, nil) }
-        guard let entry = try? BinaryDecoder().decode(Entry.self, from: data), entry.format == Self.format,
+        let length = data.prefix(8).enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+        guard data.count >= 8, length <= data.count - 8,
+              let entry = try? BinaryDecoder().decode(Entry.self, from: data.subdata(in: 8..<8 + length)), entry.format == Self.format,
               let diagnostics = try? JSONDecoder().decode([Diagnostic].self, from: entry.diagnostics)
         else {
             return (nil, .damaged(bundle: bundle))
         }
         guard entry.key == key, entry.signature == signature else { return (nil, nil) }
-        return ((entry.machine, diagnostics), nil)
+        let text = data.subdata(in: 8 + length..<data.count)
+        let store = MachineTextStore(read: { text }, digest: entry.text, reload: { reload()?.text.value })
+        return ((Machine(head: entry.head, text: store), diagnostics), nil)
     }
 
     /// Keeps a loaded bundle. Losing an entry costs only speed, so it is written without fsync.
     func store(_ bundle: String, signature: ContentDigest, machine: Machine, diagnostics: [Diagnostic]) {
-        guard let problems = try? JSONEncoder().encode(diagnostics),
-              let data = try? BinaryEncoder().encode(Entry(format: Self.format, key: key, signature: signature,
-                                                           machine: machine, diagnostics: problems))
+        guard let problems = try? JSONEncoder().encode(diagnostics), let (text, digest) = MachineTextStore.encode(machine.text.value),
+              let entry = try? BinaryEncoder().encode(Entry(format: Self.format, key: key, signature: signature,
+                                                            head: machine.head, text: digest, diagnostics: problems))
         else { return }
+        var data = Data(capacity: 8 + entry.count + text.count)
+        withUnsafeBytes(of: UInt64(entry.count).littleEndian) { data.append(contentsOf: $0) }
+        data.append(entry)
+        data.append(text)
         FileSystem.replaceFile(data, at: path(bundle))
     }
 

@@ -79,7 +79,10 @@ public struct ContentLoader: Sendable {
                 guard let cache, let signature = memo?.signatures[name] else {
                     return (loader.load(entry, diagnostics: &local), nil, local, nil)
                 }
-                let (found, notice) = cache.lookup(name, signature: signature)
+                let (found, notice) = cache.lookup(name, signature: signature) {
+                    var ignored: [Diagnostic] = []
+                    return loader.load(entry, diagnostics: &ignored)
+                }
                 if let (machine, diagnostics) = found { return (machine, nil, diagnostics, nil) }
                 let machine = loader.load(entry, diagnostics: &local)
                 if let machine, !local.hasErrors {

@@ -70,33 +70,177 @@ public struct Part: Sendable, Hashable, Codable {
     public let community: Community
 }
 
-/// A machine bundle, loaded from machines/<slug>/.
-public struct Machine: Sendable, Hashable, Codable {
+/// A part as any page of the site may show it: everything but its text (`MachineText`).
+public struct PartOutline: Sendable, Hashable, Codable {
     public let slug: String
-    public let folder: SourceFile
-    /// Digest of machine.yaml.
     public let source: ContentDigest
     public let name: String
-    public let summary: String
-    public let canvas: PixelSize
+    public let layer: Layer
     public let tags: [String]
-    public let designer: String?
-    public let license: String?
-    public let updated: ISODate?
+    public let photos: [Photo]
+    public let commentCount: Int
+    /// Digest of its description and comments (`MachineText.digest`).
+    public let textDigest: ContentDigest
+}
+
+/// One of a machine's newest comments, kept beside its outline for the feeds.
+public struct RecentComment: Sendable, Hashable, Codable {
+    /// The part whose discussion it is in, or nil for the machine's own.
+    public let part: Int?
+    /// Its place in that discussion, newest first.
+    public let position: Int
+    public let comment: Comment
+}
+
+/// What the whole site reads of a machine: everything but its text. It is the head of the
+/// machine's content cache entry, decoded on every build; the text is decoded only for the
+/// machine's own pages.
+struct MachineHead: Sendable, Hashable, Codable {
+    let slug: String
+    let folder: SourceFile
+    let source: ContentDigest
+    let name: String
+    let summary: String
+    let canvas: PixelSize
+    let tags: [String]
+    let designer: String?
+    let license: String?
+    let updated: ISODate?
+    let cover: SourceFile?
+    let parts: [PartOutline]
+    /// The machine's own photos.
+    let photos: [Photo]
+    /// The machine's own comments.
+    let commentCount: Int
+    /// Digest of its description and own comments.
+    let textDigest: ContentDigest
+    /// The newest comments of the machine and its parts, newest first, as many as a feed lists.
+    let recent: [RecentComment]
+    let manual: Manual
+
+    /// How many comments `recent` keeps: what a feed lists.
+    static let recentLimit = 50
+
+    /// Whether `a` is listed above `b` in one machine's feed: by date, then part, then id.
+    static func isNewer(_ a: RecentComment, than b: RecentComment) -> Bool {
+        if a.comment.date != b.comment.date { return a.comment.date > b.comment.date }
+        if a.part != b.part { return (a.part ?? -1) > (b.part ?? -1) }
+        return a.comment.id > b.comment.id
+    }
+}
+
+/// A machine bundle, loaded from machines/<slug>/: its head (`MachineHead`) and its text,
+/// whose stored form is decoded when first read.
+public struct Machine: Sendable, Hashable, Codable {
+    let head: MachineHead
+    let text: MachineTextStore
+    /// The parts and discussion put together from head and text, once.
+    private let whole = Locked<(parts: [Part], community: Community)?>(nil)
+
+    init(head: MachineHead, text: MachineTextStore) {
+        self.head = head
+        self.text = text
+    }
+
+    init(slug: String, folder: SourceFile, source: ContentDigest, name: String, summary: String, canvas: PixelSize,
+         tags: [String], designer: String?, license: String?, updated: ISODate?, cover: SourceFile?, parts: [Part],
+         description: MarkdownSource?, community: Community, manual: Manual) {
+        var recent: [RecentComment] = []
+        for (index, discussion) in [(nil, community.comments)] + parts.enumerated().map({ ($0.offset as Int?, $0.element.community.comments) }) {
+            recent += discussion.enumerated().map { RecentComment(part: index, position: $0.offset, comment: $0.element) }
+        }
+        recent.sort(by: MachineHead.isNewer)
+        let outlines = parts.map { part in
+            PartOutline(slug: part.slug, source: part.source, name: part.name, layer: part.layer, tags: part.tags,
+                        photos: part.community.photos, commentCount: part.community.comments.count,
+                        textDigest: MachineText.digest(part.description, part.community.comments))
+        }
+        head = MachineHead(slug: slug, folder: folder, source: source, name: name, summary: summary, canvas: canvas, tags: tags,
+                           designer: designer, license: license, updated: updated, cover: cover, parts: outlines,
+                           photos: community.photos, commentCount: community.comments.count,
+                           textDigest: MachineText.digest(description, community.comments),
+                           recent: Array(recent.prefix(MachineHead.recentLimit)), manual: manual)
+        text = MachineTextStore(MachineText(description: description, comments: community.comments, parts: parts.map {
+            MachineText.PartText(description: $0.description, specs: $0.specs, comments: $0.community.comments)
+        }))
+    }
+
+    public var slug: String { head.slug }
+    public var folder: SourceFile { head.folder }
+    /// Digest of machine.yaml.
+    public var source: ContentDigest { head.source }
+    public var name: String { head.name }
+    public var summary: String { head.summary }
+    public var canvas: PixelSize { head.canvas }
+    public var tags: [String] { head.tags }
+    public var designer: String? { head.designer }
+    public var license: String? { head.license }
+    public var updated: ISODate? { head.updated }
     /// The cover photo machine.yaml names; without one, the cover is composed from the layers.
-    public let cover: SourceFile?
-    /// Parts in stacking order, bottom first.
-    public let parts: [Part]
-    public let description: MarkdownSource?
-    public let community: Community
+    public var cover: SourceFile? { head.cover }
     /// The machine's own user manual, from machines/<m>/manual/; empty when there is none.
-    public let manual: Manual
+    public var manual: Manual { head.manual }
+    /// Parts in stacking order, bottom first, without their text: what site-wide outputs read.
+    public var outlines: [PartOutline] { head.parts }
+
+    /// Parts in stacking order, bottom first, with their text (which this decodes).
+    public var parts: [Part] { assembled.parts }
+    public var description: MarkdownSource? { text.value.description }
+    public var community: Community { assembled.community }
+
+    private var assembled: (parts: [Part], community: Community) {
+        whole.withLock { whole in
+            if let whole { return whole }
+            let text = text.value
+            let parts = zip(head.parts, text.parts).map { outline, text in
+                Part(slug: outline.slug, source: outline.source, name: outline.name, layer: outline.layer, specs: text.specs,
+                     tags: outline.tags, description: text.description,
+                     community: Community(comments: text.comments, photos: outline.photos))
+            }
+            let value = (parts, Community(comments: text.comments, photos: head.photos))
+            whole = value
+            return value
+        }
+    }
 
     /// The .zip the bundle was read from (as messages name it), or nil for a bundle folder.
     public var archive: String? { folder.displayPath.hasSuffix(".zip") ? folder.displayPath : nil }
 
-    public var commentCount: Int { community.comments.count + parts.reduce(0) { $0 + $1.community.comments.count } }
-    public var photoCount: Int { community.photos.count + parts.reduce(0) { $0 + $1.community.photos.count } }
+    public var commentCount: Int { head.commentCount + head.parts.reduce(0) { $0 + $1.commentCount } }
+    public var photoCount: Int { head.photos.count + head.parts.reduce(0) { $0 + $1.photos.count } }
+
+    /// The same machine with only the photos `keep` accepts; its text is not read.
+    func keepingPhotos(_ keep: (Photo) -> Bool) -> Machine {
+        let head = head
+        let parts = head.parts.map { part in
+            PartOutline(slug: part.slug, source: part.source, name: part.name, layer: part.layer, tags: part.tags,
+                        photos: part.photos.filter(keep), commentCount: part.commentCount, textDigest: part.textDigest)
+        }
+        return Machine(head: MachineHead(slug: head.slug, folder: head.folder, source: head.source, name: head.name,
+                                         summary: head.summary, canvas: head.canvas, tags: head.tags, designer: head.designer,
+                                         license: head.license, updated: head.updated, cover: head.cover, parts: parts,
+                                         photos: head.photos.filter(keep), commentCount: head.commentCount,
+                                         textDigest: head.textDigest, recent: head.recent, manual: head.manual),
+                       text: text)
+    }
+
+    public static func == (a: Machine, b: Machine) -> Bool { a.head == b.head && a.text.value == b.text.value }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(head) }
+
+    private enum CodingKeys: String, CodingKey { case head, text }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        head = try container.decode(MachineHead.self, forKey: .head)
+        text = MachineTextStore(try container.decode(MachineText.self, forKey: .text))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(head, forKey: .head)
+        try container.encode(text.value, forKey: .text)
+    }
 }
 
 /// A page of a help manual.
@@ -121,19 +265,6 @@ public struct SiteContent: Sendable {
     /// The same content with only the photos `keep` accepts: a photo that cannot be published
     /// disappears from every page, gallery and count.
     func keepingPhotos(_ keep: (Photo) -> Bool) -> SiteContent {
-        func filtered(_ community: Community) -> Community {
-            Community(comments: community.comments, photos: community.photos.filter(keep))
-        }
-        let machines = machines.map { machine in
-            Machine(slug: machine.slug, folder: machine.folder, source: machine.source, name: machine.name,
-                    summary: machine.summary, canvas: machine.canvas, tags: machine.tags, designer: machine.designer,
-                    license: machine.license, updated: machine.updated, cover: machine.cover,
-                    parts: machine.parts.map { part in
-                        Part(slug: part.slug, source: part.source, name: part.name, layer: part.layer, specs: part.specs,
-                             tags: part.tags, description: part.description, community: filtered(part.community))
-                    },
-                    description: machine.description, community: filtered(machine.community), manual: machine.manual)
-        }
-        return SiteContent(root: root, config: config, machines: machines, manual: manual)
+        SiteContent(root: root, config: config, machines: machines.map { $0.keepingPhotos(keep) }, manual: manual)
     }
 }
