@@ -12,3 +12,4 @@ protocol PartAddressable {
 
 extension Machine: MachineAddressable {}
 extension Part: PartAddressable {}
+extension PartOutline: PartAddressable {}

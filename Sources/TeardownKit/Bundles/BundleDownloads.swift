@@ -58,7 +58,7 @@ struct BundleDownloads: Sendable {
     static func entries(of machine: Machine, images: ProcessedImages) -> [(path: String, source: String)] {
         var published: [String: String] = [:]
         var sidecars = Set<String>()
-        for photo in machine.community.photos + machine.parts.flatMap(\.community.photos) {
+        for photo in machine.allPhotos {
             guard let processed = images.photos[photo.file.absolutePath], let original = processed.original else { continue }
             published[photo.file.absolutePath] = images.path(processed.key, original)
             if let sidecar = photo.sidecar { sidecars.insert(sidecar.absolutePath) }
@@ -89,7 +89,7 @@ struct BundleDownloads: Sendable {
         if let signature {
             // Every file of the folder by its stat signature, and the published form of each photo.
             fingerprint.add(signature)
-            for photo in [machine.cover].compactMap({ $0 }) + (machine.community.photos + machine.parts.flatMap(\.community.photos)).map(\.file) {
+            for photo in [machine.cover].compactMap({ $0 }) + machine.allPhotos.map(\.file) {
                 fingerprint.add(photo.absolutePath)
                 fingerprint.add(images.photos[photo.absolutePath]?.key)
                 fingerprint.add(images.photos[photo.absolutePath]?.original)

@@ -116,6 +116,9 @@ struct MachineHead: Sendable, Hashable, Codable {
     let textDigest: ContentDigest
     /// The newest comments of the machine and its parts, newest first, as many as a feed lists.
     let recent: [RecentComment]
+    /// The ids of every comment of the machine and its parts, each on a line of its own, with
+    /// a line break first: sync finds an id here without decoding the text.
+    let commentIDs: String
     let manual: Manual
 
     /// How many comments `recent` keeps: what a feed lists.
@@ -159,7 +162,8 @@ public struct Machine: Sendable, Hashable, Codable {
                            designer: designer, license: license, updated: updated, cover: cover, parts: outlines,
                            photos: community.photos, commentCount: community.comments.count,
                            textDigest: MachineText.digest(description, community.comments),
-                           recent: Array(recent.prefix(MachineHead.recentLimit)), manual: manual)
+                           recent: Array(recent.prefix(MachineHead.recentLimit)),
+                           commentIDs: "\n" + recent.map { $0.comment.id + "\n" }.joined(), manual: manual)
         text = MachineTextStore(MachineText(description: description, comments: community.comments, parts: parts.map {
             MachineText.PartText(description: $0.description, specs: $0.specs, comments: $0.community.comments)
         }))
@@ -206,6 +210,9 @@ public struct Machine: Sendable, Hashable, Codable {
     /// The .zip the bundle was read from (as messages name it), or nil for a bundle folder.
     public var archive: String? { folder.displayPath.hasSuffix(".zip") ? folder.displayPath : nil }
 
+    /// Every community photo of the machine and its parts.
+    public var allPhotos: [Photo] { head.photos + head.parts.flatMap(\.photos) }
+
     public var commentCount: Int { head.commentCount + head.parts.reduce(0) { $0 + $1.commentCount } }
     public var photoCount: Int { head.photos.count + head.parts.reduce(0) { $0 + $1.photos.count } }
 
@@ -220,7 +227,8 @@ public struct Machine: Sendable, Hashable, Codable {
                                          summary: head.summary, canvas: head.canvas, tags: head.tags, designer: head.designer,
                                          license: head.license, updated: head.updated, cover: head.cover, parts: parts,
                                          photos: head.photos.filter(keep), commentCount: head.commentCount,
-                                         textDigest: head.textDigest, recent: head.recent, manual: head.manual),
+                                         textDigest: head.textDigest, recent: head.recent, commentIDs: head.commentIDs,
+                                         manual: head.manual),
                        text: text)
     }
 

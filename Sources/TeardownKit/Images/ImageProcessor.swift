@@ -18,11 +18,11 @@ struct ImageProcessor: Sendable {
     func process(_ content: SiteContent, progress: Progress? = nil) -> ProcessedImages {
         var jobs: [Job] = []
         for machine in content.machines {
-            for photo in machine.community.photos { jobs.append(.photo(photo.file, widths: settings.widths)) }
+            for photo in machine.head.photos { jobs.append(.photo(photo.file, widths: settings.widths)) }
             if let cover = machine.cover { jobs.append(.photo(cover, widths: Self.coverWidths)) }
-            for part in machine.parts {
+            for part in machine.outlines {
                 jobs.append(.layer(part.layer))
-                for photo in part.community.photos { jobs.append(.photo(photo.file, widths: settings.widths)) }
+                for photo in part.photos { jobs.append(.photo(photo.file, widths: settings.widths)) }
             }
         }
         // Keys first (cheap when the sources are known), then the work that is left.
@@ -42,7 +42,7 @@ struct ImageProcessor: Sendable {
         // machine.yaml names no photo, and the faded machine behind each of its part pages.
         var composedStacks: [String: ProcessedPhoto] = [:]
         var missingCovers: [(Machine, String)] = []
-        for machine in content.machines where !machine.parts.isEmpty {
+        for machine in content.machines where !machine.outlines.isEmpty {
             guard let key = coverKey(machine, layerKeys: layerKeys) else { continue }
             switch cache.outcome(key) {
             case .photo(let cover)?: composedStacks[machine.slug] = cover
@@ -137,7 +137,7 @@ struct ImageProcessor: Sendable {
         fingerprint.add(machine.canvas.height)
         for width in Self.coverWidths { fingerprint.add(width) }
         fingerprint.add(settings.quality)
-        for part in machine.parts {
+        for part in machine.outlines {
             guard let key = layerKeys[part.layer.image.absolutePath] else { return nil }
             fingerprint.add(key)
             fingerprint.add(part.layer.x)
@@ -194,7 +194,7 @@ struct ImageProcessor: Sendable {
 
     private func compose(_ machine: Machine, key: String, in folder: String) throws(ImageFailure) -> ImageCache.Outcome {
         var placed: [(image: Vips.Image, x: Int, y: Int)] = []
-        for part in machine.parts {
+        for part in machine.outlines {
             var (image, _) = try open(part.layer)
             if image.size != part.layer.size {
                 do { image = try image.scaled(to: part.layer.size) } catch { throw .undecodable(error.reason) }

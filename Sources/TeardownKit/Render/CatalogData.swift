@@ -76,9 +76,9 @@ struct CatalogData: Encodable {
 
     /// The newest date a machine's content carries.
     static func updated(_ machine: MachineView) -> ISODate? {
-        var dates = [machine.updated].compactMap { $0 }
-        for community in [machine.community] + machine.parts.map(\.community) {
-            dates += community.comments.map(\.date) + community.photos.compactMap(\.date)
+        var dates = [machine.updated, machine.recentComments.first?.comment.date].compactMap { $0 }
+        for photos in [machine.community.photos] + machine.parts.map(\.community.photos) {
+            dates += photos.compactMap(\.date)
         }
         return dates.max()
     }

@@ -39,9 +39,12 @@ struct MachinesView: RandomAccessCollection {
     subscript(position: Int) -> MachineView { MachineView(machines[position], index: position, reads: reads) }
 }
 
-/// A discussion and its photos, each read as its own unit.
+/// A discussion and its photos, each read as its own unit. The comments are the machine's
+/// text, decoded only when asked for; the photos are not.
 struct CommunityView {
-    fileprivate let community: Community
+    fileprivate let machine: Machine
+    /// The part whose discussion it is, or nil for the machine's own.
+    fileprivate let part: Int?
     fileprivate let text: InputUnit
     fileprivate let photoUnit: InputUnit
     let reads: ReadSet
@@ -49,12 +52,12 @@ struct CommunityView {
     /// Newest first.
     var comments: [Comment] {
         reads.record(text)
-        return community.comments
+        return part.map { machine.text.value.parts[$0].comments } ?? machine.text.value.comments
     }
 
     var photos: [Photo] {
         reads.record(photoUnit)
-        return community.photos
+        return part.map { machine.outlines[$0].photos } ?? machine.head.photos
     }
 }
 
@@ -88,7 +91,7 @@ struct MachineView: MachineAddressable {
     var coverFile: SourceFile? { head(machine.cover) }
     var archive: String? { head(machine.archive) }
 
-    var parts: PartsView { PartsView(machine.parts, machine: index, reads: reads) }
+    var parts: PartsView { PartsView(machine, index: index, reads: reads) }
 
     var description: MarkdownSource? {
         reads.record(.machine(index, .text))
@@ -96,8 +99,16 @@ struct MachineView: MachineAddressable {
     }
 
     var community: CommunityView {
-        CommunityView(community: machine.community, text: .machine(index, .text), photoUnit: .machine(index, .photos),
+        CommunityView(machine: machine, part: nil, text: .machine(index, .text), photoUnit: .machine(index, .photos),
                       reads: reads)
+    }
+
+    /// The newest comments of the machine and its parts, newest first, as many as a feed
+    /// lists: the text of the machine and of each part, without decoding it.
+    var recentComments: [RecentComment] {
+        reads.record(.machine(index, .text))
+        for part in machine.outlines.indices { reads.record(.part(index, part, .text)) }
+        return machine.head.recent
     }
 
     var commentCount: Int {
@@ -119,13 +130,13 @@ struct MachineView: MachineAddressable {
 
 /// A machine's parts in stacking order: counting or walking them reads the machine's head.
 struct PartsView: RandomAccessCollection {
-    private let parts: [Part]
+    private let owner: Machine
     let machine: Int
     let reads: ReadSet
 
-    init(_ parts: [Part], machine: Int, reads: ReadSet) {
-        self.parts = parts
-        self.machine = machine
+    init(_ owner: Machine, index: Int, reads: ReadSet) {
+        self.owner = owner
+        self.machine = index
         self.reads = reads
     }
 
@@ -133,46 +144,48 @@ struct PartsView: RandomAccessCollection {
 
     var endIndex: Int {
         reads.record(.machine(machine, .head))
-        return parts.count
+        return owner.outlines.count
     }
 
-    subscript(position: Int) -> PartView { PartView(parts[position], machine: machine, index: position, reads: reads) }
+    subscript(position: Int) -> PartView { PartView(owner, machine: machine, index: position, reads: reads) }
 }
 
 /// One part. Its name, layer, specs and tags are part of its machine's head, which every page
-/// of the machine draws.
+/// of the machine draws. Its specs, description and comments are the machine's text.
 struct PartView: PartAddressable {
-    private let part: Part
+    private let owner: Machine
     let machine: Int
     let index: Int
     let reads: ReadSet
 
-    init(_ part: Part, machine: Int, index: Int, reads: ReadSet) {
-        self.part = part
+    init(_ owner: Machine, machine: Int, index: Int, reads: ReadSet) {
+        self.owner = owner
         self.machine = machine
         self.index = index
         self.reads = reads
     }
 
-    var slug: String { part.slug }
+    private var outline: PartOutline { owner.outlines[index] }
+
+    var slug: String { outline.slug }
 
     private func head<Value>(_ value: Value) -> Value {
         reads.record(.machine(machine, .head))
         return value
     }
 
-    var name: String { head(part.name) }
-    var layer: Layer { head(part.layer) }
-    var specs: [Spec] { head(part.specs) }
-    var tags: [String] { head(part.tags) }
+    var name: String { head(outline.name) }
+    var layer: Layer { head(outline.layer) }
+    var specs: [Spec] { head(owner.text.value.parts[index].specs) }
+    var tags: [String] { head(outline.tags) }
 
     var description: MarkdownSource? {
         reads.record(.part(machine, index, .text))
-        return part.description
+        return owner.text.value.parts[index].description
     }
 
     var community: CommunityView {
-        CommunityView(community: part.community, text: .part(machine, index, .text), photoUnit: .part(machine, index, .photos),
+        CommunityView(machine: owner, part: index, text: .part(machine, index, .text), photoUnit: .part(machine, index, .photos),
                       reads: reads)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// robots.txt. They carry absolute URLs, since they are read away from the site.
 extension PageRenderer {
     /// Entries in a feed: enough for a reader polling now and then.
-    static let feedLimit = 50
+    static let feedLimit = MachineHead.recentLimit
 
     func absolute(_ url: URLPath) -> String { baseURL + url.value.dropFirst() }
 
@@ -82,13 +82,14 @@ extension PageRenderer {
     private func feedItems(_ m: Int) -> [FeedItem] {
         let machine = content.machines[m]
         let perPage = content.config.commentsPerPage
-        var items: [FeedItem] = []
-        for (p, community) in [(nil, machine.community)] + machine.parts.enumerated().map({ ($0.offset as Int?, $0.element.community) }) {
-            for (position, comment) in community.comments.enumerated() {
-                items.append(FeedItem(date: comment.date, machine: m, part: p, kind: .comment(comment, page: position / perPage + 1)))
-            }
+        // A machine keeps its newest comments beside its outline: as many as a feed lists.
+        var items = machine.recentComments.map { recent in
+            FeedItem(date: recent.comment.date, machine: m, part: recent.part,
+                     kind: .comment(recent.comment, page: recent.position / perPage + 1))
+        }
+        for (p, photos) in [(nil, machine.community.photos)] + machine.parts.enumerated().map({ ($0.offset as Int?, $0.element.community.photos) }) {
             // A photo without a date has no place in a list of what is new.
-            for photo in community.photos {
+            for photo in photos {
                 if let date = photo.date { items.append(FeedItem(date: date, machine: m, part: p, kind: .photo(photo))) }
             }
         }

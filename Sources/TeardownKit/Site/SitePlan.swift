@@ -42,7 +42,7 @@ public struct SitePlan: Sendable {
 
         for (m, machine) in content.machines.enumerated() {
             let machineURL = Routes.machine(machine)
-            for number in 1...Self.pageCount(machine.community.comments.count, perPage) {
+            for number in 1...Self.pageCount(machine.head.commentCount, perPage) {
                 pages.append((Routes.discussion(machineURL, page: number), .machine(m, discussionPage: number)))
             }
             pages.append((Routes.machineData(machine), .machineData(m)))
@@ -51,7 +51,7 @@ public struct SitePlan: Sendable {
                 copies.append(Copy(url: Routes.download(machine), source: download.path, cached: true))
             }
             if machine.photoCount > 0 { pages.append((Routes.gallery(machineURL), .gallery(m, part: nil))) }
-            addPhotos(machine.community.photos, machine: m, part: nil, owner: machineURL)
+            addPhotos(machine.head.photos, machine: m, part: nil, owner: machineURL)
             // A machine with a cover photo publishes its composed layers beside it, for its part pages.
             if let stack = images.composedStack(of: machine), !stack.isCover {
                 copies.append(Copy(url: Routes.composedStack(machine, width: stack.width, isCover: false), source: stack.file,
@@ -65,9 +65,9 @@ public struct SitePlan: Sendable {
                     }
                 }
             }
-            for (p, part) in machine.parts.enumerated() {
+            for (p, part) in machine.outlines.enumerated() {
                 let partURL = Routes.part(part, of: machine)
-                for number in 1...Self.pageCount(part.community.comments.count, perPage) {
+                for number in 1...Self.pageCount(part.commentCount, perPage) {
                     pages.append((Routes.discussion(partURL, page: number), .part(m, p, discussionPage: number)))
                 }
                 if let layer = images.layers[part.layer.image.absolutePath], let published = layer.published {
@@ -76,8 +76,8 @@ public struct SitePlan: Sendable {
                 } else {
                     copies.append(Copy(url: Routes.layer(part, of: machine, optimized: false), source: part.layer.image.absolutePath))
                 }
-                if !part.community.photos.isEmpty { pages.append((Routes.gallery(partURL), .gallery(m, part: p))) }
-                addPhotos(part.community.photos, machine: m, part: p, owner: partURL)
+                if !part.photos.isEmpty { pages.append((Routes.gallery(partURL), .gallery(m, part: p))) }
+                addPhotos(part.photos, machine: m, part: p, owner: partURL)
             }
         }
         for number in 1...Self.pageCount(photoCount, Self.photosPerPage) {

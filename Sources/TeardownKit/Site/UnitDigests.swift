@@ -78,17 +78,18 @@ private struct MachineUnits: Sendable {
         head.add(machine.folder.displayPath)
         head.add(machine.source)
         var counts = Fingerprint()
-        counts.add(machine.community.comments.count)
-        counts.add(machine.community.photos.count)
-        for part in machine.parts {
+        counts.add(machine.head.commentCount)
+        counts.add(machine.head.photos.count)
+        for part in machine.outlines {
             head.add(part.slug)
             head.add(part.source)
-            // A layer's size and mask are read from the image, so the image is part of the head.
-            head.add(FileSystem.stamp(of: part.layer.image.absolutePath) ?? ContentDigest(high: 0, low: 0))
+            // A layer's size and mask are read from the image, so the image is part of the head:
+            // its processed key names its bytes.
+            head.add(images.layers[part.layer.image.absolutePath]?.key)
             // Whether the layer is published as an optimized copy changes its URL.
             head.add(images.isOptimized(part.layer))
-            counts.add(part.community.comments.count)
-            counts.add(part.community.photos.count)
+            counts.add(part.commentCount)
+            counts.add(part.photos.count)
         }
         var cover = Fingerprint()
         cover.add(images.cover(of: machine)?.key)
@@ -96,13 +97,12 @@ private struct MachineUnits: Sendable {
         downloaded.add(download?.sha256)
         downloaded.add(download?.size ?? 0)
         // In `InputUnit.MachineAspect` order: head, text, photos, counts, cover, download.
-        let digests = [head.digest, Self.text(machine.description, machine.community.comments),
-                       Self.photos(machine.community.photos, images), counts.digest, cover.digest, downloaded.digest]
+        let digests = [head.digest, machine.head.textDigest, Self.photos(machine.head.photos, images), counts.digest,
+                       cover.digest, downloaded.digest]
         keys = ["head", "text", "photos", "counts", "cover", "download"].map { prefix + $0 }
-        parts = machine.parts.map { part in
+        parts = machine.outlines.map { part in
             let partPrefix = "p/" + machine.slug + "/" + part.slug + "/"
-            return ([partPrefix + "text", partPrefix + "photos"],
-                    [Self.text(part.description, part.community.comments), Self.photos(part.community.photos, images)])
+            return ([partPrefix + "text", partPrefix + "photos"], [part.textDigest, Self.photos(part.photos, images)])
         }
         manual = book.map { ManualUnits($0, scope: machine.slug) } ?? ManualUnits(empty: machine.slug)
         var all = Dictionary(uniqueKeysWithValues: zip(keys, digests))
@@ -130,18 +130,6 @@ private struct MachineUnits: Sendable {
         return fingerprint.digest
     }
 
-    private static func text(_ description: MarkdownSource?, _ comments: [Comment]) -> ContentDigest {
-        var fingerprint = Fingerprint()
-        fingerprint.add(description?.text)
-        fingerprint.add(comments.count)
-        for comment in comments {
-            fingerprint.add(comment.id)
-            fingerprint.add(comment.author)
-            fingerprint.add(comment.date.text)
-            fingerprint.add(comment.body.text)
-        }
-        return fingerprint.digest
-    }
 }
 
 /// The units of one manual: its navigation, and each page's text.

@@ -19,28 +19,32 @@ struct SubmissionReview: Sendable {
     static let takedownKeys: Set<String> = ["target", "reason"]
 
     let content: SiteContent
-    /// Ids already in the content, with their files relative to the site folder.
-    let existing: [String: [String]]
 
     init(content: SiteContent) {
         self.content = content
-        var existing: [String: [String]] = [:]
+    }
+
+    /// The files of the comment or photo with this id already in the content, relative to the
+    /// site folder; nil when there is none. Comments are looked for in each machine's list of
+    /// ids first, so only a machine that holds the id has its text decoded.
+    func existing(_ id: String) -> [String]? {
         let root = content.root
         func relative(_ file: SourceFile) -> String {
             file.absolutePath.hasPrefix(root + "/") ? String(file.absolutePath.dropFirst(root.count + 1)) : file.absolutePath
         }
-        func collect(_ community: Community) {
-            for comment in community.comments { existing[comment.id, default: []].append(relative(comment.body.file)) }
-            for photo in community.photos {
+        var files: [String] = []
+        for machine in content.machines {
+            if machine.head.commentIDs.contains("\n" + id + "\n") {
+                for comment in machine.community.comments + machine.parts.flatMap(\.community.comments) where comment.id == id {
+                    files.append(relative(comment.body.file))
+                }
+            }
+            for photo in machine.allPhotos where (photo.id ?? photo.file.stem) == id {
                 // The image goes first, so a takedown never leaves a photo without its credit.
-                existing[photo.id ?? photo.file.stem, default: []] += [relative(photo.file)] + (photo.sidecar.map { [relative($0)] } ?? [])
+                files += [relative(photo.file)] + (photo.sidecar.map { [relative($0)] } ?? [])
             }
         }
-        for machine in content.machines {
-            collect(machine.community)
-            machine.parts.forEach { collect($0.community) }
-        }
-        self.existing = existing
+        return files.isEmpty ? nil : files
     }
 
     /// Problems with the names alone, found before anything is downloaded.
@@ -190,7 +194,7 @@ struct SubmissionReview: Sendable {
         if let error = diagnostics.first(where: { $0.severity == .error }) { return .reject(reason: error.plain) }
         guard let target else { return .reject(reason: "\(name): no target") }
         guard Inbox.isValidID(target) else { return .reject(reason: "\(yaml.location(of: "target")): '\(target.prefix(80))' is not a submission id") }
-        guard let files = existing[target] else { return .alreadyPresent("\(target) is not in the content") }
+        guard let files = existing(target) else { return .alreadyPresent("\(target) is not in the content") }
         return .takeDown(target: target, reason: reason, files: files)
     }
 
@@ -240,7 +244,7 @@ struct SubmissionReview: Sendable {
         let root = content.root
         let present = files.allSatisfy { FileManager.default.contents(atPath: root + "/" + $0.path) == $0.data }
         if present { return .alreadyPresent(files.map(\.path).joined(separator: ", ")) }
-        if let other = existing[id], Set(other) != Set(files.map(\.path)) {
+        if let other = existing(id), Set(other) != Set(files.map(\.path)) {
             return .reject(reason: "duplicate: id '\(id)' is already used by \(other.first ?? "other content")")
         }
         return .accept(summary: summary, files: files)
