@@ -53,6 +53,10 @@ struct ContentCache: Sendable {
         let diagnostics: Data
     }
 
+    /// How many machine texts were read from each cache folder in this process: a test checks
+    /// that a small change reads few.
+    static let textsRead = Locked<[String: Int]>([:])
+
     private var keyFile: String { folder + "/key" }
 
     /// Opens the cache for `key`; a cache made for another key is emptied first.
@@ -81,8 +85,11 @@ struct ContentCache: Sendable {
             return (nil, .damaged(bundle: bundle))
         }
         guard entry.key == key, entry.signature == signature else { return (nil, nil) }
-        let text = data.subdata(in: 8 + length..<data.count)
-        let store = MachineTextStore(read: { text }, digest: entry.text, reload: { reload()?.text.value })
+        let text = data.subdata(in: 8 + length..<data.count), folder = folder
+        let store = MachineTextStore(read: {
+            Self.textsRead.withLock { $0[folder, default: 0] += 1 }
+            return text
+        }, digest: entry.text, reload: { reload()?.text.value })
         return ((Machine(head: entry.head, text: store), diagnostics), nil)
     }
 

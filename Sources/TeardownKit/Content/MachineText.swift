@@ -53,16 +53,11 @@ final class MachineTextStore: @unchecked Sendable {
         state = Locked(.stored(read: read, digest: digest, reload: reload))
     }
 
-    /// Machine texts decoded from stored bytes so far in this process (tests check that a
-    /// small change decodes few).
-    static let decoded = Locked(0)
-
     var value: MachineText {
         state.withLock { state in
             switch state {
             case .value(let text): return text
             case .stored(let read, let digest, let reload):
-                Self.decoded.withLock { $0 += 1 }
                 var text: MachineText?
                 if let data = read(), Self.digest(of: data) == digest {
                     text = try? BinaryDecoder().decode(MachineText.self, from: data)

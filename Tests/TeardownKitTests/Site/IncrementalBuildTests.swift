@@ -80,6 +80,51 @@ struct IncrementalBuildTests {
         #expect(scratch.inode("machines/box/parts/base/index.html") == untouched, "the base page was not rewritten")
     }
 
+    @Test("A new comment on one machine decodes no other machine's text from the cache; a template edit decodes them all")
+    func textsReadOnDemand() throws {
+        let scratch = try Scratch()
+        try FileManager.default.copyItem(atPath: scratch.site + "/content/machines/box",
+                                         toPath: scratch.site + "/content/machines/crate")
+        // Bundles changed in the last two seconds are read from their files, not the cache.
+        Thread.sleep(forTimeInterval: 2.2)
+        try scratch.build()
+        let cache = scratch.output + ".cache/content"
+        let read = { ContentCache.textsRead.withLock { $0[cache] ?? 0 } }
+        try scratch.write("---\nauthor: Grace\ndate: 2024-06-01\n---\nOnly the box.\n",
+                          to: "content/machines/box/parts/lid/comments/new.md")
+        let before = read()
+        try scratch.build()
+        // The box is read from its files; the crate's catalog card, feed entries and counts come from its head.
+        #expect(read() == before)
+        #expect(Fixtures.read(scratch.output + "/feed.xml").contains("Only the box."))
+
+        let defaultPart = try String(contentsOfFile: Fixtures.demoSite + "/Themes/default/templates/part.mustache", encoding: .utf8)
+        try scratch.write(defaultPart.replacingOccurrences(of: "<h1>{{name}}</h1>", with: "<h1>{{name}}</h1><p>Drawn again.</p>"),
+                          to: "Themes/default/templates/part.mustache")
+        try scratch.build()
+        #expect(read() == before + 1, "the crate's part pages show its text, so it is decoded once")
+        #expect(Fixtures.read(scratch.output + "/machines/crate/parts/lid/index.html").contains("Drawn again."))
+    }
+
+    @Test("A machine text whose cached bytes are damaged is read again from the bundle: the pages stay right")
+    func damagedText() throws {
+        let scratch = try Scratch()
+        Thread.sleep(forTimeInterval: 2.2)
+        try scratch.build()
+        // Damage the end of the entry, where the text is, keeping its length: the head still decodes.
+        let entry = scratch.output + ".cache/content/box.bundle"
+        var data = try Data(contentsOf: URL(fileURLWithPath: entry))
+        data[data.count - 3] ^= 0x55
+        try data.write(to: URL(fileURLWithPath: entry))
+        let defaultPart = try String(contentsOfFile: Fixtures.demoSite + "/Themes/default/templates/part.mustache", encoding: .utf8)
+        try scratch.write(defaultPart.replacingOccurrences(of: "<h1>{{name}}</h1>", with: "<h1>{{name}}</h1><p>Drawn again.</p>"),
+                          to: "Themes/default/templates/part.mustache")
+        try scratch.build()
+        let reference = (scratch.site as NSString).deletingLastPathComponent + "/reference"
+        try scratch.build(full: true, to: reference)
+        #expect(try Self.snapshot(scratch.output) == (try Self.snapshot(reference)))
+    }
+
     @Test("A changed template re-renders only the pages that use it")
     func changedTemplate() throws {
         let scratch = try Scratch()
