@@ -34,6 +34,40 @@ struct CLITests {
         #expect(result.stderr.contains(expected), "\(result.stderr)")
     }
 
+    @Test("Diagnostics are coloured on a terminal, plain when piped or with NO_COLOR, and never pass content's escape sequences")
+    func colourAndSafety() throws {
+        let site = TeardownBinary.temporaryFolder().appendingPathComponent("site")
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("sites/minimal"), to: site)
+        // A part folder whose name would turn the terminal red and retitle its window.
+        let parts = site.appendingPathComponent("content/machines/box/parts")
+        try FileManager.default.copyItem(at: parts.appendingPathComponent("lid"),
+                                         to: parts.appendingPathComponent("lid\u{1B}]0;owned\u{07}\u{1B}[31m"))
+        let piped = try TeardownBinary.run(["check", "--site", site.path])
+        #expect(piped.status == 1)
+        #expect(!piped.stderr.contains("\u{1B}") && !piped.stderr.contains("\u{07}"), "\(piped.stderr)")
+        #expect(piped.stderr.contains("lid\\u{1B}]0;owned\\u{7}\\u{1B}[31m"), "\(piped.stderr)")
+        #expect(piped.stderr.contains(": error: "))
+
+        // `script` gives the command a terminal, as a user's shell does.
+        func onTerminal(_ environment: String) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qec", "\(environment) \(TeardownBinary.url.path) check --site \(site.path)", "/dev/null"]
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        let coloured = try onTerminal("env -u NO_COLOR TERM=xterm")
+        #expect(coloured.contains("\u{1B}[31merror:\u{1B}[0m"), "\(coloured)")
+        #expect(!coloured.contains("\u{07}"), "the name's own escapes stay escaped on a terminal too")
+        let plain = try onTerminal("env TERM=xterm NO_COLOR=1")
+        #expect(plain.contains("error:") && !plain.contains("\u{1B}[31m"), "\(plain)")
+    }
+
     @Test("moderate lists held submissions, approves them into the manifest, and says which ids are not waiting")
     func moderate() throws {
         let inbox = TeardownBinary.temporaryFolder().appendingPathComponent("inbox")

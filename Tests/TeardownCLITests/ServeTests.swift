@@ -15,7 +15,7 @@ struct ServeTests {
             try FileManager.default.copyItem(at: TeardownBinary.packageRoot.appendingPathComponent("content"),
                                              to: site.appendingPathComponent("content"))
             log = site.appendingPathComponent("serve.log")
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             process.executableURL = TeardownBinary.url
             process.arguments = ["serve", "--site", site.path, "--port", "\(port)"] + (polling ? ["--poll"] : [])
             let handle = try FileHandle(forWritingTo: log)
@@ -64,7 +64,7 @@ struct ServeTests {
             curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             curl.arguments = ["curl", "-s", "-N", "--max-time", "10", url("/__teardown/events")]
             let file = site.appendingPathComponent("events-\(UUID().uuidString).log")
-            FileManager.default.createFile(atPath: file.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: file.path, contents: nil)
             curl.standardOutput = try FileHandle(forWritingTo: file)
             try curl.run()
             defer { curl.terminate(); kill(curl.processIdentifier, SIGKILL); curl.waitUntilExit() }

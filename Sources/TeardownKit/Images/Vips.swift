@@ -134,7 +134,8 @@ enum Vips {
         var buffer = [CChar](repeating: 0, count: 1024)
         let status = buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
         guard status == 0 else {
-            throw Failure(reason: Self.tidy(String(cString: buffer)))
+            let message = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            throw Failure(reason: Self.tidy(String(decoding: message, as: UTF8.self)))
         }
     }
 

@@ -29,7 +29,7 @@ struct Pagefind: Sendable {
             return .failure(Unavailable(reason: "Pagefind is not installed (pip install pagefind-bin, or make deps)"))
         }
         try? FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: remembered, contents: Data(path.utf8))
+        _ = FileManager.default.createFile(atPath: remembered, contents: Data(path.utf8))
         return .success(Pagefind(executable: path))
     }
 
@@ -45,7 +45,7 @@ struct Pagefind: Sendable {
     /// `folder/bundle`.
     func index(_ folder: String, glob: String, into bundle: String) throws(Failure) {
         let log = NSTemporaryDirectory() + "teardown-pagefind-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: log) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)

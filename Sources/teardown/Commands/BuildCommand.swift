@@ -37,11 +37,11 @@ struct BuildCommand: ParsableCommand {
             DiagnosticPrinter.print(report.warnings, site: options.site)
             for notice in report.notices { print("note: \(notice)") }
             let seconds = String(format: "%.2f", Date().timeIntervalSince(start))
-            print(BuildSummary.line(report, seconds: seconds))
+            BuildSummary.print(report, seconds: seconds)
             if timings { print(BuildSummary.timings(report.timings)) }
         } catch {
             DiagnosticPrinter.print(error.diagnostics, site: options.site)
-            FileHandle.standardError.write(Data("\(BuildSummary.failed(error)); the output was not changed.\n".utf8))
+            Terminal.write(BuildSummary.failed(error, on: .error) + Terminal.safe("; the output was not changed.") + "\n", to: .error)
             throw ExitCode.failure
         }
     }
@@ -60,10 +60,18 @@ enum BuildSummary {
         return "Built \(size) into \(report.output) in \(seconds) s: \(report.written) written, \(report.removed) removed" + images
     }
 
-    /// "Build failed in step 'load': 1 error, 0 warnings", for every command that builds.
-    static func failed(_ failure: BuildFailure) -> String {
+    /// "Build failed in step 'load': 1 error, 0 warnings", for every command that builds, in
+    /// red on a terminal.
+    static func failed(_ failure: BuildFailure, on stream: Terminal.Stream) -> String {
         let step = failure.step.map { " in step '\($0.rawValue)'" } ?? ""
-        return "Build failed\(step): \(DiagnosticPrinter.summary(failure.diagnostics))"
+        return Terminal.paint("Build failed\(step):", .red, on: stream) + " \(DiagnosticPrinter.summary(failure.diagnostics))"
+    }
+
+    /// The summary line on standard output, its first words in green on a terminal.
+    static func print(_ report: SiteBuilder.Report, seconds: String) {
+        let line = Terminal.safe(Self.line(report, seconds: seconds))
+        let lead = line.hasPrefix("Up to date:") ? "Up to date:" : "Built"
+        Terminal.write(Terminal.paint(lead, .green, on: .output) + line.dropFirst(lead.count) + "\n", to: .output)
     }
 
     /// One line per step that ran, with its time, for `--timings`.

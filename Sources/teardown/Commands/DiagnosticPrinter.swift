@@ -2,15 +2,18 @@ import Foundation
 import TeardownKit
 
 /// Prints diagnostics as `path:line:col: severity: message`, paths relative to where the
-/// command was run, so editors and terminals can jump to them.
+/// command was run, so editors and terminals can jump to them; the severity is coloured on a
+/// terminal.
 enum DiagnosticPrinter {
     static func print(_ diagnostics: [Diagnostic], site: String) {
         let prefix = site == "." ? "" : (site.hasSuffix("/") ? site : site + "/")
         for diagnostic in diagnostics {
             let path = diagnostic.location.path.hasPrefix("/") ? diagnostic.location.path : prefix + diagnostic.location.path
-            let line = "\(path):\(diagnostic.location.line):\(diagnostic.location.column): "
-                + "\(diagnostic.severity.rawValue): \(diagnostic.problem.message)\n"
-            FileHandle.standardError.write(Data(line.utf8))
+            let severity = Terminal.paint(diagnostic.severity.rawValue + ":", diagnostic.severity == .error ? .red : .yellow,
+                                          on: .error)
+            // Paths and messages quote content, which may hold escape sequences.
+            Terminal.write(Terminal.safe("\(path):\(diagnostic.location.line):\(diagnostic.location.column):") + " " + severity + " "
+                           + Terminal.safe(diagnostic.problem.message) + "\n", to: .error)
         }
     }
 

@@ -51,7 +51,7 @@ struct IntakeCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let problem = LocalPort.problem(host: host, port: port) {
-            FileHandle.standardError.write(Data("error: \(problem)\n".utf8))
+            Terminal.error("\(problem)")
             throw ExitCode.failure
         }
         let inboxStore = try Self.open(inbox)
@@ -60,7 +60,7 @@ struct IntakeCommand: AsyncParsableCommand {
             desk = try IntakeDesk(siteRoot: options.site, inbox: inboxStore, output: output)
         } catch {
             DiagnosticPrinter.print(error.diagnostics, site: options.site)
-            FileHandle.standardError.write(Data("Intake not started: the site has \(DiagnosticPrinter.summary(error.diagnostics)).\n".utf8))
+            Terminal.report("Intake not started: the site has \(DiagnosticPrinter.summary(error.diagnostics)).")
             throw ExitCode.failure
         }
         let token = try InboxToken.read(file: tokenFile) ?? InboxToken.stored(in: inboxStore.folder)
@@ -80,7 +80,7 @@ struct IntakeCommand: AsyncParsableCommand {
             case .refused(let reason):
                 say("refused  \(reason)")
             case .failed(let reason):
-                FileHandle.standardError.write(Data("error: \(reason): the inbox \(inboxStore.folder) could not be written\n".utf8))
+                Terminal.error("\(reason): the inbox \(inboxStore.folder) could not be written")
             case .trapped:
                 say("dropped  a form with its trap field filled in")
             case .limited:

@@ -68,7 +68,7 @@ struct ModerateCommand: ParsableCommand {
                 let pruned = try store.prune(before: before ?? "")
                 print("Pruned \(pruned.count) submission\(pruned.count == 1 ? "" : "s") received before \(before ?? "")")
             } catch {
-                FileHandle.standardError.write(Data("Prune stopped: \(error)\n".utf8))
+                Terminal.report("Prune stopped: \(error)")
                 throw ExitCode.failure
             }
         case .approve, .reject:
@@ -76,13 +76,13 @@ struct ModerateCommand: ParsableCommand {
             do {
                 missing = action == .approve ? try store.approve(ids) : try store.reject(ids)
             } catch {
-                FileHandle.standardError.write(Data("Moderation stopped: \(error)\n".utf8))
+                Terminal.report("Moderation stopped: \(error)")
                 throw ExitCode.failure
             }
             let done = ids.filter { !missing.contains($0) }
             if !done.isEmpty { print("\(action == .approve ? "Approved" : "Rejected"): \(done.joined(separator: ", "))") }
             if !missing.isEmpty {
-                FileHandle.standardError.write(Data("Not waiting for moderation: \(missing.joined(separator: ", "))\n".utf8))
+                Terminal.report("Not waiting for moderation: \(missing.joined(separator: ", "))")
                 throw ExitCode.failure
             }
         }

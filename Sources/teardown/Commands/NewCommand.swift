@@ -27,7 +27,7 @@ struct NewSiteCommand: ParsableCommand {
             let files = try Scaffolder().newSite(at: directory, title: title)
             print("Created a site in \(directory) (\(files.count) files). Next: teardown build --site \(directory)")
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            Terminal.error("\(error)")
             throw ExitCode.failure
         }
     }
@@ -49,7 +49,7 @@ struct NewMachineCommand: ParsableCommand {
             let files = try Scaffolder().newMachine(named: name, siteRoot: options.site)
             for file in files { print("created \(file)") }
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            Terminal.error("\(error)")
             throw ExitCode.failure
         }
     }

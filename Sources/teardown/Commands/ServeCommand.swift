@@ -35,7 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         // Before the first build, which can take minutes, not after it.
         if let problem = LocalPort.problem(host: host, port: port) {
-            FileHandle.standardError.write(Data("error: \(problem)\n".utf8))
+            Terminal.error("\(problem)")
             throw ExitCode.failure
         }
         let site = options.site
@@ -47,10 +47,10 @@ struct ServeCommand: AsyncParsableCommand {
                 say(BuildSummary.line(report, seconds: String(format: "%.2f", seconds)))
             case .failed(let failure):
                 DiagnosticPrinter.print(failure.diagnostics, site: site)
-                FileHandle.standardError.write(Data("\(BuildSummary.failed(failure)); serving the last good build.\n".utf8))
+                Terminal.write(BuildSummary.failed(failure, on: .error) + Terminal.safe("; serving the last good build.") + "\n", to: .error)
             case .watching(let polling):
                 if let polling {
-                    FileHandle.standardError.write(Data("warning: \(polling); watching by polling every 0.3 s instead\n".utf8))
+                    Terminal.warning("\(polling); watching by polling every 0.3 s instead")
                 } else {
                     say("Watching content/ and Themes/ for changes")
                 }

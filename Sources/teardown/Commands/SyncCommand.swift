@@ -48,17 +48,26 @@ struct SyncCommand: ParsableCommand {
             report = try syncer.run(dryRun: dryRun, inputs: inputs)
         } catch let failure as BuildFailure {
             DiagnosticPrinter.print(failure.diagnostics, site: options.site)
-            FileHandle.standardError.write(Data("Sync stopped: the site has \(DiagnosticPrinter.summary(failure.diagnostics)); nothing was changed.\n".utf8))
+            Terminal.report("Sync stopped: the site has \(DiagnosticPrinter.summary(failure.diagnostics)); nothing was changed.")
             throw ExitCode.failure
         } catch {
-            FileHandle.standardError.write(Data("Sync stopped: \(error)\n".utf8))
+            Terminal.report("Sync stopped: \(error)")
             throw ExitCode.failure
         }
         let width = SyncAction.Kind.allCases.map(\.rawValue.count).max() ?? 0
         for action in report.actions {
-            print(action.kind.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(action.id): \(action.detail)")
+            let kind = action.kind.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
+            let colour: Terminal.Colour = switch action.kind {
+            case .accept: .green
+            case .reject: .yellow
+            case .takeDown: .cyan
+            case .alreadyPresent: .bold
+            }
+            // Ids and reasons come from the inbox: shown safe.
+            Terminal.write(Terminal.paint(kind, colour, on: .output) + "  " + Terminal.safe("\(action.id): \(action.detail)") + "\n",
+                           to: .output)
         }
-        print(Self.summary(report))
+        print(Terminal.safe(Self.summary(report)))
         // Always build after a real sync, even one that changed nothing: the incremental build
         // costs little when nothing changed, and it finishes the job of a sync killed before
         // its build.
@@ -70,11 +79,11 @@ struct SyncCommand: ParsableCommand {
             let build = try builder.build(inputs: inputs, changed: filed) { progress.update(done: $0, total: $1) }
             for notice in build.notices { print("note: \(notice)") }
             DiagnosticPrinter.print(build.warnings, site: options.site)
-            print(BuildSummary.line(build, seconds: String(format: "%.2f", Date().timeIntervalSince(start))))
+            BuildSummary.print(build, seconds: String(format: "%.2f", Date().timeIntervalSince(start)))
             if timings { print(BuildSummary.timings(build.timings)) }
         } catch {
             DiagnosticPrinter.print(error.diagnostics, site: options.site)
-            FileHandle.standardError.write(Data("\(BuildSummary.failed(error)), after the sync; the output was not changed.\n".utf8))
+            Terminal.write(BuildSummary.failed(error, on: .error) + Terminal.safe(", after the sync; the output was not changed.") + "\n", to: .error)
             throw ExitCode.failure
         }
     }

@@ -120,7 +120,7 @@ struct BadInputTests {
         let site = Fixtures.copy(Fixtures.site("minimal"))
         try bad.write(site)
         let diagnostics = SiteBuilder(siteRoot: site).check()
-        let (problem, path, line) = try #require(bad.expected)
+        let (problem, path, line) = bad.expected
         let found = diagnostics.first { $0.problem == problem }
         #expect(found?.severity == .error, "\(diagnostics.map(\.description))")
         #expect(found?.location.path == path)

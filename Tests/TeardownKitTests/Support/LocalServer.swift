@@ -15,7 +15,7 @@ final class LocalServer: @unchecked Sendable {
     init(_ kind: Kind, serving folder: String) throws {
         port = Self.freePort()
         log = folder + ".server.log"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         switch kind {
         case .http:
