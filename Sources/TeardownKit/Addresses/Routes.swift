@@ -133,6 +133,9 @@ enum Routes {
     /// Pagefind's index and its script, which the build adds as its last stage.
     static let searchIndexFolder = "pagefind"
 
+    /// The site's own icon, at the root as browsers look for it; the theme's is an asset.
+    static func favicon(extension: String) -> URLPath { .file(["favicon." + `extension`]) }
+
     static func asset(_ relative: String) -> URLPath {
         .file(["assets"] + relative.split(separator: "/").map(String.init))
     }

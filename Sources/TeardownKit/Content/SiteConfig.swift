@@ -24,6 +24,12 @@ public struct SiteConfig: Sendable, Equatable {
     /// "Edit this page" on manual pages: `{path}` becomes the file's path in the site folder.
     public var editURL: String?
     /// Index the built site with Pagefind; false turns search off.
+    /// The site's icon, a file in content/ (`favicon`); nil for the theme's.
+    public var favicon: String?
+    /// Its extension, lowercased: it names the published file and its type.
+    public var faviconExtension: String? { favicon.flatMap { $0.split(separator: ".").last.map { $0.lowercased() } } }
+    /// The icon types a site may give, by extension.
+    public static let faviconTypes = ["svg": "image/svg+xml", "png": "image/png", "ico": "image/x-icon"]
     public var search = true
     /// How many shards the search index is split into (`search_shards`); nil lets the size of
     /// the site decide. 1 makes one index.

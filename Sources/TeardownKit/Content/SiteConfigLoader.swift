@@ -1,9 +1,11 @@
+import Foundation
+
 /// Reads content/site.yaml; a site without one gets the defaults.
 enum SiteConfigLoader {
     static let knownKeys: Set<String> = [
         "title", "description", "base_url", "language", "theme", "unsafe_html", "comments_per_page",
         "limits", "sync_source", "bug_report_url", "photos",
-        "edit_url", "search", "search_shards", "collections", "intake_url", "moderation",
+        "edit_url", "search", "search_shards", "collections", "intake_url", "moderation", "favicon",
     ]
     static let knownLimitKeys: Set<String> = [
         "author_min", "author_max", "comment_min", "comment_max", "photo_max_bytes", "photo_max_pixels", "bundle_max_bytes",
@@ -61,6 +63,18 @@ enum SiteConfigLoader {
             }
         }
         if let moderation = yaml.bool("moderation", diagnostics: &diagnostics) { config.moderation = moderation }
+        if let icon = yaml.string("favicon", diagnostics: &diagnostics) {
+            let content = (file.absolutePath as NSString).deletingLastPathComponent
+            if icon.hasPrefix("/") || icon.split(separator: "/").contains("..") || !SiteConfig.faviconTypes.keys.contains(
+                (icon as NSString).pathExtension.lowercased()) {
+                diagnostics.append(.error(.invalidValue(key: "favicon", reason: "must be an .svg, .png or .ico file in content/"),
+                                          at: yaml.location(of: "favicon")))
+            } else if !FileSystem.isRegularFile(content + "/" + icon) {
+                diagnostics.append(.error(.missingFile("content/" + icon), at: yaml.location(of: "favicon")))
+            } else {
+                config.favicon = icon
+            }
+        }
         config.location = file.location()
         if let limits = yaml.map("limits", diagnostics: &diagnostics) {
             limits.warnUnknownKeys(known: knownLimitKeys, diagnostics: &diagnostics)

@@ -20,6 +20,8 @@ extension LayoutModel: MustacheParent {
         case "home": home
         case "help": help
         case "stylesheet": stylesheet
+        case "icon": icon
+        case "iconType": iconType
         case "generator": generator
         case "bugReport": bugReport
         case "photos": photos

@@ -20,6 +20,9 @@ struct LayoutModel: Sendable {
     /// "summary_large_image" when the page has an image to share, else "summary".
     let twitterCard: String
     let stylesheet: String
+    /// The site's icon, and its type.
+    let icon: String
+    let iconType: String
     let generator: String
     /// site.yaml's bug_report_url, when given.
     let bugReport: String?

@@ -25,6 +25,9 @@ public struct SitePlan: Sendable {
     init(content: SiteContent, theme: Theme, images: ProcessedImages, index: SiteIndex, downloads: [String: BundleDownload]) {
         var pages: [(URLPath, Page)] = [(Routes.catalog, .catalog), (Routes.notFound, .notFound)]
         var copies: [Copy] = theme.assets.sorted { $0.key < $1.key }.map { Copy(url: Routes.asset($0.key), source: $0.value.absolutePath) }
+        if let icon = content.config.favicon, let type = content.config.faviconExtension {
+            copies.append(Copy(url: Routes.favicon(extension: type), source: content.root + "/content/" + icon))
+        }
         let perPage = content.config.commentsPerPage
         var photoCount = 0
 

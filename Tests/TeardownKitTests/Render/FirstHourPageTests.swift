@@ -44,4 +44,31 @@ struct FirstHourPageTests {
         // The site's own manual is not a machine's: no machine in its crumbs.
         #expect(!Fixtures.read(output + "/manual/index.html").contains("Desk fan</a> ›"))
     }
+
+    @Test("Every page links an icon that is published; site.yaml's favicon replaces the theme's, and a wrong one is named")
+    func favicon() throws {
+        let site = Fixtures.copy(Fixtures.site("minimal"))
+        let output = (site as NSString).deletingLastPathComponent + "/public"
+        let build = { try SiteBuilder(siteRoot: site, output: output, cacheFolder: output + ".cache", pagefind: .notInstalled).build() }
+        try build()
+        let part = Fixtures.read(output + "/machines/box/parts/lid/index.html")
+        #expect(part.contains("<link rel=\"icon\" href=\"../../../../assets/favicon.svg\" type=\"image/svg+xml\">"))
+        #expect(Fixtures.read(output + "/assets/favicon.svg").contains("<svg"))
+
+        let settings = site + "/content/site.yaml"
+        let original = Fixtures.read(settings)
+        try FileManager.default.copyItem(atPath: site + "/content/machines/box/parts/lid/lid.svg", toPath: site + "/content/icon.svg")
+        try (original + "\nfavicon: icon.svg\n").write(toFile: settings, atomically: true, encoding: .utf8)
+        try build()
+        #expect(Fixtures.read(output + "/index.html").contains("<link rel=\"icon\" href=\"favicon.svg\" type=\"image/svg+xml\">"))
+        #expect(Fixtures.read(output + "/favicon.svg") == Fixtures.read(site + "/content/icon.svg"))
+
+        for (value, message) in [("../secret.svg", "must be an .svg, .png or .ico file in content/"), ("gone.png", "missing content/gone.png")] {
+            try (original + "\nfavicon: \(value)\n").write(toFile: settings, atomically: true, encoding: .utf8)
+            let diagnostics = SiteBuilder(siteRoot: site).check()
+            let line = original.split(separator: "\n", omittingEmptySubsequences: false).count + 1
+            #expect(diagnostics.contains { $0.problem.message.contains(message) && $0.location.line == line && $0.severity == .error },
+                    "\(diagnostics)")
+        }
+    }
 }

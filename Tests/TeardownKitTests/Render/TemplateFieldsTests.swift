@@ -30,7 +30,7 @@ struct TemplateFieldsTests {
                                     photoCount: "1", cover: picture, backdrop: backdrop)
         let layout = LayoutModel(siteTitle: "s", language: "en", pageTitle: "p", shareTitle: "s", description: "d",
                                  canonical: "c", home: "h", help: "h", partsIndex: "p", tags: "t", feeds: [link],
-                                 twitterCard: "summary", stylesheet: "s", generator: "g", bugReport: "b",
+                                 twitterCard: "summary", stylesheet: "s", icon: "i", iconType: "image/svg+xml", generator: "g", bugReport: "b",
                                  photos: "p", scripts: ["s"], image: SharingImageModel(url: "u", width: 1, height: 1),
                                  search: "s", searchFilters: [SearchFilterModel(name: "n", value: "v")])
         let navItem = ManualPageModel.NavItem(title: "t", url: "u", current: true, kind: "page", opens: false, closes: [0])
