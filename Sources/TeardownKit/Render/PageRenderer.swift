@@ -215,7 +215,8 @@ struct PageRenderer {
         }
         let photos = machine.community.photos.map { photoModel($0, owner: base, at: url) }
         let gallery = machine.photoCount > 0
-            ? LinkModel(title: "All \(Plural.count(machine.photoCount, "photo")) of the \(machine.name)",
+            ? LinkModel(title: machine.photoCount == 1 ? "The photo of the \(machine.name)"
+                        : "All \(Plural.count(machine.photoCount, "photo")) of the \(machine.name)",
                         url: Routes.gallery(base).relative(from: url))
             : nil
         return MachinePageModel(
@@ -321,8 +322,8 @@ struct PageRenderer {
                                       html: html(ofDescription: description),
                                       isDesigner: true, anchor: nil), at: 0)
         }
-        return DiscussionModel(entries: entries, hasEntries: !entries.isEmpty,
-                               commentCount: Plural.count(comments.count, "comment"),
+        return DiscussionModel(entries: entries, hasEntries: !entries.isEmpty, hasComments: !comments.isEmpty,
+                               commentCount: comments.isEmpty ? nil : Plural.count(comments.count, "comment"),
                                pagination: pagination(pageCount, current: number) {
                                    Routes.discussion(base, page: $0).relative(from: url)
                                })
@@ -422,7 +423,8 @@ struct PageRenderer {
             title: "Photos of the \(part.map { "\($0.name) of the " } ?? "")\(machine.name)",
             machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
             part: part.map { LinkModel(title: $0.name, url: Routes.part($0, of: machine).relative(from: url)) },
-            photos: models, hasPhotos: !models.isEmpty, count: Plural.count(models.count, "photo"), pagination: nil)
+            photos: models, hasPhotos: !models.isEmpty,
+            count: models.isEmpty ? "" : Plural.count(models.count, "photo"), pagination: nil)
     }
 
     private func siteGallery(page number: Int, at url: URLPath) -> GalleryPageModel {
@@ -431,7 +433,8 @@ struct PageRenderer {
         let pageCount = Pagination.pageCount(all.count, perPage)
         let models = all.dropFirst((number - 1) * perPage).prefix(perPage).map { photoModel($0.photo, owner: $0.owner, at: url) }
         return GalleryPageModel(title: number > 1 ? "All photos, page \(number)" : "All photos", machine: nil, part: nil,
-                                photos: models, hasPhotos: !models.isEmpty, count: Plural.count(all.count, "photo"),
+                                photos: models, hasPhotos: !models.isEmpty,
+                                count: all.isEmpty ? "" : Plural.count(all.count, "photo"),
                                 pagination: pagination(pageCount, current: number) { Routes.photos(page: $0).relative(from: url) })
     }
 

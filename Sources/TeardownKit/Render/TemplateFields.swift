@@ -240,6 +240,7 @@ extension DiscussionModel: MustacheParent {
         switch name {
         case "entries": entries
         case "hasEntries": hasEntries
+        case "hasComments": hasComments
         case "commentCount": commentCount
         case "pagination": pagination
         default: nil

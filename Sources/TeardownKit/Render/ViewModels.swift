@@ -170,7 +170,11 @@ struct PaginationModel: Sendable {
 struct DiscussionModel: Sendable {
     let entries: [EntryModel]
     let hasEntries: Bool
-    let commentCount: String
+    /// Whether anyone but the designer has written: the designer's entry is not a comment.
+    let hasComments: Bool
+    /// "3 comments", or nil when there are none (a heading saying "0 comments" above the
+    /// designer's entry read as a contradiction).
+    let commentCount: String?
     let pagination: PaginationModel?
 }
 

@@ -71,4 +71,21 @@ struct FirstHourPageTests {
                     "\(diagnostics)")
         }
     }
+
+    @Test("Counts read as a person would write them: no '0 comments' above the designer's entry, no '0 photos' above 'No photos yet'")
+    func copy() throws {
+        let site = Fixtures.copy(Fixtures.site("minimal"))
+        let output = (site as NSString).deletingLastPathComponent + "/public"
+        try "The box, described.\n".write(toFile: site + "/content/machines/box/description.md", atomically: true, encoding: .utf8)
+        try SiteBuilder(siteRoot: site, output: output, cacheFolder: output + ".cache", pagefind: .notInstalled).build()
+        let machine = Fixtures.read(output + "/machines/box/index.html")
+        #expect(machine.contains("<h2 id=\"discussion-title\">Discussion</h2>"), "no count when nobody has commented")
+        #expect(machine.contains("The box, described."))
+        #expect(machine.contains("No comments yet."), "the designer's entry is not a comment")
+        let lid = Fixtures.read(output + "/machines/box/parts/lid/index.html")
+        #expect(lid.contains("Discussion <small>1 comment</small>"))
+        #expect(!lid.contains("No comments yet."))
+        let photos = Fixtures.read(output + "/photos/index.html")
+        #expect(photos.contains("No photos yet.") && !photos.contains("0 photos"))
+    }
 }
