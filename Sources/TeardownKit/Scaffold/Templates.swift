@@ -2,7 +2,7 @@
 enum Templates {
     static func siteYAML(title: String) -> String {
         """
-        # Site settings. Every key is optional; the README lists them all.
+        # Site settings. Every key is optional; the manual's \"Site settings\" page lists them all.
         title: \(yamlQuoted(title))
         description: "Machines you can take apart."
         base_url: "http://127.0.0.1:8080/"
