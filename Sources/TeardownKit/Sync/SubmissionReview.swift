@@ -27,7 +27,13 @@ struct SubmissionReview: Sendable {
     /// The files of the comment or photo with this id already in the content, relative to the
     /// site folder; nil when there is none. Comments are looked for in each machine's list of
     /// ids first, so only a machine that holds the id has its text decoded.
-    func existing(_ id: String) -> [String]? {
+    ///
+    /// With `filedBySync`, only content that carries the id sync writes (a comment's front
+    /// matter `id`, a photo sidecar's `id`) counts: a takedown must never reach the owner's
+    /// hand-written comments or the designer's photos, whose file names are public in their
+    /// URLs. Without it, a file name counts too, so a new submission cannot take an id that
+    /// names existing content.
+    func existing(_ id: String, filedBySync: Bool = false) -> [String]? {
         let root = content.root
         func relative(_ file: SourceFile) -> String {
             file.absolutePath.hasPrefix(root + "/") ? String(file.absolutePath.dropFirst(root.count + 1)) : file.absolutePath
@@ -36,11 +42,12 @@ struct SubmissionReview: Sendable {
         for machine in content.machines {
             // Byte by byte: Foundation's `contains` went through UTF-16 and took a twentieth of a sync.
             if machine.head.commentIDs.utf8.firstRange(of: ("\n" + id + "\n").utf8) != nil {
-                for comment in machine.community.comments + machine.parts.flatMap(\.community.comments) where comment.id == id {
+                for comment in machine.community.comments + machine.parts.flatMap(\.community.comments)
+                where comment.id == id && (!filedBySync || comment.id != comment.body.file.stem) {
                     files.append(relative(comment.body.file))
                 }
             }
-            for photo in machine.allPhotos where (photo.id ?? photo.file.stem) == id {
+            for photo in machine.allPhotos where (filedBySync ? photo.id : photo.id ?? photo.file.stem) == id {
                 // The image goes first, so a takedown never leaves a photo without its credit.
                 files += [relative(photo.file)] + (photo.sidecar.map { [relative($0)] } ?? [])
             }
@@ -195,7 +202,7 @@ struct SubmissionReview: Sendable {
         if let error = diagnostics.first(where: { $0.severity == .error }) { return .reject(reason: error.plain) }
         guard let target else { return .reject(reason: "\(name): no target") }
         guard Inbox.isValidID(target) else { return .reject(reason: "\(yaml.location(of: "target")): '\(target.prefix(80))' is not a submission id") }
-        guard let files = existing(target) else { return .alreadyPresent("\(target) is not in the content") }
+        guard let files = existing(target, filedBySync: true) else { return .alreadyPresent("\(target) is not content sync filed; hand-written comments and designers' photos are never taken down") }
         return .takeDown(target: target, reason: reason, files: files)
     }
 

@@ -132,6 +132,23 @@ struct SyncTests {
         #expect(!Fixtures.read(output + "/machines/box/parts/lid/index.html").contains("Regrettable words."))
     }
 
+    @Test("A takedown reaches only what sync filed: never a hand-written comment or a designer's photo named by its file")
+    func takedownSparesOwnersContent() throws {
+        let scratch = try SyncScratch()
+        let lid = scratch.site + "/content/machines/box/parts/lid"
+        try FileManager.default.createDirectory(atPath: lid + "/photos", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixtures.site("photos") + "/content/machines/camera/parts/body/photos/workbench.jpg", toPath: lid + "/photos/on-counter.jpg")
+        // The hand-written comment is hello.md; the photo's name is public in its page's URL.
+        try scratch.put("t1.takedown.yaml", "target: hello\n")
+        try scratch.put("t2.takedown.yaml", "target: on-counter\n")
+        let report = try scratch.sync()
+        #expect(report.count(.takeDown) == 0)
+        #expect(report.count(.alreadyPresent) == 2)
+        #expect(report.actions.allSatisfy { $0.detail.contains("is not content sync filed") }, "\(report.actions)")
+        #expect(FileManager.default.fileExists(atPath: lid + "/comments/hello.md"))
+        #expect(FileManager.default.fileExists(atPath: lid + "/photos/on-counter.jpg"))
+    }
+
     @Test("Each bad submission is quarantined with its reason", arguments: [
         ("long", "comment is 201 characters long; the limit is 1-200"),
         ("ghost", "unknown part 'ghost' of machine 'box'"),
