@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -72,6 +73,8 @@ let package = Package(
             dependencies: [
                 "TeardownKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // A channel handler of its own caps the connections of one address.
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             resources: [.copy("openapi.json")]
         ),

@@ -150,3 +150,21 @@ struct FormProblem: Error {
         self.message = message
     }
 }
+
+extension FormBody {
+    /// Runs `read`, or throws 408 once it has taken `seconds`: a sender dripping its body a byte
+    /// at a time must not hold a connection, and a worker, for ever. Nothing is stored from a
+    /// body that did not arrive whole, so a client that retries makes no duplicate.
+    static func within<Value: Sendable>(_ seconds: Int, _ read: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        try await withThrowingTaskGroup(of: Value.self) { group in
+            group.addTask { try await read() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                throw FormProblem(.requestTimeout, "the request's body did not arrive within \(seconds) s")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
+        }
+    }
+}

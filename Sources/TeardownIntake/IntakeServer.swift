@@ -29,6 +29,12 @@ public struct IntakeServer: Sendable {
         /// Requests come through a reverse proxy (for TLS, say), which names the client in the last
         /// X-Forwarded-For entry; otherwise every visitor would share the proxy's allowance.
         public var behindProxy = false
+        /// Seconds a connection may sit without a request before it is closed.
+        public var idleTimeout = 30
+        /// Seconds a sender has to deliver a request's body.
+        public var bodyTimeout = 60
+        /// Connections one address may hold open at once.
+        public var connectionsPerAddress = 16
 
         public init(token: String, siteURL: String) {
             self.token = token
@@ -53,8 +59,19 @@ public struct IntakeServer: Sendable {
     }
 
     func application() -> some ApplicationProtocol {
-        Application(
+        let counts = ConnectionCap.Counts(limit: settings.connectionsPerAddress)
+        let onEvent = onEvent
+        return Application(
             router: router(),
+            // An idle connection (one that never finishes its request's head, too) is closed,
+            // and one address holds only so many: a few thousand idle sockets used to take the
+            // service off the air.
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [ConnectionCap(counts: counts) { address in
+                    onEvent(.refused(reason: "\(address) holds \(counts.limit) connections already"))
+                }],
+                idleTimeout: .seconds(Int64(settings.idleTimeout)),
+                httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 << 10, maxHeaderListSize: 32 << 10, maxHeaderFieldCount: 100))),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "teardown-intake"),
             onServerRunning: { [onEvent, settings] _ in onEvent(.listening(url: "http://\(settings.host):\(settings.port)/")) }
         )
@@ -99,7 +116,8 @@ public struct IntakeServer: Sendable {
         if let wait = limiter.take(address(request, context)) { return limited(wait, request: request, api: api) }
         let fields: [String: String]
         do {
-            fields = try await FormBody.fields(of: request, maxBytes: max(64 << 10, desk.config.limits.commentMax * 8))
+            let maxBytes = max(64 << 10, desk.config.limits.commentMax * 8)
+            fields = try await FormBody.within(settings.bodyTimeout) { try await FormBody.fields(of: request, maxBytes: maxBytes) }
         } catch {
             return failure(error, request: request, api: api, fields: [:], action: "comment")
         }
@@ -124,8 +142,10 @@ public struct IntakeServer: Sendable {
         let file = IntakeDesk.imageUploadName(upload)
         let fields: [String: String]
         do {
-            fields = try await FormBody.receive(request, into: upload, file: file, api: api,
-                                                maxFileBytes: desk.config.limits.photoMaxBytes)
+            let maxFileBytes = desk.config.limits.photoMaxBytes
+            fields = try await FormBody.within(settings.bodyTimeout) {
+                try await FormBody.receive(request, into: upload, file: file, api: api, maxFileBytes: maxFileBytes)
+            }
         } catch {
             desk.discard(upload)
             return failure(error, request: request, api: api, fields: [:], action: "photo")

@@ -8,6 +8,7 @@ Screenshots and server logs of failed runs go to ARTIFACTS.
 """
 import http.client
 import os
+import resource
 import re
 import shutil
 import signal
@@ -138,13 +139,18 @@ class SiteTestCase(unittest.TestCase):
 class IntakeService:
     """`teardown intake` on a port (a free one unless given), with its log in a file beside the inbox."""
 
-    def __init__(self, site, inbox, *options, port=None, token="token"):
+    def __init__(self, site, inbox, *options, port=None, token="token", open_files=None):
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = open(Path(inbox).parent / f"intake-{self.port}.log", "w+")
+
+        def limit():
+            # As `ulimit -n` would: the service gets only so many file descriptors.
+            if open_files:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
         self.process = subprocess.Popen([str(TEARDOWN), "intake", "--site", str(site), "--inbox", str(inbox),
                                          "--port", str(self.port), *options],
-                                        stdout=self.log, stderr=subprocess.STDOUT,
+                                        stdout=self.log, stderr=subprocess.STDOUT, preexec_fn=limit,
                                         env=dict(os.environ, TEARDOWN_INBOX_TOKEN=token))
         deadline = time.time() + 30
         while True:

@@ -12,6 +12,7 @@ import os
 import random
 import re
 import shutil
+import select
 import socket
 import struct
 import subprocess
@@ -19,6 +20,7 @@ import tempfile
 import threading
 import time
 import unittest
+import urllib.request
 import zlib
 from pathlib import Path
 
@@ -199,6 +201,62 @@ class IntakeServiceTest(unittest.TestCase):
         # wrk stops counting at the deadline with up to one request per connection still in flight.
         self.assertIn(len(self.listed()) - before - statuses[201], range(0, 17), "every acknowledged post is listed")
         self.assertInboxWhole()
+
+    def test_idle_sockets_and_slow_senders_cannot_take_the_service_off_the_air(self):
+        """300 idle sockets from one address under `ulimit -n 256`, a head never finished and a
+        body dripped: /health still answers, idle sockets are closed, the drip gets 408 and
+        nothing of it is stored."""
+        service = IntakeService(self.site, self.inbox, "--idle-timeout", "2", "--body-timeout", "2",
+                                "--connections-per-address", "8", open_files=256)
+        try:
+            def connect(source):
+                sock = socket.socket()
+                sock.bind((source, 0))
+                sock.settimeout(10)
+                sock.connect(("127.0.0.1", service.port))
+                return sock
+            idle = []
+            for _ in range(300):
+                try:
+                    idle.append(connect("127.0.0.2"))
+                except OSError:
+                    pass
+            started = time.time()
+            with urllib.request.urlopen(service.url + "/health", timeout=5) as response:
+                self.assertEqual(response.status, 200)
+            self.assertLess(time.time() - started, 5)
+
+            # A head never finished is idle too: closed after the idle timeout.
+            slow_head = connect("127.0.0.3")
+            slow_head.sendall(b"POST /api/v1/comments HTTP/1.1\r\nHost: x\r\n")
+            self.assertEqual(slow_head.recv(100), b"", "the unfinished head's connection is closed")
+            # A body dripped a byte every 0.5 s, never idle long enough to be closed as idle:
+            # 408 once the body timeout has passed.
+            drip = connect("127.0.0.4")
+            drip.sendall(b"POST /api/v1/comments HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 1000\r\n\r\n" + b'{"machine":')
+            answer = b""
+            for _ in range(20):
+                readable, _, _ = select.select([drip], [], [], 0.5)
+                if readable:
+                    answer = drip.recv(200)
+                    break
+                drip.send(b" ")
+            self.assertIn(b" 408 ", answer)
+            # Every idle socket the service took is closed by it, and the rest were refused.
+            for sock in idle:
+                try:
+                    self.assertEqual(sock.recv(100), b"")
+                except ConnectionResetError:
+                    pass
+                sock.close()
+            with urllib.request.urlopen(service.url + "/health", timeout=5) as response:
+                self.assertEqual(response.status, 200)
+            self.assertFalse((self.inbox / "manifest.json").exists() and self.listed(), "nothing of the drip was stored")
+            log = Path(service.log.name).read_text()
+            self.assertIn("127.0.0.2 holds 8 connections already", log)
+        finally:
+            service.stop()
 
 
 if __name__ == "__main__":

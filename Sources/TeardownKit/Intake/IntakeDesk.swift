@@ -11,6 +11,12 @@ public final class IntakeDesk: Sendable {
     private let loaded: Locked<Loaded>
     /// Image checks decode pixels: a few at a time keeps memory bounded under many uploads.
     private let imageChecks = AsyncGate(limit: 2)
+    /// Comments received lately, by a digest of what they say, with the id each was given: a
+    /// sender whose connection dropped before the answer, and who posts again, gets the same id
+    /// instead of a second copy.
+    private let recent = Locked<[ContentDigest: (id: String, held: Bool, at: Date)]>([:])
+    /// How long a comment is remembered for that.
+    static let retryWindow: TimeInterval = 600
 
     private struct Loaded {
         var review: SubmissionReview
@@ -37,6 +43,15 @@ public final class IntakeDesk: Sendable {
         if let problem = Self.targetProblem(machine: form.machine, part: form.part) { return .refused(problem) }
         let author = form.author.trimmingCharacters(in: .whitespacesAndNewlines)
         let body = form.body.replacingOccurrences(of: "\r\n", with: "\n")
+        var said = Fingerprint()
+        for field in [form.machine, form.part ?? "", author, body] { said.add(field) }
+        let key = said.digest
+        if let earlier = recent.withLock({ recent -> (id: String, held: Bool, at: Date)? in
+            recent = recent.filter { now.timeIntervalSince($0.value.at) < Self.retryWindow }
+            return recent[key]
+        }) {
+            return .received(id: earlier.id, held: earlier.held)
+        }
         let id = IntakeID.make(now: now)
         let name = id + ".comment.md"
         var text = "---\nmachine: \(form.machine)\n"
@@ -55,7 +70,9 @@ public final class IntakeDesk: Sendable {
         } catch {
             return .failed(Self.unstored)
         }
-        return .received(id: id, held: review.content.config.moderation)
+        let held = review.content.config.moderation
+        recent.withLock { $0[key] = (id, held, now) }
+        return .received(id: id, held: held)
     }
 
     // MARK: Photos

@@ -37,6 +37,15 @@ struct IntakeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Count the rate limit by the last X-Forwarded-For address, set by a reverse proxy in front.")
     var behindProxy = false
 
+    @Option(name: .long, help: ArgumentHelp("Seconds a connection may wait without a request before it is closed.", valueName: "seconds"))
+    var idleTimeout = 30
+
+    @Option(name: .long, help: ArgumentHelp("Seconds a sender has to deliver a request's body (408 after).", valueName: "seconds"))
+    var bodyTimeout = 60
+
+    @Option(name: .long, help: ArgumentHelp("Connections one address may hold open at once.", valueName: "count"))
+    var connectionsPerAddress = 16
+
     @Option(name: .long, help: ArgumentHelp("Where the pages are served, for the link back after posting (default: base_url).",
                                             valueName: "url"))
     var siteURL: String?
@@ -47,6 +56,10 @@ struct IntakeCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let outOfRange = LocalPort.outOfRange(port) { throw ValidationError(outOfRange) }
+        for (name, value) in [("--idle-timeout", idleTimeout), ("--body-timeout", bodyTimeout),
+                              ("--connections-per-address", connectionsPerAddress)] where value < 1 {
+            throw ValidationError("\(name) must be at least 1")
+        }
     }
 
     func run() async throws {
@@ -69,6 +82,9 @@ struct IntakeCommand: AsyncParsableCommand {
         settings.port = port
         settings.perMinute = rateLimit
         settings.behindProxy = behindProxy
+        settings.idleTimeout = idleTimeout
+        settings.bodyTimeout = bodyTimeout
+        settings.connectionsPerAddress = connectionsPerAddress
         let moderated = desk.config.moderation
         let server = IntakeServer(desk: desk, settings: settings) { event in
             switch event {
@@ -105,7 +121,8 @@ extension IntakeCommand {
     }
 }
 
-/// Writes a line at once, as a server's log should.
+/// Writes a line at once, as a server's log should. Reasons quote what senders wrote (an
+/// author's name, say): control characters are shown, not obeyed.
 private func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    FileHandle.standardOutput.write(Data((Terminal.safe(line) + "\n").utf8))
 }

@@ -157,6 +157,25 @@ private struct IntakeScratch {
         #expect(Set(try scratch.inbox.submissions().map(\.id)) == Set(received))
     }
 
+    /// A sender whose connection dropped before the answer posts again: one comment is kept.
+    @Test func aRetriedCommentGetsItsFirstIdAndNoSecondCopy() async throws {
+        let scratch = try IntakeScratch()
+        let form = CommentForm(machine: "box", part: "lid", author: "Ada", body: "Sent twice.")
+        let start = Date()
+        let first = await scratch.desk.submit(form, now: start)
+        let retry = await scratch.desk.submit(form, now: start.addingTimeInterval(30))
+        guard case .received(let id, _) = first, case .received(let again, _) = retry else {
+            Issue.record("refused: \(first) \(retry)")
+            return
+        }
+        #expect(again == id)
+        #expect(try scratch.inbox.submissions().map(\.id) == [id])
+        // Another comment, or the same words much later, is new.
+        _ = await scratch.desk.submit(CommentForm(machine: "box", part: "lid", author: "Ada", body: "Said once."), now: start)
+        _ = await scratch.desk.submit(form, now: start.addingTimeInterval(IntakeDesk.retryWindow + 1))
+        #expect(try scratch.inbox.submissions().count == 3)
+    }
+
     @Test func pruningDropsOldSubmissionsFromTheManifestAndTheDisk() async throws {
         let scratch = try IntakeScratch()
         let old = ISODate("2026-01-15T10:00:00Z")!.date, recent = ISODate("2026-03-02T10:00:00Z")!.date
