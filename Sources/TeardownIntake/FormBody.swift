@@ -7,6 +7,16 @@ import TeardownKit
 enum FormBody {
     /// At most this many bytes of text fields in a photo post.
     static let maxFieldBytes = 64 << 10
+    /// The fields the forms and the API send; others are counted against the caps and dropped,
+    /// so a refusal page never echoes a sender's invented fields back.
+    static let knownFields: Set<String> = ["machine", "part", "author", "body", "caption", "share_location", "back", "website"]
+    /// At most this many fields or parts in one post: the forms have a handful.
+    static let maxFields = 32
+    /// What each field costs besides its value: its name and, in multipart, its headers. Without
+    /// it, 200,000 empty fields, or megabytes of field names, passed the text cap.
+    static let fieldOverhead = 64
+
+    private static func tooMany() -> FormProblem { FormProblem(.contentTooLarge, "the form has more than \(maxFields) fields") }
 
     /// The fields of a post that carries no file.
     static func fields(of request: Request, maxBytes: Int) async throws -> [String: String] {
@@ -20,8 +30,9 @@ enum FormBody {
             guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
                 throw FormProblem(.badRequest, "the body is not a JSON object")
             }
+            guard object.count <= maxFields else { throw tooMany() }
             var fields: [String: String] = [:]
-            for (key, value) in object {
+            for (key, value) in object where knownFields.contains(key) {
                 switch value {
                 case let text as String: fields[key] = text
                 case let flag as Bool: fields[key] = flag ? "true" : "false"
@@ -31,7 +42,8 @@ enum FormBody {
             }
             return fields
         case "application/x-www-form-urlencoded", "":
-            return urlEncoded(String(decoding: body, as: UTF8.self))
+            guard body.reduce(0, { $0 + ($1 == UInt8(ascii: "&") ? 1 : 0) }) < maxFields else { throw tooMany() }
+            return urlEncoded(String(decoding: body, as: UTF8.self)).filter { knownFields.contains($0.key) }
         default:
             throw FormProblem(.unsupportedMediaType, "send the form as JSON, URL-encoded or multipart form data")
         }
@@ -65,12 +77,22 @@ enum FormBody {
         var reader = MultipartReader(boundary: boundary)
         var fields: [String: String] = [:]
         var fieldBytes = 0
+        var parts = 0
         var field: (name: String, bytes: [UInt8])?
         var sink: UploadFile?
+        // The whole body too: the file, the text, and what framing they can need.
+        let maxBodyBytes = (upload == nil ? 0 : maxFileBytes) + maxFieldBytes + maxFields * 1024
+        var bodyBytes = 0
         for try await chunk in request.body {
+            bodyBytes += chunk.readableBytes
+            guard bodyBytes <= maxBodyBytes else { throw FormProblem(.contentTooLarge, "the form is larger than \(maxBodyBytes) bytes") }
             for event in try reader.feed(chunk.readableBytesView) {
                 switch event {
                 case .part(let part):
+                    parts += 1
+                    fieldBytes += fieldOverhead + (part.name?.utf8.count ?? 0) + (part.filename?.utf8.count ?? 0)
+                    guard parts <= maxFields else { throw tooMany() }
+                    guard fieldBytes <= maxFieldBytes else { throw FormProblem(.contentTooLarge, "the form's text is too long") }
                     if part.filename != nil, part.name == "photo", let upload, sink == nil,
                        !FileManager.default.fileExists(atPath: upload.path(of: file)) {
                         sink = try upload.open(file)
@@ -93,7 +115,7 @@ enum FormBody {
                         try file.finish()
                         sink = nil
                     } else if let done = field {
-                        if !done.name.isEmpty { fields[done.name] = String(decoding: done.bytes, as: UTF8.self) }
+                        if knownFields.contains(done.name) { fields[done.name] = String(decoding: done.bytes, as: UTF8.self) }
                         field = nil
                     }
                 }

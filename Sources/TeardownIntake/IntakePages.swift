@@ -42,8 +42,10 @@ enum IntakePages {
         page(title: title, siteTitle: siteTitle, body: "<h1>\(HTMLText.escape(title))</h1>\n<p>\(HTMLText.escape(message))</p>")
     }
 
+    /// The form's own hidden fields, sent back with the refusal so the sender can try again:
+    /// only those the form has.
     private static func hidden(_ fields: [String: String], except: Set<String>) -> String {
-        fields.keys.sorted().filter { !except.contains($0) }.map {
+        fields.keys.sorted().filter { ["machine", "part", "back"].contains($0) && !except.contains($0) }.map {
             "<input type=\"hidden\" name=\"\(HTMLText.escape($0))\" value=\"\(HTMLText.escape(fields[$0]!))\">"
         }.joined(separator: "\n")
     }

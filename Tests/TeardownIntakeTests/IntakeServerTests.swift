@@ -115,6 +115,46 @@ import TeardownKit
         #expect(try service.inbox.submissions().count == 3)
     }
 
+    /// Field names, parts and headers count against the form's cap; invented fields are dropped
+    /// and never echoed back.
+    @Test func fieldNamesAndPartsCountAgainstTheFormCap() async throws {
+        let service = try service()
+        @Sendable func multipart(_ parts: [(name: String, value: String)]) -> ByteBuffer {
+            var text = ""
+            for part in parts {
+                text += "--b\r\nContent-Disposition: form-data; name=\"\(part.name)\"\r\n\r\n\(part.value)\r\n"
+            }
+            return ByteBuffer(string: text + "--b--\r\n")
+        }
+        let comment = [("machine", "box"), ("part", "lid"), ("author", "Ada"), ("body", "Fine.")]
+        try await service.server.application().test(.live) { client in
+            let type: HTTPFields = [.contentType: "multipart/form-data; boundary=b"]
+            // 2,000 unique names of 100 bytes each, every value empty: 200 KB of names.
+            let names = (0..<2000).map { (String(repeating: "n", count: 96) + String(format: "%04d", $0), "") }
+            try await client.execute(uri: "/forms/comment", method: .post, headers: type, body: multipart(comment + names)) { response in
+                #expect(response.status == .contentTooLarge)
+            }
+            // Many empty fields with short names.
+            let empty = (0..<5000).map { ("f\($0)", "") }
+            try await client.execute(uri: "/api/v1/comments", method: .post, headers: type, body: multipart(comment + empty)) { response in
+                #expect(response.status == .contentTooLarge)
+            }
+            let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+            try await client.execute(uri: "/forms/comment", method: .post, headers: form,
+                                     body: ByteBuffer(string: "machine=box&author=Ada&body=Hi" + String(repeating: "&a", count: 5000))) { response in
+                #expect(response.status == .contentTooLarge)
+            }
+            // A refused post with an invented field: the page does not carry it back.
+            let invented = [("machine", "nowhere"), ("author", "Ada"), ("body", "Fine."), ("invented", String(repeating: "x", count: 1000))]
+            try await client.execute(uri: "/forms/comment", method: .post, headers: type, body: multipart(invented)) { response in
+                #expect(response.status == .unprocessableContent || response.status == .badRequest || response.status == .notFound)
+                let page = String(buffer: response.body)
+                #expect(page.contains("Post again") && !page.contains("invented") && !page.contains("xxxxxxxx"), "\(page.prefix(300))")
+            }
+        }
+        #expect(try service.inbox.submissions().isEmpty)
+    }
+
     @Test func anInboxThatCannotBeWrittenAnswers503() async throws {
         let service = try service()
         // A file where the upload folder should be: no submission can be started.
