@@ -75,12 +75,14 @@ struct CLITests {
         let held = inbox.appendingPathComponent(".pending/\(id)")
         try FileManager.default.createDirectory(at: held, withIntermediateDirectories: true)
         try Data(#"{"version": 1, "submissions": []}"#.utf8).write(to: inbox.appendingPathComponent("manifest.json"))
-        try Data("---\nmachine: box\nauthor: Ada\ndate: 2026-11-21T10:15:00Z\n---\nA held comment.\n".utf8)
+        // Its last line would clear the moderator's screen and hide what follows.
+        try Data("---\nmachine: box\nauthor: Ada\ndate: 2026-11-21T10:15:00Z\n---\nA held comment.\n\u{1B}[2J\u{1B}[8mhidden\n".utf8)
             .write(to: held.appendingPathComponent("\(id).comment.md"))
 
         let list = try TeardownBinary.run(["moderate", "--inbox", inbox.path])
         #expect(list.status == 0)
         #expect(list.stdout.contains("\(id)  comment") && list.stdout.contains("    A held comment."))
+        #expect(!list.stdout.contains("\u{1B}") && list.stdout.contains("    \\u{1B}[2J\\u{1B}[8mhidden"), "\(list.stdout)")
         #expect(list.stdout.contains("1 waiting"))
 
         let approve = try TeardownBinary.run(["moderate", "--inbox", inbox.path, "approve", id, "not-held"])

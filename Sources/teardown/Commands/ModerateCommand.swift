@@ -57,9 +57,11 @@ struct ModerateCommand: ParsableCommand {
         case .list:
             let held = store.held()
             for submission in held {
-                print("\(submission.id)  \(submission.isPhoto ? "photo" : "comment")")
+                print(Terminal.safe("\(submission.id)  \(submission.isPhoto ? "photo" : "comment")"))
+                // What senders wrote, shown as written: an escape sequence that clears the screen
+                // or hides text must not decide what the moderator approves.
                 for line in submission.text.split(separator: "\n", omittingEmptySubsequences: false) {
-                    print("    \(line)")
+                    print("    " + Terminal.safe(String(line)))
                 }
             }
             print(held.isEmpty ? "Nothing is waiting for moderation." : "\(held.count) waiting: `teardown moderate approve ID...` or `reject ID...`")
@@ -80,7 +82,7 @@ struct ModerateCommand: ParsableCommand {
                 throw ExitCode.failure
             }
             let done = ids.filter { !missing.contains($0) }
-            if !done.isEmpty { print("\(action == .approve ? "Approved" : "Rejected"): \(done.joined(separator: ", "))") }
+            if !done.isEmpty { print(Terminal.safe("\(action == .approve ? "Approved" : "Rejected"): \(done.joined(separator: ", "))")) }
             if !missing.isEmpty {
                 Terminal.report("Not waiting for moderation: \(missing.joined(separator: ", "))")
                 throw ExitCode.failure
