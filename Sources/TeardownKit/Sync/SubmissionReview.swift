@@ -119,6 +119,10 @@ struct SubmissionReview: Sendable {
             return .reject(reason: "\(file.location(line: split.bodyLine)): "
                 + Problem.commentLength(length, min: limits.commentMin, max: limits.commentMax).message)
         }
+        if let problem = CommunityText.problem(split.body, what: "the comment", maxCharacters: limits.commentMax, multiline: true) {
+            return .reject(reason: "\(file.location(line: split.bodyLine)): \(problem)")
+        }
+        if let problem = CommunityText.dateProblem(date) { return .reject(reason: "\(yaml.location(of: "date")): \(problem)") }
         var body = split.body
         if !body.hasSuffix("\n") { body += "\n" }
         let written = Data("---\nid: \(id)\nauthor: \(Templates.yamlQuoted(author))\ndate: \(date.text)\n---\n\(body)".utf8)
@@ -151,6 +155,15 @@ struct SubmissionReview: Sendable {
         case .failure(let problem): return .reject(reason: problem.reason)
         }
         if let problem = authorProblem(author, at: yaml.location(of: "author")) { return .reject(reason: problem) }
+        for (key, value, limit) in [("caption", caption, CommunityText.maxCaption), ("credit", credit, CommunityText.maxCredit),
+                                    ("license", license, CommunityText.maxCredit)] {
+            guard let value else { continue }
+            if value.count > limit { return .reject(reason: "\(yaml.location(of: key)): the \(key) is \(value.count) characters long; the limit is \(limit)") }
+            if let problem = CommunityText.problem(value, what: "the \(key)", maxCharacters: limit, multiline: false) {
+                return .reject(reason: "\(yaml.location(of: key)): \(problem)")
+            }
+        }
+        if let problem = CommunityText.dateProblem(date) { return .reject(reason: "\(yaml.location(of: "date")): \(problem)") }
         let fileAt = "\(yaml.location(of: "file"))"
         let ext = (imageName as NSString).pathExtension.lowercased()
         guard imageName.hasPrefix(id + "."), !imageName.contains("/"), Self.imageExtensions.contains(ext) else {
@@ -244,7 +257,8 @@ struct SubmissionReview: Sendable {
         guard (limits.authorMin...limits.authorMax).contains(author.count) else {
             return "\(location): " + Problem.authorLength(String(author.prefix(80)), min: limits.authorMin, max: limits.authorMax).message
         }
-        return nil
+        return CommunityText.problem(author, what: "the author's name", maxCharacters: limits.authorMax, multiline: false)
+            .map { "\(location): \($0)" }
     }
 
     /// Accepts, unless the same files are already there or the id belongs to something else.

@@ -156,6 +156,15 @@ struct SyncTests {
         ("notimage", "notimage.png: not a PNG image"),
         ("slip", "file name '../x' has path components"),
         ("hello", "duplicate: id 'hello' is already used by content/machines/box/parts/lid/comments/hello.md"),
+        ("escape", "the author's name contains the control character U+001B"),
+        ("vt", "the comment contains the control character U+000B"),
+        ("zalgo", "the author's name has a character made of more than 10 code points"),
+        ("stuffed", "the comment is"),
+        ("invisible", "the author's name has nothing visible in it"),
+        ("filler", "the comment has nothing visible in it"),
+        ("override", "the comment contains the control character U+202E"),
+        ("future", "the date 9999-12-31 is in the future"),
+        ("caption", "the caption is 301 characters long; the limit is 300"),
     ])
     func quarantine(_ id: String, _ reason: String) throws {
         let scratch = try SyncScratch()
@@ -167,6 +176,20 @@ struct SyncTests {
             try scratch.put("notimage.png", "GIF89a, or text pretending")
             try scratch.put("notimage.photo.yaml", "machine: box\nauthor: Ada\ndate: 2025-03-01\nfile: notimage.png\n")
         case "hello": try scratch.comment(id, body: "Same id as the fixture's comment, other words.")
+        case "escape": try scratch.comment(id, author: "\"Ada\\e]0;x\\a\"")
+        case "vt": try scratch.comment(id, body: "Vertical\u{B}tab")
+        // One letter with twelve accents: one character by count, within the bytes.
+        case "zalgo": try scratch.comment(id, author: "Z" + String(repeating: "\u{301}", count: 12))
+        // 200 characters, each a letter and eight accents: within the count, not the bytes.
+        case "stuffed": try scratch.comment(id, body: String(repeating: "a" + String(repeating: "\u{301}", count: 8), count: 200))
+        case "invisible": try scratch.comment(id, author: "\"\u{200D}\u{200C}\u{2060}\"")
+        case "filler": try scratch.comment(id, body: String(repeating: "\u{3164}", count: 20))
+        case "override": try scratch.comment(id, body: "Fine \u{202E}txt.exe")
+        case "future": try scratch.comment(id, date: "9999-12-31")
+        case "caption":
+            try scratch.put("caption.png", tinyPNG)
+            try scratch.put("caption.photo.yaml", "machine: box\nauthor: Ada\ndate: 2025-03-01\nfile: caption.png\ncaption: \""
+                            + String(repeating: "c", count: 301) + "\"\n")
         default: break
         }
         try scratch.writeManifest(extra: id == "slip" ? [["id": "slip", "files": ["../x"]]] : [])

@@ -1,0 +1,65 @@
+import Foundation
+
+/// What community text may hold, checked the same way by sync and intake: no control
+/// characters, something a reader can see, and limits in bytes as well as in characters.
+///
+/// Limits count characters (grapheme clusters), which a sender can stuff: one "character" can
+/// carry thousands of combining marks, so a 10-character name could be 12 KB. Bytes are capped
+/// at four per allowed character, and a character at `maxScalarsPerCharacter` scalars.
+enum CommunityText {
+    /// Enough for any letter with its accents, or an emoji sequence (a family is 7 scalars).
+    static let maxScalarsPerCharacter = 10
+    /// Captions, credits and licenses, in characters.
+    static let maxCaption = 300
+    static let maxCredit = 200
+    /// How far ahead of now a date may be: a time zone's worth. A date in the far future pinned
+    /// a comment on top of its discussion and the feeds for ever.
+    static let maxAhead: TimeInterval = 36 * 3600
+
+    /// Why `text` (a field named `what`) cannot be published, or nil. `multiline` allows line
+    /// breaks and tabs (a comment's body); a name or caption takes neither.
+    static func problem(_ text: String, what: String, maxCharacters: Int, multiline: Bool) -> String? {
+        if let control = text.unicodeScalars.first(where: { isForbidden($0, multiline: multiline) }) {
+            return "\(what) contains the control character U+\(String(format: "%04X", control.value))"
+        }
+        guard text.utf8.count <= maxCharacters * 4 else {
+            return "\(what) is \(text.utf8.count) bytes long; the limit is \(maxCharacters * 4)"
+        }
+        if text.contains(where: { $0.unicodeScalars.count > maxScalarsPerCharacter }) {
+            return "\(what) has a character made of more than \(maxScalarsPerCharacter) code points"
+        }
+        guard text.unicodeScalars.contains(where: isVisible) else { return "\(what) has nothing visible in it" }
+        return nil
+    }
+
+    /// A date no further ahead than `maxAhead`.
+    static func dateProblem(_ date: ISODate, now: Date = Date()) -> String? {
+        date.date.timeIntervalSince(now) > maxAhead ? "the date \(date.text) is in the future" : nil
+    }
+
+    private static func isForbidden(_ scalar: Unicode.Scalar, multiline: Bool) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x09, 0x0D: !multiline
+        case 0x00...0x1F, 0x7F...0x9F: true
+        // Bidirectional embeddings, overrides and isolates reorder the text around them.
+        case 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    /// Whether a scalar shows as something: not a space, a format character (ZWJ, ZWNJ, WJ),
+    /// a combining mark on its own, or a Hangul filler.
+    private static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800: return false
+        default: break
+        }
+        switch scalar.properties.generalCategory {
+        case .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .format, .nonspacingMark, .enclosingMark,
+             .spacingMark, .unassigned, .surrogate, .privateUse:
+            return false
+        default:
+            return !scalar.properties.isWhitespace && !scalar.properties.isDefaultIgnorableCodePoint
+        }
+    }
+}
