@@ -27,6 +27,13 @@ public protocol InboxSource: Sendable {
     func submissions() throws(InboxFailure) -> [InboxSubmission]
     /// The bytes of one file named by `submissions()`, at most `maxBytes` long.
     func fetch(_ file: String, maxBytes: Int) throws(InboxFailure) -> Data
+    /// Whether every file must come with its SHA-256 in the manifest: over a network, a transfer
+    /// cut short would otherwise be filed cut short.
+    var requiresDigests: Bool { get }
+}
+
+extension InboxSource {
+    public var requiresDigests: Bool { false }
 }
 
 public enum Inbox {

@@ -12,6 +12,8 @@ struct RemoteInbox: InboxSource {
     var token: String? = nil
     var name: String { base }
 
+    var requiresDigests: Bool { true }
+
     func submissions() throws(InboxFailure) -> [InboxSubmission] {
         try Inbox.parseManifest(try fetch("manifest.json", maxBytes: 64 << 20), source: base)
     }

@@ -78,6 +78,11 @@ public struct Syncer: Sendable {
                 decisions.append((submission, [:], .reject(reason: problem)))
                 continue
             }
+            if source.requiresDigests, let unsigned = submission.files.first(where: { submission.sha256[$0] == nil }) {
+                decisions.append((submission, [:], .reject(reason: "the manifest gives no SHA-256 for \(unsigned): "
+                                                                + "a remote inbox must, so that a file cut short in transit is noticed")))
+                continue
+            }
             let fetched = fetch(submission, limits: content.config.limits)
             switch fetched {
             case .failure(let problem):

@@ -248,6 +248,23 @@ struct SyncTests {
         #expect(server.requests.components(separatedBy: "GET /c1.comment.md").count == 2, "fetched once only")
     }
 
+    @Test("A remote inbox must give each file's SHA-256: a file cut short in transit is never filed cut short")
+    func remoteDigestsRequired() throws {
+        let scratch = try SyncScratch()
+        try scratch.comment("c1", body: "Over HTTP, and whole.")
+        try scratch.writeManifest(extra: [["id": "c2", "files": ["c2.comment.md"]]])
+        try scratch.comment("c2", body: "Listed without a digest.")
+        let server = try LocalServer(.http, serving: scratch.inbox)
+        defer { server.stop() }
+        let report = try scratch.sync(from: "http://\(server.url)/")
+        #expect(report.count(.accept) == 1)
+        let rejected = report.actions.filter { $0.kind == .reject }
+        #expect(rejected.map(\.id) == ["c2"])
+        #expect(rejected.first?.detail.contains("the manifest gives no SHA-256 for c2.comment.md") == true, "\(rejected)")
+        // A folder inbox is on the same disk: its manifest may leave digests out.
+        #expect(try scratch.sync().count(.accept) == 1)
+    }
+
     @Test("An FTP inbox on a real FTP server is synced")
     func ftpInbox() throws {
         let scratch = try SyncScratch()
