@@ -30,7 +30,7 @@ static size_t write_body(char *data, size_t size, size_t count, void *context) {
     return bytes;
 }
 
-int td_fetch(const char *url, const char *path, long long max_bytes, long stall_seconds,
+int td_fetch(const char *url, const char *path, long long max_bytes, long stall_seconds, long total_seconds,
              const char *bearer_token, char *error, size_t error_size) {
     pthread_once(&global_once, global_init);
     error[0] = '\0';
@@ -57,6 +57,8 @@ int td_fetch(const char *url, const char *path, long long max_bytes, long stall_
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 15L);
     curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
     curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, stall_seconds);
+    /* A server dripping a byte a second never stalls: the whole transfer has a deadline too. */
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, total_seconds);
     curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, message);
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_body);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &sink);

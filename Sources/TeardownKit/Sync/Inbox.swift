@@ -37,11 +37,17 @@ extension InboxSource {
 }
 
 public enum Inbox {
-    /// The source a `--from` argument names; `token` goes to http(s) inboxes.
-    public static func source(_ location: String, scratch: String, token: String? = nil) -> any InboxSource {
+    /// How long a sync from a remote inbox may take in all, unless told otherwise.
+    public static let defaultTimeout: TimeInterval = 600
+
+    /// The source a `--from` argument names; `token` goes to http(s) inboxes. A remote inbox's
+    /// downloads must all be done within `timeout` seconds from now: a server dripping a byte a
+    /// second held a sync for as long as anyone waited.
+    public static func source(_ location: String, scratch: String, token: String? = nil,
+                              timeout: TimeInterval = defaultTimeout) -> any InboxSource {
         let lowered = location.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("ftp://") {
-            return RemoteInbox(base: location, scratch: scratch, token: token)
+            return RemoteInbox(base: location, scratch: scratch, token: token, deadline: Date(timeIntervalSinceNow: timeout))
         }
         let path = lowered.hasPrefix("file://") ? String(location.dropFirst("file://".count)) : location
         return FolderInbox(folder: path)

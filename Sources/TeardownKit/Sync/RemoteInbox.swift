@@ -10,6 +10,8 @@ struct RemoteInbox: InboxSource {
     let scratch: String
     /// Sent as a bearer token: `teardown intake` serves its inbox only to holders of its token.
     var token: String? = nil
+    /// When the whole sync must be done: every download gets the time that is left.
+    var deadline: Date = .distantFuture
     var name: String { base }
 
     var requiresDigests: Bool { true }
@@ -27,8 +29,10 @@ struct RemoteInbox: InboxSource {
         }
         let path = scratch + "/download-\(getpid())-\(UUID().uuidString)"
         defer { unlink(path) }
+        let left = deadline.timeIntervalSinceNow
+        guard left >= 1 else { throw InboxFailure(source: url, reason: "the sync's time ran out before this download") }
         var message = [CChar](repeating: 0, count: 512)
-        guard td_fetch(url, path, Int64(maxBytes), 30, token, &message, message.count) == 0 else {
+        guard td_fetch(url, path, Int64(maxBytes), 30, Int(min(left, 86400)), token, &message, message.count) == 0 else {
             throw InboxFailure(source: url, reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
                                                            as: UTF8.self))
         }

@@ -24,6 +24,9 @@ struct SyncCommand: ParsableCommand {
         valueName: "file"))
     var tokenFile: String?
 
+    @Option(name: .long, help: ArgumentHelp("Seconds the downloads from a remote inbox may take in all.", valueName: "seconds"))
+    var timeout = Int(Inbox.defaultTimeout)
+
     @Flag(name: .long, help: "Print what would be accepted, rejected and taken down; change nothing.")
     var dryRun = false
 
@@ -33,13 +36,18 @@ struct SyncCommand: ParsableCommand {
     @Flag(name: .long, help: "Print how long each step of the build after the sync took.")
     var timings = false
 
+    func validate() throws {
+        if timeout < 1 { throw ValidationError("--timeout must be at least 1 second") }
+    }
+
     func run() throws {
         guard let location = from ?? Syncer.configuredSource(siteRoot: options.site) else {
             throw ValidationError("No inbox given: pass --from SOURCE or set sync_source in content/site.yaml.")
         }
         let cache = (options.site as NSString).appendingPathComponent(".teardown-cache")
         let token = try InboxToken.read(file: tokenFile)
-        let syncer = Syncer(siteRoot: options.site, source: Inbox.source(location, scratch: cache + "/sync/downloads", token: token))
+        let syncer = Syncer(siteRoot: options.site, source: Inbox.source(location, scratch: cache + "/sync/downloads", token: token,
+                                                                         timeout: TimeInterval(timeout)))
         let builder = SiteBuilder(siteRoot: options.site, output: output)
         // One walk of the site serves the review and the build after it.
         let inputs = builder.walkInputs()

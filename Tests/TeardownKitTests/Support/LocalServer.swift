@@ -3,14 +3,15 @@ import Foundation
 import Glibc
 #endif
 
-/// A real server process on 127.0.0.1 for the duration of a test: python3's http.server, or
-/// pyftpdlib's FTP server (installed by `make deps`).
+/// A real server process on 127.0.0.1 for the duration of a test: python3's http.server,
+/// pyftpdlib's FTP server (installed by `make deps`), or an HTTP server that answers every
+/// request with a body dripped a byte every half second, for ever.
 final class LocalServer: @unchecked Sendable {
     let port: Int
     private let process = Process()
     private let log: String
 
-    enum Kind { case http, ftp }
+    enum Kind { case http, ftp, drip }
 
     init(_ kind: Kind, serving folder: String) throws {
         port = Self.freePort()
@@ -22,6 +23,26 @@ final class LocalServer: @unchecked Sendable {
             process.arguments = ["python3", "-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", folder]
         case .ftp:
             process.arguments = ["python3", "-m", "pyftpdlib", "-i", "127.0.0.1", "-p", "\(port)", "-d", folder]
+        case .drip:
+            process.arguments = ["python3", "-c", """
+                import socket, threading, time
+                server = socket.socket()
+                server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                server.bind(("127.0.0.1", \(port)))
+                server.listen(8)
+                def drip(connection):
+                    try:
+                        connection.recv(4096)
+                        connection.sendall(b"HTTP/1.1 200 OK\\r\\nContent-Length: 100000\\r\\n\\r\\n")
+                        while True:
+                            connection.sendall(b"x")
+                            time.sleep(0.5)
+                    except OSError:
+                        pass
+                while True:
+                    connection, _ = server.accept()
+                    threading.Thread(target=drip, args=(connection,), daemon=True).start()
+                """]
         }
         let handle = FileHandle(forWritingAtPath: log)
         process.standardOutput = handle

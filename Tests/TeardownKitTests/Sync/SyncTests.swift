@@ -265,6 +265,17 @@ struct SyncTests {
         #expect(try scratch.sync().count(.accept) == 1)
     }
 
+    @Test("A server dripping a byte every half second cannot hold a sync past its timeout")
+    func syncDeadline() throws {
+        let scratch = try SyncScratch()
+        let server = try LocalServer(.drip, serving: scratch.inbox)
+        defer { server.stop() }
+        let started = Date()
+        let source = Inbox.source("http://\(server.url)/", scratch: scratch.site + "/.teardown-cache/downloads", timeout: 2)
+        #expect(throws: InboxFailure.self) { try Syncer(siteRoot: scratch.site, source: source).run(dryRun: false) }
+        #expect(Date().timeIntervalSince(started) < 10, "stopped by the deadline, not by the 30 s stall limit")
+    }
+
     @Test("An FTP inbox on a real FTP server is synced")
     func ftpInbox() throws {
         let scratch = try SyncScratch()
