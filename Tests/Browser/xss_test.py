@@ -26,7 +26,11 @@ from harness import ROOT, SiteTestCase, wait_for
 
 PAYLOADS = json.loads((ROOT / "Tests/Quality/xss-payloads.json").read_text())
 PHOTO = ROOT / "Tests/TeardownKitTests/Fixtures/sites/photos/content/machines/camera/parts/body/photos/orientation-1.jpg"
-LAYER = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="60" height="60" fill="teal"/></svg>\n'
+# A layer that would run script if it were published as written and opened at its own URL.
+LAYER = ('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" onload="alert(\'svg-onload\')">'
+         '<script>alert("svg-script")</script><rect width="60" height="60" fill="teal"/>'
+         '<foreignObject width="10" height="10"><iframe xmlns="http://www.w3.org/1999/xhtml" src="javascript:alert(\'fo\')"/>'
+         '</foreignObject></svg>\n')
 TRAP = """
 window.__fired = [];
 ["alert", "confirm", "prompt", "print"].forEach(function (name) {
@@ -178,6 +182,24 @@ class XSSTest(SiteTestCase):
                 fired.append(f"{path}: {calls}")
         self.assertEqual(fired, [])
         self.assertEqual([e for e in self.severe_errors() if "attacker.invalid" in e["message"]], [])
+
+    def test_an_svg_layer_opened_at_its_own_url_runs_nothing(self):
+        """A comment can link to a layer: opened on its own it is a document on the site's origin."""
+        layers = sorted(self.output.glob("machines/m*/parts/p/p.svg"))
+        self.assertEqual(len(layers), len(PAYLOADS))
+        fired = []
+        for layer in layers:
+            path = layer.relative_to(self.output).as_posix()
+            self.browser.get(self.base + path)
+            wait_for(self.browser, "return document.readyState", "complete")
+            state = self.browser.execute_script(
+                "return [document.documentElement.localName, document.querySelectorAll('rect').length, window.__fired]")
+            if state[0] != "svg" or state[1] != 1:
+                fired.append(f"{path}: not drawn as an SVG ({state[:2]})")
+            if state[2] is None or state[2]:
+                fired.append(f"{path}: {state[2]}")
+        self.assertEqual(fired, [])
+        self.assertNotIn("script", layers[0].read_text())
 
     def open_details(self):
         """The machine view renders names and notes from machine.json: open them all."""

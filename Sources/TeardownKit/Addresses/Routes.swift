@@ -20,9 +20,10 @@ enum Routes {
     }
 
     /// A part's layer image relative to its machine's page; a raster layer is published as
-    /// an optimized WebP copy, an SVG as it is.
+    /// an optimized WebP copy, an SVG under its own name (as its sanitised copy).
     static func layerInMachine(_ part: some PartAddressable, optimized: Bool) -> String {
-        let name = optimized ? part.layer.image.stem + ".webp" : part.layer.image.name
+        let isSVG = part.layer.image.pathExtension.lowercased() == "svg"
+        let name = optimized && !isSVG ? part.layer.image.stem + ".webp" : part.layer.image.name
         return String(URLPath.file(["parts", part.slug, name]).value.dropFirst())
     }
 

@@ -124,6 +124,8 @@ struct ImageProcessor: Sendable {
             fingerprint.add(layer.image.pathExtension)
             fingerprint.add(layer.size.width)
             fingerprint.add(layer.size.height)
+            // An SVG is published as its sanitised copy, which changes with the sanitiser.
+            if layer.image.pathExtension.lowercased() == "svg" { fingerprint.add("svg " + SVGSanitizer.version) }
         }
         return fingerprint.digest.description
     }
@@ -173,7 +175,20 @@ struct ImageProcessor: Sendable {
             } catch {
                 throw .undecodable(error.reason)
             }
-            guard format != .svg else { return .layer(ProcessedLayer(key: key, published: nil, mask: mask)) }
+            if format == .svg {
+                // Published as drawing only: opened at its own URL, an SVG is a document that
+                // could run script on the site's origin.
+                let sanitized: Data
+                do {
+                    sanitized = try SVGSanitizer.sanitize(try Data(contentsOf: URL(fileURLWithPath: layer.image.absolutePath)))
+                    try sanitized.write(to: URL(fileURLWithPath: folder + "/layer.svg"))
+                } catch let failure as SVGSanitizer.Failure {
+                    throw .undecodable(failure.reason)
+                } catch {
+                    throw .unreadable("\(error)")
+                }
+                return .layer(ProcessedLayer(key: key, published: "layer.svg", mask: mask))
+            }
             // Lossless for drawings and transparency; a photographic JPEG layer stays lossy.
             let lossless = image.hasAlpha || format != .jpeg
             try save(image, to: folder + "/layer.webp", as: .webp, quality: 90, lossless: lossless)

@@ -25,7 +25,8 @@ struct ProcessedPhoto: Sendable, Hashable, Codable {
 /// A layer as the machine view uses it: where it is opaque, and its optimized copy.
 struct ProcessedLayer: Sendable, Hashable, Codable {
     let key: String
-    /// The optimized copy in the cache entry; nil when the source is published as it is (SVG).
+    /// The copy published in the cache entry: an optimized WebP, or a sanitised SVG
+    /// (`SVGSanitizer`); nil in entries of earlier versions, when an SVG was published as it was.
     let published: String?
     /// Nil for a layer with no opaque pixel at all.
     let mask: HitMask?
