@@ -59,7 +59,9 @@ public enum Problem: Hashable, Sendable, Codable {
         case .missingLayerImage(let name): "layer image '\(name)' does not exist in the part folder"
         case .unreadableImage(let name, let reason): "cannot read image '\(name)': \(reason)"
         case .invalidName(let name):
-            "'\(name)' is not a valid name: use letters, digits, '-' and '_' (it becomes part of a URL)"
+            name.utf8.count > TextFile.maxNameLength
+                ? "'\(name.prefix(40))…' is not a valid name: it is \(name.utf8.count) characters long; the limit is \(TextFile.maxNameLength)"
+                : "'\(name)' is not a valid name: use letters, digits, '-' and '_' (it becomes part of a URL)"
         case .unclosedFrontMatter: "front matter starts with '---' but has no closing '---' line"
         case .authorLength(let author, let min, let max):
             "author '\(author)' must be \(min)-\(max) characters long"

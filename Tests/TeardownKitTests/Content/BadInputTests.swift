@@ -92,6 +92,9 @@ struct BadInputTests {
              expected: (.invalidName("big lid"), box + "/parts/big lid", 0)),
         Case(name: "a machine name with an accent", write: copyFolder(box, "content/machines/düse"),
              expected: (.invalidName("düse"), "content/machines/düse", 0)),
+        // 252 characters fit the folder but not downloads/<name>.zip: refused at the bundle, not at publish.
+        Case(name: "a machine name too long to publish", write: copyFolder(box, "content/machines/" + String(repeating: "m", count: 252)),
+             expected: (.invalidName(String(repeating: "m", count: 252)), "content/machines/" + String(repeating: "m", count: 252), 0)),
         Case(name: "a part name with dots", write: copyFolder(lid, box + "/parts/lid..old"),
              expected: (.invalidName("lid..old"), box + "/parts/lid..old", 0)),
         Case(name: "an empty machine folder", write: folder("content/machines/hollow"),
