@@ -235,8 +235,20 @@ public struct IntakeServer: Sendable {
     }
 
     /// The page to link back to: the posted one when it is on the site, else the site's home.
+    /// Where the thank-you page links back to: the page posted from, if it is on the site.
+    /// Compared as parsed URLs (scheme, host, port, then path under the site's): a string
+    /// prefix let `http://127.0.0.1:8080@evil.example/` pass for a site at `http://127.0.0.1:8080`.
     private func back(_ posted: String?) -> String {
-        guard let posted, posted.hasPrefix(settings.siteURL), !posted.contains("\n") else { return settings.siteURL }
+        guard let posted, !posted.contains(where: { $0.isNewline || $0 == "\\" }),
+              let url = URLComponents(string: posted), let site = URLComponents(string: settings.siteURL),
+              url.user == nil, url.password == nil,
+              url.scheme?.lowercased() == site.scheme?.lowercased(), url.host?.lowercased() == site.host?.lowercased(),
+              url.port == site.port
+        else { return settings.siteURL }
+        let base = site.path.hasSuffix("/") ? site.path : site.path + "/"
+        guard url.path == site.path || url.path.hasPrefix(base), !url.path.split(separator: "/").contains("..") else {
+            return settings.siteURL
+        }
         return posted
     }
 

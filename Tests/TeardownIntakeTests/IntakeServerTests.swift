@@ -18,7 +18,7 @@ import TeardownKit
         let inbox: IntakeInbox
     }
 
-    private func service(perMinute: Int = 100, settings extra: String = "", behindProxy: Bool = false) throws -> Service {
+    private func service(perMinute: Int = 100, settings extra: String = "", behindProxy: Bool = false, siteURL: String = "https://example.org/catalog/") throws -> Service {
         let work = NSTemporaryDirectory() + "teardown-intake-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Self.fixtures + "/minimal", toPath: work + "/site")
@@ -28,7 +28,7 @@ import TeardownKit
         }
         let inbox = try IntakeInbox(folder: work + "/inbox")
         let desk = try IntakeDesk(siteRoot: work + "/site", inbox: inbox)
-        var settings = IntakeServer.Settings(token: Self.token, siteURL: "https://example.org/catalog/")
+        var settings = IntakeServer.Settings(token: Self.token, siteURL: siteURL)
         settings.port = 0
         settings.perMinute = perMinute
         settings.behindProxy = behindProxy
@@ -153,6 +153,28 @@ import TeardownKit
             }
         }
         #expect(try service.inbox.submissions().isEmpty)
+    }
+
+    /// The link back is compared as a URL: a site URL without its trailing slash is not a
+    /// prefix that another host can hide behind.
+    @Test func theLinkBackStaysOnTheSite() async throws {
+        let service = try service(siteURL: "http://127.0.0.1:8080")
+        try await service.server.application().test(.live) { client in
+            for hostile in ["http://127.0.0.1:8080@evil.example/", "http://127.0.0.1:80801/", "http://127.0.0.1:8080.evil.example/",
+                            "https://127.0.0.1:8080/", "http://127.0.0.1:8080/../../x"] {
+                let back = hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                try await client.execute(uri: "/thanks?back=\(back)", method: .get) { response in
+                    let page = String(buffer: response.body)
+                    #expect(!page.contains("evil.example") && !page.contains("80801") && !page.contains("https://127")
+                            && !page.contains("../x"), "\(hostile)")
+                    #expect(page.contains("href=\"http://127.0.0.1:8080\""), "\(hostile) falls back to the site")
+                }
+            }
+            let good = "http://127.0.0.1:8080/machines/box/".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            try await client.execute(uri: "/thanks?back=\(good)", method: .get) { response in
+                #expect(String(buffer: response.body).contains("href=\"http://127.0.0.1:8080/machines/box/\""))
+            }
+        }
     }
 
     @Test func anInboxThatCannotBeWrittenAnswers503() async throws {
