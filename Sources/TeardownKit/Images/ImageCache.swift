@@ -103,7 +103,11 @@ final class ImageCache: @unchecked Sendable {
                 try? FileSystem.removeTree(folder)
                 do { try FileSystem.rename(temporary, to: folder) } catch {
                     try? FileSystem.removeTree(temporary)
-                    return .failed(.unreadable("the image cache cannot be written: \(error)"))
+                    // Another build (of another output of the same site) made the same entry
+                    // meanwhile: its files are the same, since the key names what they are made of.
+                    guard FileSystem.isDirectory(folder) else {
+                        return .failed(.unreadable("the image cache cannot be written: \(error)"))
+                    }
                 }
             }
             outcome = made

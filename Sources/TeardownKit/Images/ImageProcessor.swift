@@ -30,12 +30,22 @@ struct ImageProcessor: Sendable {
         var outcomes = [String: ImageCache.Outcome]()
         var layerKeys = [String: String]()
         var missing: [(Job, String)] = []
+        // Files with the same bytes and settings share one entry: made once, not by two
+        // workers racing to rename their copies into the same place.
+        var sharing: [String: [String]] = [:]
         for (job, key) in zip(jobs, keys) {
             switch key {
             case .failure(let failure): outcomes[job.source.absolutePath] = .failed(failure)
             case .success(let key):
                 if case .layer = job { layerKeys[job.source.absolutePath] = key }
-                if let outcome = cache.outcome(key) { outcomes[job.source.absolutePath] = outcome } else { missing.append((job, key)) }
+                if let outcome = cache.outcome(key) {
+                    outcomes[job.source.absolutePath] = outcome
+                } else if sharing[key] != nil {
+                    sharing[key]!.append(job.source.absolutePath)
+                } else {
+                    sharing[key] = []
+                    missing.append((job, key))
+                }
             }
         }
         // Every machine's layers composed into one image: the cover of a machine whose
@@ -56,9 +66,12 @@ struct ImageProcessor: Sendable {
         let made = ParallelMap.map(missing) { job, key in
             let outcome = cache.store(key) { folder throws(ImageFailure) in try make(job, key: key, in: folder) }
             progress?(counter.next(), total)
-            return (job.source.absolutePath, outcome)
+            return (job.source.absolutePath, key, outcome)
         }
-        for (path, outcome) in made { outcomes[path] = outcome }
+        for (path, key, outcome) in made {
+            outcomes[path] = outcome
+            for other in sharing[key] ?? [] { outcomes[other] = outcome }
+        }
         let composed = ParallelMap.map(missingCovers) { machine, key in
             let outcome = cache.store(key) { folder throws(ImageFailure) in try compose(machine, key: key, in: folder) }
             progress?(counter.next(), total)
