@@ -121,7 +121,8 @@ class IntakeServiceTest(unittest.TestCase):
         self.assertGreater(len(acknowledged), 20)
 
     def test_memory_stays_bounded_under_many_concurrent_large_uploads(self):
-        service = IntakeService(self.site, self.inbox, "--rate-limit", "1000000")
+        # Every upload comes from loopback, one address: room for all of them at once.
+        service = IntakeService(self.site, self.inbox, "--rate-limit", "1000000", "--connections-per-address", "64")
         photo = noise_png(1600, 1600)   # 7.7 MB
         status, _ = service.post("/api/v1/photos?machine=desk-fan&author=Kim&share_location=true", photo, "image/png")
         self.assertEqual(status, 201)
@@ -183,7 +184,7 @@ class IntakeServiceTest(unittest.TestCase):
         return statuses
 
     def test_load_gets_no_server_errors_and_the_rate_limit_answers_429(self):
-        limited = IntakeService(self.site, self.inbox)   # 10 a minute, the default
+        limited = IntakeService(self.site, self.inbox, "--connections-per-address", "64")   # 10 a minute, the default
         statuses = self.wrk(limited, 3)
         limited.stop()
         self.assertEqual([code for code in statuses if code >= 500], [], statuses)
@@ -193,7 +194,7 @@ class IntakeServiceTest(unittest.TestCase):
         self.assertEqual(len(self.listed()), statuses[201])
 
         before = len(self.listed())
-        open_service = IntakeService(self.site, self.inbox, "--rate-limit", "100000000")
+        open_service = IntakeService(self.site, self.inbox, "--rate-limit", "100000000", "--connections-per-address", "64")
         statuses = self.wrk(open_service, 5)
         open_service.stop()
         print(f"\n    wrk, 16 connections for 5 s: {statuses}", flush=True)

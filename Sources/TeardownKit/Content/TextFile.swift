@@ -76,12 +76,8 @@ enum TextFile {
     static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
     /// Names used in URLs: machine, part and manual file names.
-    /// Longest name: published files add to it (`downloads/<name>.zip`, `<layer>.webp`),
-    /// and a file name over 255 bytes cannot be written.
-    static let maxNameLength = 200
-
     static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= maxNameLength && name.utf8.allSatisfy { byte in
+        !name.isEmpty && name.utf8.count <= Problem.maxNameLength && name.utf8.allSatisfy { byte in
             (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
                 || byte == 0x2D || byte == 0x5F
         }

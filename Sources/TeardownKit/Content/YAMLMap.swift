@@ -142,7 +142,7 @@ struct YAMLMap {
     /// Warns about keys the format does not define: usually a typo that would otherwise be silently ignored.
     func warnUnknownKeys(known: Set<String>, diagnostics: inout [Diagnostic]) {
         for entry in entries where !known.contains(entry.key) {
-            diagnostics.append(.warning(.unknownKey(entry.key), at: keyLocation(entry)))
+            diagnostics.append(.warning(.unknownKey(entry.key, known: known.sorted()), at: keyLocation(entry)))
         }
     }
 

@@ -1,12 +1,17 @@
 /// Everything a user can get wrong in a site, as values that tests can compare.
 public enum Problem: Hashable, Sendable, Codable {
+    /// Longest name of a machine or part: published files add to it (`downloads/<name>.zip`),
+    /// and a file name over 255 bytes cannot be written.
+    static let maxNameLength = 200
+
     case unreadableFile(reason: String)
     case notUTF8
     case yamlSyntax(String)
     case notAMapping(expected: String)
     case missingKey(String)
     case wrongType(key: String, expected: String)
-    case unknownKey(String)
+    /// A key no setting has, with the keys its mapping takes.
+    case unknownKey(String, known: [String])
     case invalidValue(key: String, reason: String)
     case invalidDate(key: String, value: String)
     case missingFile(String)
@@ -51,7 +56,10 @@ public enum Problem: Hashable, Sendable, Codable {
         case .notAMapping(let expected): "expected a mapping of \(expected)"
         case .missingKey(let key): "missing required key '\(key)'"
         case .wrongType(let key, let expected): "'\(key)' must be \(expected)"
-        case .unknownKey(let key): "unknown key '\(key)' is ignored"
+        case .unknownKey(let key, let known):
+            "unknown key '\(key)' is ignored"
+                + (KeySuggestion.closest(to: key, in: known).map { ": did you mean '\($0)'?" } ?? (known.isEmpty ? "" : "."))
+                + (known.isEmpty ? "" : " Valid keys are " + known.sorted().joined(separator: ", ") + ".")
         case .invalidValue(let key, let reason): "invalid '\(key)': \(reason)"
         case .invalidDate(let key, let value):
             "'\(key)' is not an ISO 8601 date (YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ): '\(value)'"
@@ -59,8 +67,8 @@ public enum Problem: Hashable, Sendable, Codable {
         case .missingLayerImage(let name): "layer image '\(name)' does not exist in the part folder"
         case .unreadableImage(let name, let reason): "cannot read image '\(name)': \(reason)"
         case .invalidName(let name):
-            name.utf8.count > TextFile.maxNameLength
-                ? "'\(name.prefix(40))…' is not a valid name: it is \(name.utf8.count) characters long; the limit is \(TextFile.maxNameLength)"
+            name.utf8.count > Problem.maxNameLength
+                ? "'\(name.prefix(40))…' is not a valid name: it is \(name.utf8.count) characters long; the limit is \(Problem.maxNameLength)"
                 : "'\(name)' is not a valid name: use letters, digits, '-' and '_' (it becomes part of a URL)"
         case .unclosedFrontMatter: "front matter starts with '---' but has no closing '---' line"
         case .authorLength(let author, let min, let max):

@@ -45,8 +45,23 @@ struct ContentLoaderTests {
     func unknownKeyWarns() {
         let diagnostics = SiteBuilder(siteRoot: Fixtures.site("unknown-key")).check()
         #expect(diagnostics == [
-            .warning(.unknownKey("colour"), at: SourceLocation("content/machines/box/machine.yaml", line: 4, column: 1)),
+            .warning(.unknownKey("colour", known: MachineLoader.machineKeys.sorted()),
+                     at: SourceLocation("content/machines/box/machine.yaml", line: 4, column: 1)),
         ])
+        #expect(diagnostics.first?.problem.message.hasPrefix("unknown key 'colour' is ignored. Valid keys are canvas, cover,") == true)
+    }
+
+    @Test("An unknown key's warning suggests the key it most likely meant", arguments: [
+        ("tittle", "did you mean 'title'? Valid"), ("base-url", "did you mean 'base_url'?"), ("Search", "did you mean 'search'?"),
+        ("comments_per_pages", "did you mean 'comments_per_page'?"),
+    ])
+    func unknownKeyHint(_ key: String, _ hint: String) throws {
+        let site = Fixtures.copy(Fixtures.site("minimal"))
+        try (Fixtures.read(site + "/content/site.yaml") + "\(key): 1\n").write(toFile: site + "/content/site.yaml",
+                                                                             atomically: true, encoding: .utf8)
+        let warning = SiteBuilder(siteRoot: site).check().first { if case .unknownKey = $0.problem { true } else { false } }
+        #expect(warning?.problem.message.contains(hint) == true, "\(String(describing: warning))")
+        #expect(warning?.problem.message.contains("Valid keys are base_url, bug_report_url,") == true)
     }
 
     @Test("The demo catalog has the promised content and no problems")
