@@ -115,7 +115,7 @@ enum FormBody {
                         try file.finish()
                         sink = nil
                     } else if let done = field {
-                        if knownFields.contains(done.name) { fields[done.name] = String(decoding: done.bytes, as: UTF8.self) }
+                        if knownFields.contains(done.name) { set(&fields, done.name, String(decoding: done.bytes, as: UTF8.self)) }
                         field = nil
                     }
                 }
@@ -144,9 +144,19 @@ enum FormBody {
                 let spaced = piece.replacingOccurrences(of: "+", with: " ")
                 return spaced.removingPercentEncoding ?? spaced
             }
-            fields[decode(pieces[0])] = pieces.count > 1 ? decode(pieces[1]) : ""
+            set(&fields, decode(pieces[0]), pieces.count > 1 ? decode(pieces[1]) : "")
         }
         return fields
+    }
+
+    /// The name of the hidden field a person leaves empty and a robot fills in.
+    static let trap = "website"
+
+    /// Sets a field, the last value winning, except that a filled-in trap field stays filled:
+    /// an empty copy after it must not clear it.
+    static func set(_ fields: inout [String: String], _ name: String, _ value: String) {
+        if name == trap, !(fields[name] ?? "").isEmpty { return }
+        fields[name] = value
     }
 
     private static func mediaType(_ contentType: String) -> String {

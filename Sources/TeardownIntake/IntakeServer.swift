@@ -227,7 +227,7 @@ public struct IntakeServer: Sendable {
         return last
     }
 
-    private func isTrap(_ fields: [String: String]) -> Bool { !(fields["website"] ?? "").isEmpty }
+    private func isTrap(_ fields: [String: String]) -> Bool { !(fields[FormBody.trap] ?? "").isEmpty }
 
     /// Scripts ask for JSON; a plain form post gets pages.
     private func wantsJSON(_ request: Request, api: Bool) -> Bool {

@@ -94,6 +94,20 @@ import TeardownKit
                                      body: ByteBuffer(string: "machine=box&author=Bot&body=Buy+now&website=http%3A%2F%2Fspam")) { response in
                 #expect(response.status == .seeOther, "a robot sees what a person sees")
             }
+            // A filled trap followed by an empty copy of it is still a filled trap, in both encodings.
+            try await client.execute(uri: "/forms/comment", method: .post, headers: form,
+                                     body: ByteBuffer(string: "machine=box&author=Bot&body=Buy+again&website=spam&website=")) { response in
+                #expect(response.status == .seeOther)
+            }
+            let parts = "--b\r\nContent-Disposition: form-data; name=\"website\"\r\n\r\nspam\r\n"
+                + "--b\r\nContent-Disposition: form-data; name=\"website\"\r\n\r\n\r\n"
+                + ["machine": "box", "author": "Bot", "body": "Buy thrice"].map {
+                    "--b\r\nContent-Disposition: form-data; name=\"\($0.key)\"\r\n\r\n\($0.value)\r\n"
+                }.joined() + "--b--\r\n"
+            try await client.execute(uri: "/forms/comment", method: .post, headers: [.contentType: "multipart/form-data; boundary=b"],
+                                     body: ByteBuffer(string: parts)) { response in
+                #expect(response.status == .seeOther)
+            }
         }
         let stored = try service.inbox.submissions()
         #expect(stored.count == 1)

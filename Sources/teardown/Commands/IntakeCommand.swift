@@ -85,6 +85,11 @@ struct IntakeCommand: AsyncParsableCommand {
         settings.idleTimeout = idleTimeout
         settings.bodyTimeout = bodyTimeout
         settings.connectionsPerAddress = connectionsPerAddress
+        if behindProxy, !["127.0.0.1", "::1", "localhost"].contains(host) {
+            // X-Forwarded-For is believed from whoever connects: only the proxy may reach the service.
+            Terminal.warning("--behind-proxy believes X-Forwarded-For from any client; listen on a loopback address, "
+                             + "where only the proxy in front can reach the service, not on \(host)")
+        }
         let moderated = desk.config.moderation
         let server = IntakeServer(desk: desk, settings: settings) { event in
             switch event {
