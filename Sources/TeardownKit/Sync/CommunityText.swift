@@ -37,14 +37,12 @@ enum CommunityText {
         date.date.timeIntervalSince(now) > maxAhead ? "the date \(date.text) is in the future" : nil
     }
 
+    /// Line breaks and tabs only where text has lines; no other control, and no embedding,
+    /// override or isolate (the direction marks, which only hint, may stay).
     private static func isForbidden(_ scalar: Unicode.Scalar, multiline: Bool) -> Bool {
-        switch scalar.value {
-        case 0x0A, 0x09, 0x0D: !multiline
-        case 0x00...0x1F, 0x7F...0x9F: true
-        // Bidirectional embeddings, overrides and isolates reorder the text around them.
-        case 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
+        if scalar == "\n" || scalar == "\t" || scalar == "\r" { return !multiline }
+        return ControlCharacters.isControl(scalar)
+            || (ControlCharacters.isReordering(scalar) && !["\u{200E}", "\u{200F}", "\u{061C}"].contains(scalar))
     }
 
     /// Whether a scalar shows as something: not a space, a format character (ZWJ, ZWNJ, WJ),

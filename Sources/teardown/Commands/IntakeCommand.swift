@@ -94,16 +94,16 @@ struct IntakeCommand: AsyncParsableCommand {
         let server = IntakeServer(desk: desk, settings: settings) { event in
             switch event {
             case .listening(let url):
-                say("Taking submissions on \(url) into \(inboxStore.folder)\(moderated ? ", held for moderation" : "") (Ctrl-C to stop)")
-                say("Sync reads \(url)inbox/ with the token in \(tokenFile ?? (ProcessInfo.processInfo.environment[InboxToken.variable] != nil ? "TEARDOWN_INBOX_TOKEN" : inboxStore.folder + "/.token"))")
+                Terminal.log("Taking submissions on \(url) into \(inboxStore.folder)\(moderated ? ", held for moderation" : "") (Ctrl-C to stop)")
+                Terminal.log("Sync reads \(url)inbox/ with the token in \(tokenFile ?? (ProcessInfo.processInfo.environment[InboxToken.variable] != nil ? "TEARDOWN_INBOX_TOKEN" : inboxStore.folder + "/.token"))")
             case .received(let id, let held):
-                say("\(held ? "held    " : "received") \(id)")
+                Terminal.log("\(held ? "held    " : "received") \(id)")
             case .refused(let reason):
-                say("refused  \(reason)")
+                Terminal.log("refused  \(reason)")
             case .failed(let reason):
                 Terminal.error("\(reason): the inbox \(inboxStore.folder) could not be written")
             case .trapped:
-                say("dropped  a form with its trap field filled in")
+                Terminal.log("dropped  a form with its trap field filled in")
             case .limited:
                 break
             }
@@ -126,8 +126,3 @@ extension IntakeCommand {
     }
 }
 
-/// Writes a line at once, as a server's log should. Reasons quote what senders wrote (an
-/// author's name, say): control characters are shown, not obeyed.
-private func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((Terminal.safe(line) + "\n").utf8))
-}

@@ -43,8 +43,8 @@ struct ServeCommand: AsyncParsableCommand {
             switch event {
             case .built(let report, let seconds):
                 DiagnosticPrinter.print(report.warnings, site: site)
-                for notice in report.notices { say("note: \(notice)") }
-                say(BuildSummary.line(report, seconds: String(format: "%.2f", seconds)))
+                for notice in report.notices { Terminal.log("note: \(notice)") }
+                Terminal.log(BuildSummary.line(report, seconds: String(format: "%.2f", seconds)))
             case .failed(let failure):
                 DiagnosticPrinter.print(failure.diagnostics, site: site)
                 Terminal.write(BuildSummary.failed(failure, on: .error) + Terminal.safe("; serving the last good build.") + "\n", to: .error)
@@ -52,19 +52,14 @@ struct ServeCommand: AsyncParsableCommand {
                 if let polling {
                     Terminal.warning("\(polling); watching by polling every 0.3 s instead")
                 } else {
-                    say("Watching content/ and Themes/ for changes")
+                    Terminal.log("Watching content/ and Themes/ for changes")
                 }
             case .listening(let url):
-                say("Serving on \(url) (Ctrl-C to stop)")
+                Terminal.log("Serving on \(url) (Ctrl-C to stop)")
             }
         }
         try await server.run()
-        say("Stopped")
+        Terminal.log("Stopped")
     }
 }
 
-/// Writes a line at once: print() is buffered when output goes to a file or a pipe, and a
-/// server's log should not wait for its exit.
-private func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}

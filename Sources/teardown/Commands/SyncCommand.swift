@@ -24,7 +24,7 @@ struct SyncCommand: ParsableCommand {
         valueName: "file"))
     var tokenFile: String?
 
-    @Option(name: .long, help: ArgumentHelp("Seconds the downloads from a remote inbox may take in all.", valueName: "seconds"))
+    @Option(name: .long, help: ArgumentHelp("Seconds from the sync's start by which a remote inbox's downloads must be done.", valueName: "seconds"))
     var timeout = Int(Inbox.defaultTimeout)
 
     @Flag(name: .long, help: "Print what would be accepted, rejected and taken down; change nothing.")

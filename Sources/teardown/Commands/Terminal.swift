@@ -1,4 +1,5 @@
 import Foundation
+import TeardownKit
 
 /// What the commands print, made safe and, on a terminal, coloured.
 ///
@@ -45,14 +46,10 @@ enum Terminal {
         return result
     }
 
+    /// Tab and line feed lay text out; every other control character, and the bidirectional
+    /// controls (`ControlCharacters`), are shown rather than obeyed.
     private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x09, 0x0A: false
-        case 0x00...0x1F, 0x7F...0x9F: true
-        // Bidirectional embeddings, overrides and isolates reorder what follows them.
-        case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: true
-        default: false
-        }
+        scalar != "\t" && scalar != "\n" && (ControlCharacters.isControl(scalar) || ControlCharacters.isReordering(scalar))
     }
 
     /// "error: message" on standard error, `error:` in red on a terminal.
@@ -63,6 +60,12 @@ enum Terminal {
     /// "warning: message" on standard error, `warning:` in yellow on a terminal.
     static func warning(_ message: String) {
         write(paint("warning:", .yellow, on: .error) + " " + safe(message) + "\n", to: .error)
+    }
+
+    /// A line of a server's log on standard output, written at once and made safe: it quotes
+    /// paths and what senders wrote.
+    static func log(_ line: String) {
+        write(safe(line) + "\n", to: .output)
     }
 
     /// A line on standard error, made safe.
