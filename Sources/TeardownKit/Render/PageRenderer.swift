@@ -39,7 +39,7 @@ struct PageRenderer {
         let source: RenderSource
         let reads: ReadSet
 
-        func render(_ template: String, _ model: Any) -> String { source.render(template, model, reads) }
+        func render(_ template: String, _ model: some TemplateRepresentable) -> String { source.render(template, model, reads) }
     }
 
     /// The forms' script, on pages that have them.

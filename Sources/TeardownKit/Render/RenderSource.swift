@@ -58,7 +58,7 @@ final class RenderSource: Sendable {
 
     func view(_ reads: ReadSet) -> ContentView { ContentView(content, reads: reads) }
 
-    func render(_ template: String, _ model: Any, _ reads: ReadSet) -> String {
+    func render(_ template: String, _ model: some TemplateRepresentable, _ reads: ReadSet) -> String {
         reads.record(.template(template))
         return theme.render(template, model)
     }

@@ -1,560 +1,558 @@
-import Mustache
+// Templates look values up by name through these switches, which the compiler turns into
+// direct reads of each field. A test checks that every stored property of every model is
+// reachable here.
 
-// Templates look values up by name. Without these conformances swift-mustache finds them
-// with Mirror, which decodes type metadata on every lookup and took most of a build's time.
-// A test checks that every stored property of every model is reachable here.
-
-extension LayoutModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension LayoutModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "siteTitle": siteTitle
-        case "language": language
-        case "pageTitle": pageTitle
-        case "shareTitle": shareTitle
-        case "partsIndex": partsIndex
-        case "tags": tags
-        case "feeds": feeds
-        case "twitterCard": twitterCard
-        case "description": description
-        case "canonical": canonical
-        case "home": home
-        case "help": help
-        case "stylesheet": stylesheet
-        case "icon": icon
-        case "iconType": iconType
-        case "generator": generator
-        case "bugReport": bugReport
-        case "photos": photos
-        case "scripts": scripts
-        case "image": image
-        case "search": search
-        case "searchFilters": searchFilters
-        default: nil
+        case "siteTitle": siteTitle.templateValue
+        case "language": language.templateValue
+        case "pageTitle": pageTitle.templateValue
+        case "shareTitle": shareTitle.templateValue
+        case "partsIndex": partsIndex.templateValue
+        case "tags": tags.templateValue
+        case "feeds": feeds.templateValue
+        case "twitterCard": twitterCard.templateValue
+        case "description": description.templateValue
+        case "canonical": canonical.templateValue
+        case "home": home.templateValue
+        case "help": help.templateValue
+        case "stylesheet": stylesheet.templateValue
+        case "icon": icon.templateValue
+        case "iconType": iconType.templateValue
+        case "generator": generator.templateValue
+        case "bugReport": bugReport.templateValue
+        case "photos": photos.templateValue
+        case "scripts": scripts.templateValue
+        case "image": image.templateValue
+        case "search": search.templateValue
+        case "searchFilters": searchFilters.templateValue
+        default: .missing
         }
     }
 }
 
-extension SharingImageModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension SharingImageModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "url": url
-        case "width": width
-        case "height": height
-        default: nil
+        case "url": url.templateValue
+        case "width": width.templateValue
+        case "height": height.templateValue
+        default: .missing
         }
     }
 }
 
-extension PictureModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension PictureModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "webp": webp
-        case "jpeg": jpeg
-        case "src": src
-        case "width": width
-        case "height": height
-        case "sizes": sizes
-        case "alt": alt
-        default: nil
+        case "webp": webp.templateValue
+        case "jpeg": jpeg.templateValue
+        case "src": src.templateValue
+        case "width": width.templateValue
+        case "height": height.templateValue
+        case "sizes": sizes.templateValue
+        case "alt": alt.templateValue
+        default: .missing
         }
     }
 }
 
-extension LocationModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension LocationModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "text": text
-        case "map": map
-        default: nil
+        case "text": text.templateValue
+        case "map": map.templateValue
+        default: .missing
         }
     }
 }
 
-extension PhotoPageModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension PhotoPageModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "title": title
-        case "picture": picture
-        case "large": large
-        case "caption": caption
-        case "author": author
-        case "credit": credit
-        case "license": license
-        case "date": date
-        case "dateTime": dateTime
-        case "taken": taken
-        case "camera": camera
-        case "location": location
-        case "machine": machine
-        case "part": part
-        case "gallery": gallery
-        case "download": download
-        case "previous": previous
-        case "next": next
-        default: nil
+        case "title": title.templateValue
+        case "picture": picture.templateValue
+        case "large": large.templateValue
+        case "caption": caption.templateValue
+        case "author": author.templateValue
+        case "credit": credit.templateValue
+        case "license": license.templateValue
+        case "date": date.templateValue
+        case "dateTime": dateTime.templateValue
+        case "taken": taken.templateValue
+        case "camera": camera.templateValue
+        case "location": location.templateValue
+        case "machine": machine.templateValue
+        case "part": part.templateValue
+        case "gallery": gallery.templateValue
+        case "download": download.templateValue
+        case "previous": previous.templateValue
+        case "next": next.templateValue
+        default: .missing
         }
     }
 }
 
-extension GalleryPageModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension GalleryPageModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "title": title
-        case "machine": machine
-        case "part": part
-        case "photos": photos
-        case "hasPhotos": hasPhotos
-        case "count": count
-        case "pagination": pagination
-        default: nil
+        case "title": title.templateValue
+        case "machine": machine.templateValue
+        case "part": part.templateValue
+        case "photos": photos.templateValue
+        case "hasPhotos": hasPhotos.templateValue
+        case "count": count.templateValue
+        case "pagination": pagination.templateValue
+        default: .missing
         }
     }
 }
 
-extension PageModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension PageModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "site": site
-        case "page": page
-        default: nil
+        case "site": site.templateValue
+        case "page": page.templateValue
+        default: .missing
         }
     }
 }
 
-extension LinkModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension LinkModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "title": title
-        case "url": url
-        default: nil
+        case "title": title.templateValue
+        case "url": url.templateValue
+        default: .missing
         }
     }
 }
 
-extension StackLayerModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension StackLayerModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "name": self.name
-        case "url": url
-        case "z": z
-        case "left": left
-        case "top": top
-        case "width": width
-        case "height": height
-        case "current": current
-        default: nil
+        case "name": self.name.templateValue
+        case "url": url.templateValue
+        case "z": z.templateValue
+        case "left": left.templateValue
+        case "top": top.templateValue
+        case "width": width.templateValue
+        case "height": height.templateValue
+        case "current": current.templateValue
+        default: .missing
         }
     }
 }
 
-extension StackModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension StackModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "name": self.name
-        case "width": width
-        case "height": height
-        case "layers": layers
-        default: nil
+        case "name": self.name.templateValue
+        case "width": width.templateValue
+        case "height": height.templateValue
+        case "layers": layers.templateValue
+        default: .missing
         }
     }
 }
 
-extension BackdropModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension BackdropModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "name": self.name
-        case "width": width
-        case "height": height
-        case "style": style
-        default: nil
+        case "name": self.name.templateValue
+        case "width": width.templateValue
+        case "height": height.templateValue
+        case "style": style.templateValue
+        default: .missing
         }
     }
 }
 
-extension MachineCardModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension MachineCardModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "name": self.name
-        case "url": url
-        case "summary": summary
-        case "tags": tags
-        case "partCount": partCount
-        case "commentCount": commentCount
-        case "photoCount": photoCount
-        case "cover": cover
-        case "backdrop": backdrop()
-        default: nil
+        case "name": self.name.templateValue
+        case "url": url.templateValue
+        case "summary": summary.templateValue
+        case "tags": tags.templateValue
+        case "partCount": partCount.templateValue
+        case "commentCount": commentCount.templateValue
+        case "photoCount": photoCount.templateValue
+        case "cover": cover.templateValue
+        case "backdrop": backdrop().templateValue
+        default: .missing
         }
     }
 }
 
-extension CatalogModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension CatalogModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "machines": machines
-        case "hasMachines": hasMachines
-        case "collections": collections
-        default: nil
+        case "machines": machines.templateValue
+        case "hasMachines": hasMachines.templateValue
+        case "collections": collections.templateValue
+        default: .missing
         }
     }
 }
 
-extension EntryModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension EntryModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "author": author
-        case "date": date
-        case "dateTime": dateTime
-        case "html": html
-        case "isDesigner": isDesigner
-        case "anchor": anchor
-        default: nil
+        case "author": author.templateValue
+        case "date": date.templateValue
+        case "dateTime": dateTime.templateValue
+        case "html": html.templateValue
+        case "isDesigner": isDesigner.templateValue
+        case "anchor": anchor.templateValue
+        default: .missing
         }
     }
 }
 
-extension PaginationModel.PageLink: MustacheParent {
-    func child(named name: String) -> Any? {
+extension PaginationModel.PageLink: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "number": number
-        case "url": url
-        case "current": current
-        default: nil
+        case "number": number.templateValue
+        case "url": url.templateValue
+        case "current": current.templateValue
+        default: .missing
         }
     }
 }
 
-extension PaginationModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension PaginationModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "pages": pages
-        case "previous": previous
-        case "next": next
-        default: nil
+        case "pages": pages.templateValue
+        case "previous": previous.templateValue
+        case "next": next.templateValue
+        default: .missing
         }
     }
 }
 
-extension DiscussionModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension DiscussionModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "entries": entries
-        case "hasEntries": hasEntries
-        case "hasComments": hasComments
-        case "commentCount": commentCount
-        case "pagination": pagination
-        default: nil
+        case "entries": entries.templateValue
+        case "hasEntries": hasEntries.templateValue
+        case "hasComments": hasComments.templateValue
+        case "commentCount": commentCount.templateValue
+        case "pagination": pagination.templateValue
+        default: .missing
         }
     }
 }
 
-extension PhotoModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension PhotoModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "url": url
-        case "picture": picture
-        case "large": large
-        case "largeWidth": largeWidth
-        case "largeHeight": largeHeight
-        case "caption": caption
-        case "credit": credit
-        case "license": license
-        case "date": date
-        default: nil
+        case "url": url.templateValue
+        case "picture": picture.templateValue
+        case "large": large.templateValue
+        case "largeWidth": largeWidth.templateValue
+        case "largeHeight": largeHeight.templateValue
+        case "caption": caption.templateValue
+        case "credit": credit.templateValue
+        case "license": license.templateValue
+        case "date": date.templateValue
+        default: .missing
         }
     }
 }
 
-extension PartLinkModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension PartLinkModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "name": self.name
-        case "url": url
-        case "counts": counts
-        default: nil
+        case "name": self.name.templateValue
+        case "url": url.templateValue
+        case "counts": counts.templateValue
+        default: .missing
         }
     }
 }
 
-extension SpecModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension SpecModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "label": label
-        case "value": value
-        case "note": note
-        case "conversions": conversions
-        default: nil
+        case "label": label.templateValue
+        case "value": value.templateValue
+        case "note": note.templateValue
+        case "conversions": conversions.templateValue
+        default: .missing
         }
     }
 }
 
-extension SpecConversionModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension SpecConversionModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "relation": relation
-        case "text": text
-        case "note": note
-        case "system": system
-        default: nil
+        case "relation": relation.templateValue
+        case "text": text.templateValue
+        case "note": note.templateValue
+        case "system": system.templateValue
+        default: .missing
         }
     }
 }
 
-extension MachinePageModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension MachinePageModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "name": self.name
-        case "summary": summary
-        case "designer": designer
-        case "license": license
-        case "updated": updated
-        case "tags": tags
-        case "stack": stack
-        case "parts": parts
-        case "discussion": discussion
-        case "photos": photos
-        case "hasPhotos": hasPhotos
-        case "gallery": gallery
-        case "data": data
-        case "download": download
-        case "feed": feed
-        case "manual": manual
-        case "intake": intake
-        default: nil
+        case "name": self.name.templateValue
+        case "summary": summary.templateValue
+        case "designer": designer.templateValue
+        case "license": license.templateValue
+        case "updated": updated.templateValue
+        case "tags": tags.templateValue
+        case "stack": stack.templateValue
+        case "parts": parts.templateValue
+        case "discussion": discussion.templateValue
+        case "photos": photos.templateValue
+        case "hasPhotos": hasPhotos.templateValue
+        case "gallery": gallery.templateValue
+        case "data": data.templateValue
+        case "download": download.templateValue
+        case "feed": feed.templateValue
+        case "manual": manual.templateValue
+        case "intake": intake.templateValue
+        default: .missing
         }
     }
 }
 
-extension IntakeFormModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension IntakeFormModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "commentAction": commentAction
-        case "photoAction": photoAction
-        case "machine": machine
-        case "part": part
-        case "back": back
-        case "authorMin": authorMin
-        case "authorMax": authorMax
-        case "commentMin": commentMin
-        case "commentMax": commentMax
-        case "photoMax": photoMax
-        case "held": held
-        default: nil
+        case "commentAction": commentAction.templateValue
+        case "photoAction": photoAction.templateValue
+        case "machine": machine.templateValue
+        case "part": part.templateValue
+        case "back": back.templateValue
+        case "authorMin": authorMin.templateValue
+        case "authorMax": authorMax.templateValue
+        case "commentMin": commentMin.templateValue
+        case "commentMax": commentMax.templateValue
+        case "photoMax": photoMax.templateValue
+        case "held": held.templateValue
+        default: .missing
         }
     }
 }
 
-extension PartPageModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension PartPageModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "name": self.name
-        case "machine": machine
-        case "backdrop": backdrop
-        case "layer": layer
-        case "specs": specs
-        case "hasSpecs": hasSpecs
-        case "unitSwitch": unitSwitch
-        case "tags": tags
-        case "discussion": discussion
-        case "photos": photos
-        case "hasPhotos": hasPhotos
-        case "gallery": gallery
-        case "intake": intake
-        default: nil
+        case "name": self.name.templateValue
+        case "machine": machine.templateValue
+        case "backdrop": backdrop.templateValue
+        case "layer": layer.templateValue
+        case "specs": specs.templateValue
+        case "hasSpecs": hasSpecs.templateValue
+        case "unitSwitch": unitSwitch.templateValue
+        case "tags": tags.templateValue
+        case "discussion": discussion.templateValue
+        case "photos": photos.templateValue
+        case "hasPhotos": hasPhotos.templateValue
+        case "gallery": gallery.templateValue
+        case "intake": intake.templateValue
+        default: .missing
         }
     }
 }
 
-extension SearchFilterModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension SearchFilterModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "name": self.name
-        case "value": value
-        default: nil
+        case "name": self.name.templateValue
+        case "value": value.templateValue
+        default: .missing
         }
     }
 }
 
-extension ManualPageModel.NavItem: MustacheParent {
-    func child(named name: String) -> Any? {
+extension ManualPageModel.NavItem: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "title": title
-        case "url": url
-        case "current": current
-        case "kind": kind
-        case "opens": opens
-        case "closes": closes
-        default: nil
+        case "title": title.templateValue
+        case "url": url.templateValue
+        case "current": current.templateValue
+        case "kind": kind.templateValue
+        case "opens": opens.templateValue
+        case "closes": closes.templateValue
+        default: .missing
         }
     }
 }
 
-extension ManualPageModel.TocItem: MustacheParent {
-    func child(named name: String) -> Any? {
+extension ManualPageModel.TocItem: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "title": title
-        case "url": url
-        case "level": level
-        default: nil
+        case "title": title.templateValue
+        case "url": url.templateValue
+        case "level": level.templateValue
+        default: .missing
         }
     }
 }
 
-extension ManualPageModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension ManualPageModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "title": title
-        case "manualTitle": manualTitle
-        case "html": html
-        case "toc": toc
-        case "hasToc": hasToc
-        case "navigation": navigation
-        case "hasNavigation": hasNavigation
-        case "navigationData": navigationData
-        case "contents": contents
-        case "breadcrumbs": breadcrumbs
-        case "hasBreadcrumbs": hasBreadcrumbs
-        case "previous": previous
-        case "next": next
-        case "edit": edit
-        case "bugReport": bugReport
-        case "print": print
-        case "indexed": indexed
-        case "isContents": isContents
-        default: nil
+        case "title": title.templateValue
+        case "manualTitle": manualTitle.templateValue
+        case "html": html.templateValue
+        case "toc": toc.templateValue
+        case "hasToc": hasToc.templateValue
+        case "navigation": navigation.templateValue
+        case "hasNavigation": hasNavigation.templateValue
+        case "navigationData": navigationData.templateValue
+        case "contents": contents.templateValue
+        case "breadcrumbs": breadcrumbs.templateValue
+        case "hasBreadcrumbs": hasBreadcrumbs.templateValue
+        case "previous": previous.templateValue
+        case "next": next.templateValue
+        case "edit": edit.templateValue
+        case "bugReport": bugReport.templateValue
+        case "print": print.templateValue
+        case "indexed": indexed.templateValue
+        case "isContents": isContents.templateValue
+        default: .missing
         }
     }
 }
 
-extension ManualPrintModel.Section: MustacheParent {
-    func child(named name: String) -> Any? {
+extension ManualPrintModel.Section: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "id": id
-        case "html": html
-        default: nil
+        case "id": id.templateValue
+        case "html": html.templateValue
+        default: .missing
         }
     }
 }
 
-extension ManualPrintModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension ManualPrintModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "title": title
-        case "manual": manual
-        case "sections": sections
-        default: nil
+        case "title": title.templateValue
+        case "manual": manual.templateValue
+        case "sections": sections.templateValue
+        default: .missing
         }
     }
 }
 
-extension SearchPageModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension SearchPageModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "index": index
-        case "merge": merge
-        case "unavailable": unavailable
-        default: nil
+        case "index": index.templateValue
+        case "merge": merge.templateValue
+        case "unavailable": unavailable.templateValue
+        default: .missing
         }
     }
 }
 
-extension NotFoundModel: MustacheParent {
-    func child(named name: String) -> Any? {
-        name == "home" ? home : nil
+extension NotFoundModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
+        name == "home" ? home.templateValue : .missing
     }
 }
 
-extension CollectionLinkModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension CollectionLinkModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "title": title
-        case "url": url
-        case "description": description
-        case "count": count
-        default: nil
+        case "title": title.templateValue
+        case "url": url.templateValue
+        case "description": description.templateValue
+        case "count": count.templateValue
+        default: .missing
         }
     }
 }
 
-extension PartEntryModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension PartEntryModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "name": self.name
-        case "url": url
-        case "machine": machine
-        default: nil
+        case "name": self.name.templateValue
+        case "url": url.templateValue
+        case "machine": machine.templateValue
+        default: .missing
         }
     }
 }
 
-extension LetterTabModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension LetterTabModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "label": label
-        case "url": url
-        case "current": current
-        case "count": count
-        default: nil
+        case "label": label.templateValue
+        case "url": url.templateValue
+        case "current": current.templateValue
+        case "count": count.templateValue
+        default: .missing
         }
     }
 }
 
-extension PartsIndexModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension PartsIndexModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "title": title
-        case "tabs": tabs
-        case "parts": parts
-        case "hasParts": hasParts
-        case "count": count
-        default: nil
+        case "title": title.templateValue
+        case "tabs": tabs.templateValue
+        case "parts": parts.templateValue
+        case "hasParts": hasParts.templateValue
+        case "count": count.templateValue
+        default: .missing
         }
     }
 }
 
-extension TagLinkModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension TagLinkModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "name": self.name
-        case "url": url
-        case "count": count
-        default: nil
+        case "name": self.name.templateValue
+        case "url": url.templateValue
+        case "count": count.templateValue
+        default: .missing
         }
     }
 }
 
-extension TagsModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension TagsModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "tags": tags
-        case "hasTags": hasTags
-        default: nil
+        case "tags": tags.templateValue
+        case "hasTags": hasTags.templateValue
+        default: .missing
         }
     }
 }
 
-extension TagPageModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension TagPageModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "name": self.name
-        case "machines": machines
-        case "hasMachines": hasMachines
-        case "parts": parts
-        case "hasParts": hasParts
-        case "all": all
-        default: nil
+        case "name": self.name.templateValue
+        case "machines": machines.templateValue
+        case "hasMachines": hasMachines.templateValue
+        case "parts": parts.templateValue
+        case "hasParts": hasParts.templateValue
+        case "all": all.templateValue
+        default: .missing
         }
     }
 }
 
-extension CollectionPageModel: MustacheParent {
-    func child(named name: String) -> Any? {
+extension CollectionPageModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
         switch name {
-        case "title": title
-        case "description": description
-        case "machines": machines
-        case "hasMachines": hasMachines
-        default: nil
+        case "title": title.templateValue
+        case "description": description.templateValue
+        case "machines": machines.templateValue
+        case "hasMachines": hasMachines.templateValue
+        default: .missing
         }
     }
 }

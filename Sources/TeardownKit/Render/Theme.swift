@@ -1,5 +1,4 @@
 import Foundation
-import Mustache
 import TeardownThemes
 
 /// A theme's compiled templates and asset files, after a site's overrides.
@@ -8,7 +7,7 @@ public struct Theme: Sendable {
     public static let requiredTemplates = ["catalog", "machine", "part", "gallery", "photo", "manual", "manual-print", "search", "not-found",
                                              "parts", "tags-index", "tag", "collection"]
 
-    let library: MustacheLibrary
+    let templates: [String: [TemplateNode]]
     /// Output path under assets/ to the file that provides it.
     public let assets: [String: SourceFile]
     /// For each template, a digest of its text and of every partial and parent it reaches,
@@ -20,8 +19,8 @@ public struct Theme: Sendable {
     }
 
     /// Renders the named template; the template is known to exist after `load`.
-    func render(_ template: String, _ model: Any) -> String {
-        library.render(model, withTemplate: template) ?? ""
+    func render(_ template: String, _ model: some TemplateRepresentable) -> String {
+        TemplateRenderer.render(template, model.templateValue, templates: templates, capacity: 16_384)
     }
 
     /// Loads the theme `name`: the built-in default theme, then the site's Themes/default, then
@@ -60,32 +59,25 @@ public struct Theme: Sendable {
 
     private static func compile(_ files: [String: SourceFile], assets: [String: SourceFile],
                                 diagnostics: inout [Diagnostic]) -> Theme? {
-        var templates: [String: MustacheTemplate] = [:]
+        var templates: [String: [TemplateNode]] = [:]
         var texts: [String: String] = [:]
         var references: [String: Set<String>] = [:]
         var failed = false
-        _ = HTMLEscaping.registered
         for (name, file) in files.sorted(by: { $0.key < $1.key }) {
             guard let text = TextFile.read(file, diagnostics: &diagnostics) else { failed = true; continue }
+            let compiled: CompiledTemplate
             do {
-                templates[name] = try MustacheTemplate(string: HTMLEscaping.pragma + text)
-            } catch let error as MustacheTemplate.ParserError {
-                failed = true
-                // The pragma is not the author's text: errors on its line are placed without it.
-                let line = error.context.lineNumber
-                let column = line == 1 ? max(1, error.context.columnNumber - HTMLEscaping.pragma.count) : error.context.columnNumber
-                diagnostics.append(.error(.templateSyntax(describe(error.error)), at: file.location(line: line, column: column)))
-                continue
+                compiled = try TemplateParser.compile(text)
             } catch {
                 failed = true
-                diagnostics.append(.error(.templateSyntax("\(error)"), at: file.location()))
+                diagnostics.append(.error(.templateSyntax(error.message), at: file.location(line: error.line, column: error.column)))
                 continue
             }
+            templates[name] = compiled.nodes
             texts[name] = text
-            let found = PartialReference.scan(text)
-            references[name] = Set(found.map(\.name))
-            // swift-mustache renders a missing partial as nothing; a theme author wants to hear about it.
-            for reference in found where files[reference.name] == nil {
+            references[name] = Set(compiled.references.map(\.name))
+            // A missing partial would render as nothing; a theme author wants to hear about it.
+            for reference in compiled.references where files[reference.name] == nil {
                 failed = true
                 diagnostics.append(.error(.missingPartial(reference.name),
                                           at: file.location(line: reference.line, column: reference.column)))
@@ -96,7 +88,7 @@ public struct Theme: Sendable {
             diagnostics.append(.error(.missingTemplate(name), at: SourceLocation("Themes")))
         }
         guard !failed else { return nil }
-        return Theme(library: MustacheLibrary(templates: templates), assets: assets,
+        return Theme(templates: templates, assets: assets,
                      templateDigests: digests(texts, references: references))
     }
 
@@ -120,20 +112,6 @@ public struct Theme: Sendable {
         return result
     }
 
-    private static func describe(_ error: Error) -> String {
-        switch error as? MustacheTemplate.Error {
-        case .sectionCloseNameIncorrect: "a closing tag does not match the open section"
-        case .unfinishedName: "a tag is not closed with }}"
-        case .expectedSectionEnd: "a section is never closed"
-        case .invalidSetDelimiter: "malformed set-delimiter tag"
-        case .transformAppliedToInheritanceSection: "a transform cannot apply to an inheritance section"
-        case .illegalTokenInsideInheritSection: "only block definitions may appear inside {{<parent}}"
-        case .textInsideInheritSection: "text inside {{<parent}} is not allowed; use {{$block}}"
-        case .invalidConfigVariableSyntax, .unrecognisedConfigVariable: "malformed configuration tag"
-        case nil: "\(error)"
-        }
-    }
-
     /// Regular files below `folder`, as sorted relative paths.
     private static func files(under folder: String) -> [String] {
         guard let enumerator = FileManager.default.enumerator(
@@ -148,33 +126,5 @@ public struct Theme: Sendable {
             result.append(String(path.dropFirst(base.count + 1)))
         }
         return result.sorted()
-    }
-}
-
-/// A `{{>partial}}` or `{{<parent}}` tag found in a template's text.
-struct PartialReference: Equatable {
-    let name: String
-    let line: Int
-    let column: Int
-
-    static func scan(_ text: String) -> [PartialReference] {
-        var references: [PartialReference] = []
-        for (lineIndex, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var rest = line[...]
-            while let open = rest.range(of: "{{") {
-                let tag = rest[open.upperBound...].drop { $0 == " " }
-                guard let sigil = tag.first, sigil == ">" || sigil == "<",
-                      let close = tag.range(of: "}}")
-                else {
-                    rest = rest[open.upperBound...]
-                    continue
-                }
-                let name = tag[tag.index(after: tag.startIndex)..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-                let column = line.distance(from: line.startIndex, to: open.lowerBound) + 1
-                references.append(PartialReference(name: name, line: lineIndex + 1, column: column))
-                rest = tag[close.upperBound...]
-            }
-        }
-        return references
     }
 }

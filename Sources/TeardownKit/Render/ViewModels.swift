@@ -63,7 +63,7 @@ struct PictureModel: Sendable {
 }
 
 /// A page: the layout's data and the page's own.
-struct PageModel<Body: Sendable>: Sendable {
+struct PageModel<Body: Sendable & TemplateRepresentable>: Sendable {
     let site: LayoutModel
     let page: Body
 }

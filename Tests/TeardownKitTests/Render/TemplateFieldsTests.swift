@@ -1,15 +1,15 @@
-import Mustache
 import Testing
 @testable import TeardownKit
 
-/// Templates find model values through `child(named:)`; a property missing there would render
+/// Templates find model values through `value(named:)`; a property missing there would render
 /// as nothing, silently. Every stored property of every model must be reachable by its name.
 @Suite("Template fields")
 struct TemplateFieldsTests {
-    private func unreachable<Model: MustacheParent>(_ model: Model) -> [String] {
+    private func unreachable<Model: TemplateObject>(_ model: Model) -> [String] {
         Mirror(reflecting: model).children.compactMap { child in
             guard let label = child.label else { return nil }
-            return model.child(named: label) == nil ? "\(Model.self).\(label)" : nil
+            if case .missing = model.value(named: label) { return "\(Model.self).\(label)" }
+            return nil
         }
     }
 
@@ -89,8 +89,7 @@ struct TemplateFieldsTests {
 
     @Test("Escaping in templates matches Mustache's: the five special characters, nothing else")
     func escaping() {
-        let escaping = HTMLEscaping()
-        #expect(escaping.escapeText("plain text, ünïcode") == "plain text, ünïcode")
-        #expect(escaping.escapeText("<a href=\"x\">Tom & Jerry's</a>") == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;")
+        #expect(HTMLEscaping.escape("plain text, ünïcode") == "plain text, ünïcode")
+        #expect(HTMLEscaping.escape("<a href=\"x\">Tom & Jerry's</a>") == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;")
     }
 }
