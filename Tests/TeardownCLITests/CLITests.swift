@@ -24,7 +24,7 @@ struct CLITests {
         ("yaml-syntax", "content/machines/box/machine.yaml:3:7: error: YAML syntax error"),
         ("missing-layer-image", "content/machines/box/parts/lid/part.yaml:3:10: error: layer image 'ghost.png' does not exist"),
         ("bad-date", "content/machines/box/parts/lid/comments/hello.md:3:7: error: 'date' is not an ISO 8601 date"),
-        ("template-syntax", "Themes/default/templates/part.mustache:5:4: error: template syntax error"),
+        ("template-syntax", "Themes/default/templates/part.mustache:5:1: error: template syntax error"),
         ("missing-partial", "Themes/default/templates/footer.mustache:2:3: error: partial 'credits' does not exist"),
     ])
     func checkInvalid(_ name: String, _ expected: String) throws {
