@@ -165,7 +165,7 @@ struct PageRenderer {
             generator: "Teardown \(TeardownVersion.current)",
             bugReport: content.config.bugReportURL,
             photos: link(Routes.photos(page: 1)),
-            scripts: (["lightbox.js"] + scripts).map { link(Routes.asset($0)) },
+            scripts: (["lightbox.js", "menu.js"] + scripts).map { link(Routes.asset($0)) },
             image: image,
             search: search.isAvailable ? link(Routes.search) : nil,
             searchFilters: filters

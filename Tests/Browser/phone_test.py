@@ -1,0 +1,73 @@
+"""The site on a phone (390x844, touch): the header keeps one row, its Menu button opens and
+closes the navigation, and the page's title is on the first screen. Serves the demo site."""
+import unittest
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from harness import ROOT, ServedSite, chromium
+
+
+class PhoneHeader(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.served = ServedSite(ROOT, "machines/desk-fan/")
+        cls.browser = chromium(390, 844, arguments=("--touch-events=enabled",))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.quit()
+        cls.served.stop()
+
+    def header(self):
+        return self.browser.find_element(By.CSS_SELECTOR, ".site-header")
+
+    def test_the_header_is_one_row_and_the_menu_opens_the_navigation(self):
+        self.browser.get(self.served.base + "machines/desk-fan/")
+        header = self.header()
+        brand = header.find_element(By.CSS_SELECTOR, ".brand")
+        search = header.find_element(By.CSS_SELECTOR, ".site-search input")
+        menu = header.find_element(By.CSS_SELECTOR, ".menu-toggle")
+        self.assertLess(header.rect["height"], 72)
+        for element in (brand, search, menu):
+            self.assertTrue(element.is_displayed())
+            self.assertLess(abs(element.rect["y"] + element.rect["height"] / 2
+                                - (brand.rect["y"] + brand.rect["height"] / 2)), 12)
+        self.assertGreater(search.rect["width"], 120)
+        links = header.find_elements(By.CSS_SELECTOR, "nav a")
+        self.assertFalse(any(link.is_displayed() for link in links))
+        h1 = self.browser.find_element(By.TAG_NAME, "h1")
+        self.assertLess(h1.rect["y"], 844)
+
+        menu.click()
+        self.assertEqual(menu.get_attribute("aria-expanded"), "true")
+        self.assertTrue(all(link.is_displayed() for link in links))
+        # Each link is one line, and a thumb's height.
+        for link in links:
+            self.assertGreaterEqual(link.rect["height"], 40)
+            self.assertLess(link.rect["height"], 60)
+        parts = next(link for link in links if link.text.startswith("Parts"))
+        self.assertEqual(parts.text, "Parts A–Z")
+
+        links[0].send_keys(Keys.ESCAPE)
+        self.assertEqual(menu.get_attribute("aria-expanded"), "false")
+        self.assertFalse(any(link.is_displayed() for link in links))
+        self.assertEqual(self.browser.switch_to.active_element, menu)
+
+        menu.click()
+        parts.click()
+        self.assertTrue(self.browser.current_url.endswith("/parts/"))
+
+    def test_a_wide_screen_shows_the_navigation_and_no_menu_button(self):
+        self.browser.set_window_size(1366, 900)
+        try:
+            self.browser.get(self.served.base + "machines/desk-fan/")
+            header = self.header()
+            self.assertFalse(header.find_element(By.CSS_SELECTOR, ".menu-toggle").is_displayed())
+            self.assertTrue(all(link.is_displayed() for link in header.find_elements(By.CSS_SELECTOR, "nav a")))
+        finally:
+            self.browser.set_window_size(390, 844)
+
+
+if __name__ == "__main__":
+    unittest.main()
