@@ -1,5 +1,6 @@
 """The site on a phone (390x844, touch): the header keeps one row, its Menu button opens and
-closes the navigation, and the page's title is on the first screen. Serves the demo site."""
+closes the navigation, and the page's title is on the first screen. On a tablet (820x1180),
+a manual page's title and text keep their column's width. Serves the demo site."""
 import unittest
 
 from selenium.webdriver.common.by import By
@@ -65,6 +66,22 @@ class PhoneHeader(unittest.TestCase):
             header = self.header()
             self.assertFalse(header.find_element(By.CSS_SELECTOR, ".menu-toggle").is_displayed())
             self.assertTrue(all(link.is_displayed() for link in header.find_elements(By.CSS_SELECTOR, "nav a")))
+        finally:
+            self.browser.set_window_size(390, 844)
+
+    def test_on_a_tablet_the_manual_page_title_keeps_the_text_column_width(self):
+        self.browser.set_window_size(820, 1180)
+        try:
+            self.browser.get(self.served.base + "manual/themes/")
+            article = self.browser.find_element(By.CSS_SELECTOR, ".manual-page")
+            title = article.find_element(By.TAG_NAME, "h1")
+            first = article.find_element(By.CSS_SELECTOR, "h1 ~ p")
+            toc = article.find_element(By.CSS_SELECTOR, ".toc")
+            # Nothing sits beside the title and the first paragraph: their lines get the column's width.
+            for element in (title, first):
+                beside = (toc.rect["y"] < element.rect["y"] + element.rect["height"]
+                          and element.rect["y"] < toc.rect["y"] + toc.rect["height"])
+                self.assertFalse(beside, element.text[:40])
         finally:
             self.browser.set_window_size(390, 844)
 
