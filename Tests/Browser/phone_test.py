@@ -1,6 +1,7 @@
 """The site on a phone (390x844, touch): the header keeps one row, its Menu button opens and
 closes the navigation, and the page's title is on the first screen. On a tablet (820x1180),
-a manual page's title and text keep their column's width. Serves the demo site."""
+a manual page's title and text keep their column's width, and on a phone a manual page starts
+with its title, its pages folded behind a button. Serves the demo site."""
 import unittest
 
 from selenium.webdriver.common.by import By
@@ -68,6 +69,22 @@ class PhoneHeader(unittest.TestCase):
             self.assertTrue(all(link.is_displayed() for link in header.find_elements(By.CSS_SELECTOR, "nav a")))
         finally:
             self.browser.set_window_size(390, 844)
+
+    def test_a_manual_page_starts_with_its_title_and_its_pages_fold_behind_a_button(self):
+        self.browser.get(self.served.base + "manual/themes/")
+        nav = self.browser.find_element(By.CSS_SELECTOR, ".manual-nav")
+        toggle = nav.find_element(By.CSS_SELECTOR, ".pages-toggle")
+        title = self.browser.find_element(By.CSS_SELECTOR, ".manual-page h1")
+        self.assertTrue(toggle.is_displayed())
+        self.assertLess(title.rect["y"], 400)
+        links = nav.find_elements(By.CSS_SELECTOR, ".nav-tree a")
+        self.assertTrue(links)
+        self.assertFalse(any(link.is_displayed() for link in links))
+        toggle.click()
+        self.assertEqual(toggle.get_attribute("aria-expanded"), "true")
+        current = nav.find_element(By.CSS_SELECTOR, ".nav-tree [aria-current=page]")
+        self.assertTrue(current.is_displayed())
+        self.assertEqual(current.text, "Themes")
 
     def test_on_a_tablet_the_manual_page_title_keeps_the_text_column_width(self):
         self.browser.set_window_size(820, 1180)

@@ -17,6 +17,25 @@
     }
   });
 
+  // On narrow screens the navigation folds behind a "Pages" button, so a page starts with
+  // its own title rather than the whole tree; without JavaScript the tree shows in full.
+  var manualNav = document.querySelector(".manual-nav");
+  if (manualNav) {
+    var toggle = document.createElement("button");
+    toggle.type = "button";
+    toggle.className = "pages-toggle";
+    toggle.textContent = "Pages";
+    toggle.setAttribute("aria-expanded", "false");
+    toggle.addEventListener("click", function () {
+      var open = toggle.getAttribute("aria-expanded") !== "true";
+      toggle.setAttribute("aria-expanded", String(open));
+      manualNav.classList.toggle("open", open);
+    });
+    var heading = manualNav.querySelector(".manual-title");
+    if (heading) heading.after(toggle); else manualNav.prepend(toggle);
+    manualNav.classList.add("folds");
+  }
+
   var nav = document.querySelector(".manual-nav[data-navigation]");
   if (!nav || !window.fetch) return;
   var source = new URL(nav.getAttribute("data-navigation"), document.baseURI);
@@ -64,8 +83,8 @@
   }).then(function (data) {
     if (!data || data.version !== 1 || !Array.isArray(data.entries)) return;
     var built = build(data.entries);
-    var title = nav.querySelector(".manual-title");
-    if (title) title.after(built.tree); else nav.prepend(built.tree);
+    var anchor = nav.querySelector(".pages-toggle") || nav.querySelector(".manual-title");
+    if (anchor) anchor.after(built.tree); else nav.prepend(built.tree);
     if (built.current) built.current.scrollIntoView({ block: "nearest" });
   }).catch(function () {
     // The manual's title still links the contents page, which has the whole tree.
