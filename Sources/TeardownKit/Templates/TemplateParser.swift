@@ -28,6 +28,8 @@ struct TemplateParser {
         /// no whitespace before the tag, its default text's indentation is what an override's
         /// lines get.
         var reindents = false
+        /// A block written directly inside a parent: an override, not a default.
+        var overrides = false
     }
 
     static func compile(_ text: String) throws(TemplateSyntaxError) -> CompiledTemplate {
@@ -108,6 +110,7 @@ struct TemplateParser {
         case UInt8(ascii: "$"):
             var frame = Frame(kind: .block, name: try name(content, at: tagStart), offset: tagStart)
             if case .parent = frames.last!.kind {
+                frame.overrides = true
                 frame.reindents = lineEnd != nil
                 position = lineEnd ?? tagEnd
             } else {
@@ -144,7 +147,7 @@ struct TemplateParser {
                 blocks[name] = nodes
             }
             append(.parent(frame.name.written, blocks: blocks, indent: standalone ? frame.indent : ""))
-        case .block where frames.count > 2 && { if case .parent = frames[frames.count - 2].kind { true } else { false } }():
+        case .block where frame.overrides:
             appendText(position, blankBefore ? lineStart : tagStart)
             position = tagEnd
             frame = frames.removeLast()
