@@ -22,7 +22,9 @@ struct ServeTests {
             process.standardOutput = handle
             process.standardError = handle
             try process.run()
-            for _ in 0..<100 where !output.contains("Serving on") {
+            // The first build of the demo takes seconds, and many more beside the other tests on
+            // two cores: wait up to two minutes, or until serve gives up.
+            for _ in 0..<1200 where process.isRunning && !output.contains("Serving on") {
                 usleep(100_000)
             }
         }

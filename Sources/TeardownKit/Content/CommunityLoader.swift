@@ -49,7 +49,7 @@ struct CommunityLoader {
             diagnostics.append(.warning(.authorLength(author, min: limits.authorMin, max: limits.authorMax),
                                         at: yaml.location(of: "author")))
         }
-        let length = split.body.trimmingCharacters(in: .whitespacesAndNewlines).count
+        let length = TextLength.trimmedCharacters(split.body)
         if !(limits.commentMin...limits.commentMax).contains(length) {
             diagnostics.append(.warning(.commentLength(length, min: limits.commentMin, max: limits.commentMax),
                                         at: file.location(line: split.bodyLine)))

@@ -139,6 +139,9 @@ public struct Machine: Sendable, Hashable, Codable {
     let text: MachineTextStore
     /// The parts and discussion put together from head and text, once.
     private let whole = Locked<(parts: [Part], community: Community)?>(nil)
+    /// The parts' positions in name order, sorted once: every page of a machine lists its
+    /// parts A to Z, and the locale-aware comparison showed in build profiles.
+    private let nameOrder = Locked<[Int]?>(nil)
 
     init(head: MachineHead, text: MachineTextStore) {
         self.head = head
@@ -186,6 +189,19 @@ public struct Machine: Sendable, Hashable, Codable {
     public var manual: Manual { head.manual }
     /// Parts in stacking order, bottom first, without their text: what site-wide outputs read.
     public var outlines: [PartOutline] { head.parts }
+
+    /// The positions in `outlines` of the parts sorted by name, as a reader expects ("Gear 2" before "Gear 10").
+    public var partsByName: [Int] {
+        nameOrder.withLock { order in
+            if let order { return order }
+            let outlines = head.parts
+            let sorted = outlines.indices.sorted {
+                outlines[$0].name.localizedStandardCompare(outlines[$1].name) == .orderedAscending
+            }
+            order = sorted
+            return sorted
+        }
+    }
 
     /// Parts in stacking order, bottom first, with their text (which this decodes).
     public var parts: [Part] { assembled.parts }

@@ -77,7 +77,7 @@ struct YAMLMap {
             diagnostics.append(.error(.wrongType(key: key, expected: "text"), at: location(of: key)))
             return nil
         }
-        if required && scalar.string.trimmingCharacters(in: .whitespaces).isEmpty {
+        if required && scalar.string.allSatisfy(\.isWhitespace) {
             diagnostics.append(.error(.invalidValue(key: key, reason: "must not be empty"), at: location(of: key)))
             return nil
         }

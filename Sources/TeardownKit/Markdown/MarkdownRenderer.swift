@@ -134,7 +134,8 @@ public struct MarkdownRenderer: Sendable {
         let html = String(cString: rendered)
         if case .community = trust {
             // Safe mode omits raw HTML, so every anchor here came from a Markdown link.
-            return html.replacingOccurrences(of: "<a href=", with: "<a rel=\"nofollow ugc\" href=")
+            // (The standard library's replacing: Foundation's copied each comment through NSString.)
+            return html.replacing("<a href=", with: "<a rel=\"nofollow ugc\" href=")
         }
         return html
     }

@@ -93,6 +93,9 @@ struct MachineView: MachineAddressable {
 
     var parts: PartsView { PartsView(machine, index: index, reads: reads) }
 
+    /// The parts sorted by name (their names are the machine's head).
+    var partsByName: [PartView] { head(machine.partsByName).map { parts[$0] } }
+
     var description: MarkdownSource? {
         reads.record(.machine(index, .text))
         return machine.description

@@ -209,7 +209,7 @@ struct PageRenderer {
     private func machinePage(_ index: Int, page number: Int, at url: URLPath) -> MachinePageModel {
         let machine = content.machines[index]
         let base = Routes.machine(machine)
-        let parts = machine.parts.sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }.map { part in
+        let parts = machine.partsByName.map { part in
             PartLinkModel(name: part.name, url: Routes.part(part, of: machine).relative(from: url),
                           counts: "\(Plural.count(part.community.comments.count, "comment")), \(Plural.count(part.community.photos.count, "photo"))")
         }

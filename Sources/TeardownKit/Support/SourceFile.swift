@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// A file of the site: where it is on disk and how diagnostics name it.
 public struct SourceFile: Hashable, Sendable, Codable, CustomStringConvertible {
@@ -25,9 +26,11 @@ public struct SourceFile: Hashable, Sendable, Codable, CustomStringConvertible {
         )
     }
 
-    public var name: String { (absolutePath as NSString).lastPathComponent }
-    public var stem: String { (name as NSString).deletingPathExtension }
-    public var pathExtension: String { (name as NSString).pathExtension.lowercased() }
+    // FilePath, not NSString: these are asked for every file of every build, and NSString's
+    // bridging showed in build profiles.
+    public var name: String { FilePath(absolutePath).lastComponent?.string ?? "" }
+    public var stem: String { FilePath(absolutePath).lastComponent?.stem ?? "" }
+    public var pathExtension: String { FilePath(absolutePath).lastComponent?.extension?.lowercased() ?? "" }
 
     public func location(line: Int = 1, column: Int = 1) -> SourceLocation {
         SourceLocation(displayPath, line: line, column: column)

@@ -114,7 +114,7 @@ struct SubmissionReview: Sendable {
         }
         if let problem = authorProblem(author, at: yaml.location(of: "author")) { return .reject(reason: problem) }
         let limits = content.config.limits
-        let length = split.body.trimmingCharacters(in: .whitespacesAndNewlines).count
+        let length = TextLength.trimmedCharacters(split.body)
         guard (limits.commentMin...limits.commentMax).contains(length) else {
             return .reject(reason: "\(file.location(line: split.bodyLine)): "
                 + Problem.commentLength(length, min: limits.commentMin, max: limits.commentMax).message)
