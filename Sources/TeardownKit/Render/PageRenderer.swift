@@ -51,7 +51,7 @@ struct PageRenderer {
             return theme.render("catalog", model(url, title: nil, description: content.config.description, catalog(at: url)))
         case .machine(let index, let number):
             let machine = content.machines[index]
-            return theme.render("machine", model(url, title: machine.name, description: machine.summary,
+            return theme.render("machine", model(url, title: Self.discussionTitle(machine.name, page: number), description: machine.summary,
                                                  image: images.cover(of: machine).map { sharingImage($0, of: machine) },
                                                  scripts: ["machine.js"] + intakeScript, feed: machine,
                                                  filters: filters(number == 1 ? "machine" : nil, comments: !machine.community.comments.isEmpty,
@@ -206,6 +206,11 @@ struct PageRenderer {
         return up == "./" ? "" : up
     }
 
+    /// A machine page's title: a later page of its discussion says which it is.
+    static func discussionTitle(_ name: String, page number: Int) -> String {
+        number > 1 ? "\(name): discussion, page \(number)" : name
+    }
+
     private func machinePage(_ index: Int, page number: Int, at url: URLPath) -> MachinePageModel {
         let machine = content.machines[index]
         let base = Routes.machine(machine)
@@ -220,7 +225,7 @@ struct PageRenderer {
                         url: Routes.gallery(base).relative(from: url))
             : nil
         return MachinePageModel(
-            name: machine.name, summary: machine.summary, designer: machine.designer, license: machine.license,
+            name: machine.name, searchTitle: number > 1 ? Self.discussionTitle(machine.name, page: number) : nil, summary: machine.summary, designer: machine.designer, license: machine.license,
             updated: machine.updated?.day, tags: tagLinks(machine.tags, at: url), stack: stack(of: index).stack(prefix: prefix(index, at: url)), parts: parts,
             discussion: discussion(machine.description, machine.community.comments, designer: machine.designer,
                                    base: base, page: number, at: url),

@@ -302,6 +302,7 @@ extension MachinePageModel: TemplateObject, TemplateRepresentable {
     func value(named name: String) -> TemplateValue {
         switch name {
         case "name": self.name.templateValue
+        case "searchTitle": searchTitle.templateValue
         case "summary": summary.templateValue
         case "designer": designer.templateValue
         case "license": license.templateValue

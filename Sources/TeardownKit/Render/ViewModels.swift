@@ -255,6 +255,9 @@ struct SpecConversionModel: Sendable {
 
 struct MachinePageModel: Sendable {
     let name: String
+    /// The title search lists a later page of the discussion under, so that it is not a second
+    /// result named like the machine; nil on the first page.
+    let searchTitle: String?
     let summary: String
     let designer: String?
     let license: String?

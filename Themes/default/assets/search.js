@@ -60,7 +60,76 @@
     return paragraph;
   }
 
+  // Results come in pages of twenty; "Show more" adds the next page below them.
+  var pageSize = 20;
+  var more = document.createElement("button");
+  more.type = "button";
+  more.className = "search-more";
+  more.hidden = true;
+  list.after(more);
+
+  function resultItem(page) {
+    var item = document.createElement("li");
+    var link = document.createElement("a");
+    link.href = page.url;
+    link.textContent = (page.meta && page.meta.title) || page.url;
+    item.appendChild(link);
+    var types = (page.filters && page.filters.type) || [];
+    var machines = (page.filters && page.filters.machine) || [];
+    if (types.length) {
+      var kind = document.createElement("span");
+      kind.className = "kind";
+      var label = types.map(function (type) { return kinds[type] || type; }).join(", ");
+      // A part's or comment's page names the machine it belongs to; a machine's own page does not need to.
+      if (machines.length && types.indexOf("machine") < 0) label += " · " + machines[0];
+      kind.textContent = label;
+      item.appendChild(kind);
+    }
+    item.appendChild(excerpt(page.excerpt || ""));
+    return item;
+  }
+
   var latest = 0;
+  var current = null;
+
+  // Pagefind answers a word that no page holds with the pages holding its first letters:
+  // "zzzzqqq" finds every "z". A search whose best result marks no word near the query's
+  // words is reported as finding nothing, rather than as three results that do not match.
+  function words(text) { return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean); }
+  function near(word, term) {
+    if (word.indexOf(term) === 0) return true; // a word being typed: "gea" finds "gear"
+    var shared = 0;
+    while (shared < word.length && shared < term.length && word[shared] === term[shared]) shared++;
+    return shared >= 0.4 * Math.max(word.length, term.length); // stems: "gears" finds "gear"
+  }
+  function matches(page, terms) {
+    var marks = new DOMParser().parseFromString(page.excerpt || "", "text/html").querySelectorAll("mark");
+    if (!marks.length) return true;
+    return Array.prototype.some.call(marks, function (mark) {
+      return words(mark.textContent).some(function (word) {
+        return terms.some(function (term) { return near(word, term); });
+      });
+    });
+  }
+
+  // Adds the next page of results (loading it unless given); focus moves to the first new one when asked.
+  function showMore(search, ticket, focus, loaded) {
+    var shown = list.children.length;
+    var next = search.results.slice(shown, shown + pageSize);
+    more.disabled = true;
+    return (loaded ? Promise.resolve(loaded) : Promise.all(next.map(function (result) { return result.data(); })))
+      .then(function (pages) {
+        if (ticket !== latest) return;
+        var items = pages.map(resultItem);
+        items.forEach(function (item) { list.appendChild(item); });
+        if (focus && items.length) items[0].querySelector("a").focus();
+        var left = search.results.length - list.children.length;
+        more.hidden = left <= 0;
+        more.disabled = false;
+        more.textContent = "Show " + Math.min(left, pageSize) + " more of " + left;
+      });
+  }
+
   function run() {
     var query = input.value.trim();
     var ticket = ++latest;
@@ -73,6 +142,7 @@
     window.history.replaceState(null, "", url.href);
     if (!query) {
       list.replaceChildren();
+      more.hidden = true;
       status.textContent = "";
       return;
     }
@@ -80,35 +150,26 @@
     ready.then(function (pagefind) {
       return pagefind.search(query, { filters: chosen });
     }).then(function (search) {
-      if (ticket !== latest) return null;
-      return Promise.all(search.results.slice(0, 20).map(function (result) { return result.data(); }))
-        .then(function (pages) { return { total: search.results.length, pages: pages }; });
-    }).then(function (found) {
-      if (!found || ticket !== latest) return;
-      list.replaceChildren();
-      found.pages.forEach(function (page) {
-        var item = document.createElement("li");
-        var link = document.createElement("a");
-        link.href = page.url;
-        link.textContent = (page.meta && page.meta.title) || page.url;
-        item.appendChild(link);
-        var types = (page.filters && page.filters.type) || [];
-        if (types.length) {
-          var kind = document.createElement("span");
-          kind.className = "kind";
-          kind.textContent = types.map(function (type) { return kinds[type] || type; }).join(", ");
-          item.appendChild(kind);
-        }
-        item.appendChild(excerpt(page.excerpt || ""));
-        list.appendChild(item);
+      if (!search || ticket !== latest) return;
+      var first = search.results.slice(0, pageSize);
+      return Promise.all(first.map(function (result) { return result.data(); })).then(function (pages) {
+        if (ticket !== latest) return;
+        var found = pages.length && matches(pages[0], words(query)) ? search.results : [];
+        current = { results: found };
+        list.replaceChildren();
+        more.hidden = true;
+        status.textContent = found.length === 0 ? "No results for “" + query + "”."
+          : found.length + (found.length === 1 ? " result" : " results") + " for “" + query + "”.";
+        if (found.length) return showMore(current, ticket, false, pages);
       });
-      status.textContent = found.total === 0 ? "No results for “" + query + "”."
-        : found.total + (found.total === 1 ? " result" : " results") + " for “" + query + "”"
-          + (found.total > found.pages.length ? ", the first " + found.pages.length + " shown." : ".");
     }).catch(function () {
       if (ticket === latest) status.textContent = "Search could not load its index.";
     });
   }
+
+  more.addEventListener("click", function () {
+    if (current) showMore(current, latest, true);
+  });
 
   var timer = null;
   input.addEventListener("input", function () {

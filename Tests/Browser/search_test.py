@@ -1,0 +1,74 @@
+"""The search page on the demo catalog, as a visitor uses it: honest counts, excerpts of what
+the pages say rather than their furniture, part results that name their machine, one result
+per machine, and more than the first twenty results on request.
+
+    python3 Tests/Browser/run.py --teardown .build/debug/teardown search_test
+"""
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from harness import ROOT, SiteTestCase
+
+
+class SearchTest(SiteTestCase):
+    fixture = ROOT  # the demo catalog
+    ready_path = "pagefind/pagefind.js"
+
+    def search(self, query):
+        self.browser.get(self.base + "search/?q=" + query)
+        WebDriverWait(self.browser, 30).until(
+            lambda b: b.find_element(By.CSS_SELECTOR, ".search-status").text.strip() not in ("", "Searching…"))
+        return self.browser.find_element(By.CSS_SELECTOR, ".search-status").text
+
+    def items(self):
+        return self.browser.find_elements(By.CSS_SELECTOR, ".search-results > li")
+
+    def test_a_word_no_page_holds_finds_nothing(self):
+        status = self.search("zzzzqqq")
+        self.assertEqual(self.items(), [])
+        self.assertIn("No results", status)
+
+    def test_excerpts_quote_the_text_not_the_page_furniture(self):
+        furniture = ["Both Metric Imperial", "Metric Imperial", "in place in the", "the other parts are faded",
+                     "comments, 0 photos", "0 photos", "Older →", "Download the whole bundle"]
+        for query in ["rpm", "thumbscrews", "kettle", "photos", "panel"]:
+            self.search(query)
+            excerpts = [item.find_element(By.TAG_NAME, "p").text for item in self.items()]
+            self.assertTrue(excerpts, query)
+            for excerpt in excerpts:
+                for phrase in furniture:
+                    self.assertNotIn(phrase, excerpt, f"'{query}': {excerpt}")
+
+    def test_a_part_result_names_its_machine(self):
+        self.search("thumbscrews")
+        side_panel = [item for item in self.items() if item.find_element(By.TAG_NAME, "a").text == "Side panel"]
+        self.assertEqual(len(side_panel), 1, [item.text for item in self.items()])
+        self.assertIn("Personal computer", side_panel[0].find_element(By.CSS_SELECTOR, ".kind").text)
+
+    def test_a_machine_is_one_result_however_many_discussion_pages_it_has(self):
+        # The personal computer's discussion runs to a second page.
+        self.search("personal computer")
+        titles = [item.find_element(By.TAG_NAME, "a").text for item in self.items()]
+        self.assertEqual(titles.count("Personal computer"), 1, titles)
+        later = [title for title in titles if title.startswith("Personal computer") and title != "Personal computer"]
+        self.assertTrue(all("discussion" in title for title in later), later)
+
+    def test_more_results_than_twenty_are_shown_on_request(self):
+        status = self.search("the")
+        total = int(status.split()[0])
+        self.assertGreater(total, 20, status)
+        self.assertEqual(len(self.items()), 20)
+        more = self.browser.find_element(By.CSS_SELECTOR, ".search-more")
+        self.assertTrue(more.is_displayed())
+        first_new = None
+        while self.browser.find_elements(By.CSS_SELECTOR, ".search-more:not([hidden])"):
+            shown = len(self.items())
+            self.browser.find_element(By.CSS_SELECTOR, ".search-more").click()
+            WebDriverWait(self.browser, 20).until(lambda b: len(self.items()) > shown)
+            if first_new is None:
+                first_new = self.items()[shown].find_element(By.TAG_NAME, "a")
+                self.assertEqual(self.browser.switch_to.active_element, first_new, "focus moves to the first new result")
+        self.assertEqual(len(self.items()), total)
+        titles = [item.find_element(By.TAG_NAME, "a").get_attribute("href") for item in self.items()]
+        self.assertEqual(len(titles), len(set(titles)), "no result is listed twice")
+        self.assertEqual(self.severe_errors(), [])
