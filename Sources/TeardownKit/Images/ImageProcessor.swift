@@ -4,7 +4,6 @@ import Foundation
 /// one image per core.
 struct ImageProcessor: Sendable {
     /// Images made so far and to make in all; called from the workers as each one finishes.
-    typealias Progress = @Sendable (_ done: Int, _ total: Int) -> Void
 
     /// Bumped whenever the processing below changes what it writes, so old entries are not reused.
     static let pipelineVersion = "1"
@@ -15,7 +14,7 @@ struct ImageProcessor: Sendable {
     let maxPixels: Int
     let cache: ImageCache
 
-    func process(_ content: SiteContent, progress: Progress? = nil) -> ProcessedImages {
+    func process(_ content: SiteContent, progress: BuildProgress.Handler? = nil) -> ProcessedImages {
         var jobs: [Job] = []
         for machine in content.machines {
             for photo in machine.head.photos { jobs.append(.photo(photo.file, widths: settings.widths)) }
@@ -61,11 +60,10 @@ struct ImageProcessor: Sendable {
             }
         }
         let total = missing.count + missingCovers.count
-        let counter = Counter()
-        if total > 0 { progress?(0, total) }
+        let counter = ProgressCounter(.images, total: total, handler: progress)
         let made = ParallelMap.map(missing) { job, key in
             let outcome = cache.store(key) { folder throws(ImageFailure) in try make(job, key: key, in: folder) }
-            progress?(counter.next(), total)
+            counter.step()
             return (job.source.absolutePath, key, outcome)
         }
         for (path, key, outcome) in made {
@@ -74,7 +72,7 @@ struct ImageProcessor: Sendable {
         }
         let composed = ParallelMap.map(missingCovers) { machine, key in
             let outcome = cache.store(key) { folder throws(ImageFailure) in try compose(machine, key: key, in: folder) }
-            progress?(counter.next(), total)
+            counter.step()
             return (machine.slug, outcome)
         }
         for case (let slug, .photo(let cover)) in composed { composedStacks[slug] = cover }
@@ -266,15 +264,3 @@ struct ImageProcessor: Sendable {
     }
 }
 
-/// Counts finished images across workers.
-private final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-
-    func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value
-    }
-}

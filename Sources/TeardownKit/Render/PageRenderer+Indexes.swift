@@ -53,17 +53,35 @@ extension PageRenderer {
         }
         let total = index.letters.reduce(0) { $0 + $1.parts.count }
         let parts = current?.parts.map { entry($0, at: url) } ?? []
+        // The index's own page lists every part when they fit on one page; a larger catalog
+        // offers the letters only.
+        let groups = current == nil && total <= Self.partsListedOnIndex
+            ? index.letters.map { letter in
+                PartGroupModel(label: letter.key == "other" ? "#" : letter.label,
+                               url: Routes.parts(letter: letter.key).relative(from: url),
+                               parts: letter.parts.map { entry($0, at: url) })
+            }
+            : []
         return PartsIndexModel(
             title: current.map { $0.key == "other" ? "Parts not starting with a letter" : "Parts: \($0.label)" } ?? "Parts A–Z",
+            index: current == nil ? nil : Routes.partsIndex.relative(from: url), groups: groups,
             tabs: tabs, parts: parts, hasParts: !parts.isEmpty,
             count: Plural.count(current?.parts.count ?? total, "part"))
     }
+
+    /// How many parts the A-Z index's own page lists before it offers only its letters.
+    static let partsListedOnIndex = 300
 
     private func entry(_ address: SiteIndex.PartAddress, at url: URLPath) -> PartEntryModel {
         let machine = content.machines[address.machine]
         let part = machine.parts[address.part]
         return PartEntryModel(name: part.name, url: Routes.part(part, of: machine).relative(from: url),
-                              machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)))
+                              machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
+                              thumbnail: PartThumbnailModel(
+                                  backdrop: stack(of: address.machine).backdrop(prefix: prefix(address.machine, at: url),
+                                                                                excluding: address.part),
+                                  layer: stack(of: address.machine).layer(address.part, url: Routes.layer(
+                                      part, of: machine, optimized: images.isOptimized(part.layer)).relative(from: url))))
     }
 
     private func counts(machines: Int, parts: Int) -> String {

@@ -137,10 +137,11 @@ struct PageRenderer {
             absoluteBase.map { $0 + target.value.dropFirst() } ?? target.relative(from: url)
         }
         let siteTitle = content.config.title
-        var feeds = [LinkModel(title: "\(siteTitle): new comments and photos", url: link(Routes.feed))]
+        var feeds = [FeedLinkModel(title: "\(siteTitle): new comments and photos", label: "Feed", url: link(Routes.feed))]
         // The pages of a machine and its parts offer the machine's feed, named after the machine.
         if let machine {
-            feeds.append(LinkModel(title: "\(machine.name): new comments and photos", url: link(Routes.feed(of: machine))))
+            feeds.append(FeedLinkModel(title: "\(machine.name): new comments and photos", label: "\(machine.name) feed",
+                                       url: link(Routes.feed(of: machine))))
         }
         let image = image ?? siteImage
         // A shared link shows the description under the title; an empty one makes a bare card.
@@ -168,7 +169,8 @@ struct PageRenderer {
             scripts: (["lightbox.js", "menu.js"] + scripts).map { link(Routes.asset($0)) },
             image: image,
             search: search.isAvailable ? link(Routes.search) : nil,
-            searchFilters: filters
+            searchFilters: filters,
+            section: absoluteBase == nil ? SectionModel(url) : SectionModel(Routes.search)
         )
     }
 
@@ -180,7 +182,7 @@ struct PageRenderer {
             CollectionLinkModel(title: collection.title, url: Routes.collection(collection.slug).relative(from: url),
                                 description: collection.description, count: Plural.count(collection.machines.count, "machine"))
         }
-        return CatalogModel(machines: cards, hasMachines: !cards.isEmpty, collections: collections)
+        return CatalogModel(description: content.config.description, machines: cards, hasMachines: !cards.isEmpty, collections: collections)
     }
 
     /// A machine as a card: the catalog, tag pages and collections show them.
@@ -201,7 +203,7 @@ struct PageRenderer {
     }
 
     /// The way from the page at `url` to the page of machine `index`, which layer URLs start from.
-    private func prefix(_ index: Int, at url: URLPath) -> String {
+    func prefix(_ index: Int, at url: URLPath) -> String {
         let up = Routes.machine(content.machines[index]).relative(from: url)
         return up == "./" ? "" : up
     }

@@ -27,6 +27,31 @@ extension LayoutModel: TemplateObject, TemplateRepresentable {
         case "image": image.templateValue
         case "search": search.templateValue
         case "searchFilters": searchFilters.templateValue
+        case "section": section.templateValue
+        default: .missing
+        }
+    }
+}
+
+extension FeedLinkModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
+        switch name {
+        case "title": title.templateValue
+        case "label": label.templateValue
+        case "url": url.templateValue
+        default: .missing
+        }
+    }
+}
+
+extension SectionModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
+        switch name {
+        case "machines": machines.templateValue
+        case "parts": parts.templateValue
+        case "tags": tags.templateValue
+        case "photos": photos.templateValue
+        case "help": help.templateValue
         default: .missing
         }
     }
@@ -189,6 +214,7 @@ extension MachineCardModel: TemplateObject, TemplateRepresentable {
 extension CatalogModel: TemplateObject, TemplateRepresentable {
     func value(named name: String) -> TemplateValue {
         switch name {
+        case "description": description.templateValue
         case "machines": machines.templateValue
         case "hasMachines": hasMachines.templateValue
         case "collections": collections.templateValue
@@ -481,6 +507,28 @@ extension PartEntryModel: TemplateObject, TemplateRepresentable {
         case "name": self.name.templateValue
         case "url": url.templateValue
         case "machine": machine.templateValue
+        case "thumbnail": thumbnail.templateValue
+        default: .missing
+        }
+    }
+}
+
+extension PartThumbnailModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
+        switch name {
+        case "backdrop": backdrop.templateValue
+        case "layer": layer.templateValue
+        default: .missing
+        }
+    }
+}
+
+extension PartGroupModel: TemplateObject, TemplateRepresentable {
+    func value(named name: String) -> TemplateValue {
+        switch name {
+        case "label": label.templateValue
+        case "url": url.templateValue
+        case "parts": parts.templateValue
         default: .missing
         }
     }
@@ -502,6 +550,8 @@ extension PartsIndexModel: TemplateObject, TemplateRepresentable {
     func value(named name: String) -> TemplateValue {
         switch name {
         case "title": title.templateValue
+        case "index": index.templateValue
+        case "groups": groups.templateValue
         case "tabs": tabs.templateValue
         case "parts": parts.templateValue
         case "hasParts": hasParts.templateValue

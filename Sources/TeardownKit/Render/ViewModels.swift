@@ -16,7 +16,7 @@ struct LayoutModel: Sendable {
     let partsIndex: String
     let tags: String
     /// The site's Atom feed, and the machine's on a machine's pages.
-    let feeds: [LinkModel]
+    let feeds: [FeedLinkModel]
     /// "summary_large_image" when the page has an image to share, else "summary".
     let twitterCard: String
     let stylesheet: String
@@ -36,6 +36,35 @@ struct LayoutModel: Sendable {
     let search: String?
     /// Pagefind filters of this page (`type`, `machine`), written as meta tags it reads.
     let searchFilters: [SearchFilterModel]
+    /// The header's section this page belongs to, which the header marks.
+    let section: SectionModel
+}
+
+/// Which of the header's sections a page is in: at most one is true.
+struct SectionModel: Sendable {
+    let machines: Bool
+    let parts: Bool
+    let tags: Bool
+    let photos: Bool
+    let help: Bool
+
+    /// The section of the page at `url`, from where it lives: the search page and the 404
+    /// page belong to none.
+    init(_ url: URLPath) {
+        func under(_ folder: URLPath) -> Bool { url.value.hasPrefix(folder.value) }
+        parts = under(Routes.partsIndex)
+        tags = under(Routes.tags)
+        photos = under(Routes.photos(page: 1))
+        help = under(Routes.manual)
+        machines = url == Routes.catalog || under(.page("machines")) || under(.page("collections"))
+    }
+}
+
+/// An Atom feed: its whole title for feed readers, and a short label for the footer.
+struct FeedLinkModel: Sendable {
+    let title: String
+    let label: String
+    let url: String
 }
 
 struct SearchFilterModel: Sendable {
@@ -133,6 +162,8 @@ struct MachineCardModel: Sendable {
 }
 
 struct CatalogModel: Sendable {
+    /// site.yaml's description, shown under the site's name; empty when it has none.
+    let description: String
     let machines: [MachineCardModel]
     let hasMachines: Bool
     /// site.yaml's collections.
@@ -392,6 +423,20 @@ struct PartEntryModel: Sendable {
     let name: String
     let url: String
     let machine: LinkModel
+    /// The part drawn small over its faded machine, beside its name: where it sits.
+    let thumbnail: PartThumbnailModel
+}
+
+struct PartThumbnailModel: Sendable {
+    let backdrop: BackdropModel
+    let layer: StackLayerModel
+}
+
+/// The parts under one letter, on the A-Z index's own page.
+struct PartGroupModel: Sendable {
+    let label: String
+    let url: String
+    let parts: [PartEntryModel]
 }
 
 /// One tab of the card file.
@@ -406,6 +451,10 @@ struct LetterTabModel: Sendable {
 /// The A-Z index: its tabs, and the parts of one letter (none on the index's own page).
 struct PartsIndexModel: Sendable {
     let title: String
+    /// The way back to the index's own page, on a letter's page.
+    let index: String?
+    /// Every part under its letter, on the index's own page of a catalog small enough to list.
+    let groups: [PartGroupModel]
     let tabs: [LetterTabModel]
     let parts: [PartEntryModel]
     let hasParts: Bool

@@ -67,7 +67,7 @@ public struct SiteBuilder: Sendable {
     /// Brings the output folder up to date with the content, rendering only outputs whose
     /// inputs changed; on any error, the output is left as it was.
     ///
-    /// `progress` is told how many images are made and left while the image stage runs.
+    /// `progress` is told how far the long stages have got: images, pages and the search index.
     ///
     /// `changed` names files or folders (absolute paths) known to have changed since the last
     /// build, such as what inotify reported: the build then updates the inputs snapshot that
@@ -76,7 +76,7 @@ public struct SiteBuilder: Sendable {
     /// earlier by `walkInputs` (sync reviews against it), to which `changed` is applied.
     @discardableResult
     public func build(inputs: BuildInputs? = nil, changed: [String]? = nil,
-                      progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws(BuildFailure) -> Report {
+                      progress: BuildProgress.Handler? = nil) throws(BuildFailure) -> Report {
         // One build of an output at a time: `teardown serve` rebuilding while `teardown sync`
         // builds the same site would otherwise swap each other's folders mid-way.
         let lockPath = outputCacheFolder + ".lock"
@@ -105,7 +105,7 @@ public struct SiteBuilder: Sendable {
 
     /// The pipeline, one named and timed step a line (`teardown build --timings` prints them).
     private func buildHoldingLock(inputs walked: BuildInputs?, changed: [String]?,
-                                  progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?) throws(BuildFailure) -> Report {
+                                  progress: BuildProgress.Handler?) throws(BuildFailure) -> Report {
         var clock = StepClock(output: output)
         let pagefind = locatePagefind()
         let key = settingsKey(pagefind: try? pagefind.get())
@@ -131,8 +131,8 @@ public struct SiteBuilder: Sendable {
             try clock.run(.publish) { remember(inputs.snapshot, site: site) }
             return report(site, written: 0, removed: 0, timings: clock.timings)
         }
-        let written = try clock.run(.render) { try render(site, &outputs) }
-        try clock.run(.index) { try index(site, &outputs) }
+        let written = try clock.run(.render) { try render(site, &outputs, progress: progress) }
+        try clock.run(.index) { try index(site, &outputs, progress: progress) }
         let removed = try clock.run(.publish) { () throws -> Int in
             let reads = DependencyIndex(planned: site.plan.pages.map(\.url.outputPath), rendered: outputs.rendered,
                                         previous: outputs.reads, current: outputs.units.all)
@@ -188,7 +188,7 @@ public struct SiteBuilder: Sendable {
         return (Loaded(value: content, warnings: diagnostics), theme, notices)
     }
 
-    private func processImages(_ loaded: Loaded<SiteContent>, progress: (@Sendable (Int, Int) -> Void)?)
+    private func processImages(_ loaded: Loaded<SiteContent>, progress: BuildProgress.Handler?)
         throws(BuildFailure) -> (SiteContent, Loaded<ProcessedImages>) {
         let cache = ImageCache(root: cacheFolder + "/images")
         let config = loaded.value.config
@@ -306,7 +306,7 @@ public struct SiteBuilder: Sendable {
 
     /// Readies the spare tree and writes into it every output that changed; returns how many.
     /// Each page rendered gets its digest from what it read.
-    private func render(_ site: PlannedSite, _ outputs: inout Outputs) throws -> Int {
+    private func render(_ site: PlannedSite, _ outputs: inout Outputs, progress: BuildProgress.Handler?) throws -> Int {
         let spare = try outputs.publisher.openSpare(holding: outputs.spare)
         let writes = try outputs.publisher.stage(outputs.target, published: outputs.published, spare: spare)
         let writer = OutputWriter(root: outputs.publisher.spare)
@@ -316,10 +316,12 @@ public struct SiteBuilder: Sendable {
                                   search: site.search, baseURL: site.baseURL, index: site.index,
                                   downloads: site.downloads, sitemapPages: site.plan.sitemapPages)
         let units = outputs.units
+        let counter = ProgressCounter(.pages, total: pages.count, handler: progress)
         let rendered = ParallelMap.map(pages) { entry -> (keys: [String], failure: String?) in
             let reads = ReadSet()
             let html = PageRenderer(source: source, reads: reads).render(entry.page, at: entry.url)
             let keys = reads.units.map(units.key(of:))
+            defer { counter.step() }
             do { try writer.write(html, to: entry.url.outputPath) } catch { return (keys, "\(error)") }
             return (keys, nil)
         }
@@ -357,7 +359,7 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Runs Pagefind over the spare tree for each shard holding a changed page, and adds its files to the outputs.
-    private func index(_ site: PlannedSite, _ outputs: inout Outputs) throws {
+    private func index(_ site: PlannedSite, _ outputs: inout Outputs, progress: BuildProgress.Handler?) throws {
         guard let indexer = site.indexer, !outputs.staleShards.isEmpty else { return }
         let spare = outputs.publisher.spare
         // Pagefind reads every HTML file, indexed or not; a print page holds a whole manual, and
@@ -366,7 +368,9 @@ public struct SiteBuilder: Sendable {
         // spare afresh, as its manifest is gone.)
         let heldBack = site.plan.pages.filter(\.page.isPrintPage).map { spare + "/" + $0.url.outputPath }
         for path in heldBack { try FileSystem.rename(path, to: path + ".unindexed") }
+        let counter = ProgressCounter(.search, total: outputs.staleShards.count, handler: progress)
         for stale in outputs.staleShards {
+            defer { counter.step() }
             let digest = Self.digest(of: stale.shard, pages: stale.pages, outputs.target, indexer: indexer)
             // What staging left of the shard's old files: they were not in the target.
             try FileSystem.removeTree(spare + "/" + stale.shard.folder)

@@ -32,8 +32,8 @@ struct BuildCommand: ParsableCommand {
         let start = Date()
         let builder = SiteBuilder(siteRoot: options.site, output: output, baseURL: baseURL, full: full)
         do {
-            let progress = ImageProgress()
-            let report = try builder.build { progress.update(done: $0, total: $1) }
+            let progress = ProgressLine()
+            let report = try builder.build { progress.update($0) }
             DiagnosticPrinter.print(report.warnings, site: options.site)
             for notice in report.notices { print("note: \(notice)") }
             let seconds = String(format: "%.2f", Date().timeIntervalSince(start))

@@ -82,9 +82,9 @@ struct SyncCommand: ParsableCommand {
         guard !report.dryRun else { return }
         let start = Date()
         do {
-            let progress = ImageProgress()
+            let progress = ProgressLine()
             let filed = report.filed.map { (options.site as NSString).appendingPathComponent($0) }
-            let build = try builder.build(inputs: inputs, changed: filed) { progress.update(done: $0, total: $1) }
+            let build = try builder.build(inputs: inputs, changed: filed) { progress.update($0) }
             for notice in build.notices { print("note: \(notice)") }
             DiagnosticPrinter.print(build.warnings, site: options.site)
             BuildSummary.print(build, seconds: String(format: "%.2f", Date().timeIntervalSince(start)))

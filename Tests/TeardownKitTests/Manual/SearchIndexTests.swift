@@ -48,6 +48,25 @@ struct SearchIndexTests {
         return languages.values.reduce(0) { $0 + (($1["page_count"] as? Int) ?? 0) }
     }
 
+    @Test("A build tells its caller how far rendering and indexing have got, and an unchanged page is not counted")
+    func progress() throws {
+        let site = Fixtures.copy(Fixtures.site("manual"))
+        let events = Locked<[BuildProgress]>([])
+        let report = try SiteBuilder(siteRoot: site).build { progress in events.withLock { $0.append(progress) } }
+        let pages = events.withLock { $0 }.filter { $0.stage == .pages }
+        #expect(pages.first?.done == 0 && pages.first?.total == report.pages)
+        #expect(pages.map(\.done).sorted() == Array(0...report.pages), "one step a page")
+        let search = events.withLock { $0 }.filter { $0.stage == .search }
+        #expect(search.map(\.done) == [0, 1] && search.allSatisfy { $0.total == 1 }, "one index, done once")
+
+        try "# Glossary\n\nA quixotic flange.\n".write(toFile: site + "/content/manual/glossary.md", atomically: true, encoding: .utf8)
+        events.withLock { $0 = [] }
+        let second = try SiteBuilder(siteRoot: site).build { progress in events.withLock { $0.append(progress) } }
+        let rendered = events.withLock { $0 }.filter { $0.stage == .pages }
+        #expect(rendered.last.map { $0.total > 0 && $0.total < report.pages && $0.done == $0.total } == true,
+                "only the pages rendered again: \(rendered.last.map { "\($0.done)/\($0.total)" } ?? "none") of \(second.pages)")
+    }
+
     @Test("A sharded index holds every indexed page once, and a change re-indexes only the shard holding it")
     func shards() throws {
         let site = Fixtures.temporaryFolder()

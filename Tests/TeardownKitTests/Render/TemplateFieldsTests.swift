@@ -28,17 +28,20 @@ struct TemplateFieldsTests {
                                license: "l", date: "d")
         let card = MachineCardModel(name: "n", url: "u", summary: "s", tags: [link], partCount: "1", commentCount: "1",
                                     photoCount: "1", cover: picture, backdrop: backdrop)
+        let feed = FeedLinkModel(title: "t", label: "l", url: "u")
         let layout = LayoutModel(siteTitle: "s", language: "en", pageTitle: "p", shareTitle: "s", description: "d",
-                                 canonical: "c", home: "h", help: "h", partsIndex: "p", tags: "t", feeds: [link],
+                                 canonical: "c", home: "h", help: "h", partsIndex: "p", tags: "t", feeds: [feed],
                                  twitterCard: "summary", stylesheet: "s", icon: "i", iconType: "image/svg+xml", generator: "g", bugReport: "b",
                                  photos: "p", scripts: ["s"], image: SharingImageModel(url: "u", width: 1, height: 1),
-                                 search: "s", searchFilters: [SearchFilterModel(name: "n", value: "v")])
+                                 search: "s", searchFilters: [SearchFilterModel(name: "n", value: "v")],
+                                 section: SectionModel(URLPath("/parts/")))
         let navItem = ManualPageModel.NavItem(title: "t", url: "u", current: true, kind: "page", opens: false, closes: [0])
         var missing: [String] = []
         missing += unreachable(link) + unreachable(layer) + unreachable(stack) + unreachable(backdrop)
         missing += unreachable(entry) + unreachable(pageLink) + unreachable(pagination) + unreachable(discussion)
         missing += unreachable(photo) + unreachable(card) + unreachable(layout) + unreachable(navItem)
-        missing += unreachable(CatalogModel(machines: [card], hasMachines: true,
+        missing += unreachable(feed) + unreachable(SectionModel(URLPath("/parts/")))
+        missing += unreachable(CatalogModel(description: "d", machines: [card], hasMachines: true,
                                                 collections: [CollectionLinkModel(title: "t", url: "u", description: "d", count: "c")]))
         missing += unreachable(CollectionLinkModel(title: "t", url: "u", description: "d", count: "c"))
         missing += unreachable(PartLinkModel(name: "n", url: "u", counts: "c"))
@@ -48,7 +51,7 @@ struct TemplateFieldsTests {
         let intake = IntakeFormModel(commentAction: "c", photoAction: "p", machine: "m", part: "p", back: "b", authorMin: 1,
                                      authorMax: 2, commentMin: 3, commentMax: 4, photoMax: "5", held: true)
         missing += unreachable(intake)
-        missing += unreachable(MachinePageModel(name: "n", summary: "s", designer: "d", license: "l", updated: "u", tags: [link],
+        missing += unreachable(MachinePageModel(name: "n", searchTitle: "t", summary: "s", designer: "d", license: "l", updated: "u", tags: [link],
                                                 stack: stack, parts: [], discussion: discussion, photos: [photo], hasPhotos: true,
                                                 gallery: link, data: "d", download: link, feed: "f",
                                                 manual: link, intake: intake))
@@ -75,10 +78,13 @@ struct TemplateFieldsTests {
         missing += unreachable(GalleryPageModel(title: "t", machine: link, part: link, photos: [photo], hasPhotos: true, count: "c",
                                                 pagination: pagination))
         missing += unreachable(PageModel(site: layout, page: link))
-        let partEntry = PartEntryModel(name: "n", url: "u", machine: link)
+        let thumbnail = PartThumbnailModel(backdrop: backdrop, layer: layer)
+        let partEntry = PartEntryModel(name: "n", url: "u", machine: link, thumbnail: thumbnail)
+        let group = PartGroupModel(label: "A", url: "u", parts: [partEntry])
+        missing += unreachable(thumbnail) + unreachable(group)
         let tab = LetterTabModel(label: "A", url: "u", current: true, count: 1)
         missing += unreachable(partEntry) + unreachable(tab)
-        missing += unreachable(PartsIndexModel(title: "t", tabs: [tab], parts: [partEntry], hasParts: true, count: "c"))
+        missing += unreachable(PartsIndexModel(title: "t", index: "i", groups: [group], tabs: [tab], parts: [partEntry], hasParts: true, count: "c"))
         let tag = TagLinkModel(name: "n", url: "u", count: "c")
         missing += unreachable(tag) + unreachable(TagsModel(tags: [tag], hasTags: true))
         missing += unreachable(TagPageModel(name: "n", machines: [card], hasMachines: true, parts: [partEntry], hasParts: true,

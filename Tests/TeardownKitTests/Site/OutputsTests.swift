@@ -268,12 +268,12 @@ struct OutputsTests {
         // "Steel" and "steel" share one page, with the machine and the part.
         let tag = Fixtures.read(output + "/tags/steel/index.html")
         #expect(tag.contains("Tagged “Steel, steel”"))
-        #expect(tag.contains("<h2>Press</h2>") && tag.contains(">Frame</a>"))
+        #expect(tag.contains("<h3>Press</h3>") && tag.contains(">Frame</a>"))
         #expect(Fixtures.read(output + "/tags/index.html").contains("<a href=\"heavy/\">heavy</a> <small>1 machine</small>"))
         #expect(Fixtures.read(output + "/machines/press/index.html").contains("<li><a href=\"../../tags/heavy/\">heavy</a></li>"))
 
         let collection = Fixtures.read(output + "/collections/workshop/index.html")
-        #expect(collection.contains("<h1>Workshop</h1>") && collection.contains("Machines for the bench.") && collection.contains("<h2>Press</h2>"))
+        #expect(collection.contains("<h1>Workshop</h1>") && collection.contains("Machines for the bench.") && collection.contains("<h3>Press</h3>"))
         #expect(Fixtures.read(output + "/index.html").contains("<a href=\"collections/workshop/\">Workshop</a> <small>1 machine</small>"))
         #expect(LinkChecker(root: output, basePath: "/").brokenLinks() == [])
     }

@@ -41,7 +41,7 @@ struct SiteBuilderTests {
     func catalogCards() throws {
         let output = try build("minimal")
         let html = Fixtures.read(output + "/index.html")
-        #expect(html.contains("<h2>Box</h2>"))
+        #expect(html.contains("<h3>Box</h3>"))
         #expect(html.contains("A box."))
         #expect(html.contains("1 part · 1 comment · 0 photos"))
         // The canvas is 200 wide, so the composed cover comes in that one width, WebP and JPEG.

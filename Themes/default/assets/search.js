@@ -93,7 +93,7 @@
   var current = null;
 
   // Pagefind answers a word that no page holds with the pages holding its first letters:
-  // "zzzzqqq" finds every "z". A search whose best result marks no word near the query's
+  // "zzzzqqq" finds every "z". A search whose best result holds no word near the query's
   // words is reported as finding nothing, rather than as three results that do not match.
   function words(text) { return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean); }
   function near(word, term) {
@@ -103,12 +103,9 @@
     return shared >= 0.4 * Math.max(word.length, term.length); // stems: "gears" finds "gear"
   }
   function matches(page, terms) {
-    var marks = new DOMParser().parseFromString(page.excerpt || "", "text/html").querySelectorAll("mark");
-    if (!marks.length) return true;
-    return Array.prototype.some.call(marks, function (mark) {
-      return words(mark.textContent).some(function (word) {
-        return terms.some(function (term) { return near(word, term); });
-      });
+    var text = ((page.meta && page.meta.title) || "") + " " + (page.content || "");
+    return words(text).some(function (word) {
+      return terms.some(function (term) { return near(word, term); });
     });
   }
 

@@ -1,0 +1,79 @@
+"""The default theme page by page on the demo catalog, at 1366x900: what a visitor sees first
+on the home page, the parts index, a part page and a short page.
+
+    python3 Tests/Browser/run.py --teardown .build/debug/teardown theme_test
+"""
+from selenium.webdriver.common.by import By
+
+from harness import ROOT, SiteTestCase, wait_for
+
+
+class ThemeTest(SiteTestCase):
+    fixture = ROOT  # the demo catalog
+    ready_path = "parts/"
+
+    def open(self, path):
+        self.browser.set_window_size(1366, 900)
+        self.browser.get(self.base + path)
+        wait_for(self.browser, "return document.readyState", "complete")
+
+    def rect(self, element):
+        return self.browser.execute_script("return arguments[0].getBoundingClientRect().toJSON()", element)
+
+    def current_section(self):
+        return [a.text for a in self.browser.find_elements(By.CSS_SELECTOR, "#site-nav a[aria-current]")]
+
+    def test_the_header_marks_the_section_of_the_page(self):
+        for path, section in [("", "Machines"), ("machines/desk-fan/parts/motor/", "Machines"), ("parts/", "Parts A–Z"),
+                              ("parts/c/", "Parts A–Z"), ("tags/", "Tags"), ("photos/", "Photos"), ("manual/", "Help"),
+                              ("search/", None)]:
+            self.open(path)
+            self.assertEqual(self.current_section(), [section] if section else [], path)
+
+    def test_home_names_its_machines_and_says_what_the_site_is(self):
+        self.open("")
+        headings = [h.text for h in self.browser.find_elements(By.CSS_SELECTOR, "main h2")]
+        self.assertEqual(headings[0], "Machines", headings)
+        self.assertIn("Machines you can take apart", self.browser.find_element(By.CSS_SELECTOR, ".site-description").text)
+        cards = self.browser.find_elements(By.CSS_SELECTOR, ".cards > .card")
+        titles = [self.rect(card.find_element(By.TAG_NAME, "h3"))["top"] for card in cards]
+        self.assertEqual(len(set(round(top) for top in titles)), 1, f"card titles line up: {titles}")
+        main = self.rect(self.browser.find_element(By.CSS_SELECTOR, ".cards"))
+        last = self.rect(cards[-1])
+        self.assertGreater(last["right"], main["right"] - 40, "the cards fill the row")
+
+    def test_the_parts_index_lists_every_part_with_its_place_in_its_machine(self):
+        self.open("parts/")
+        entries = self.browser.find_elements(By.CSS_SELECTOR, ".part-index > li")
+        self.assertEqual(len(entries), 27)
+        self.assertTrue(all(entry.find_elements(By.CSS_SELECTOR, ".part-thumb img.current") for entry in entries))
+        # Multi-column lists start their columns level.
+        tops = {round(self.rect(entry)["top"]) for entry in
+                self.browser.find_elements(By.CSS_SELECTOR, ".part-group:first-of-type .part-index > li")}
+        self.assertEqual(len(tops), 1, tops)
+        self.open("parts/c/")
+        crumbs = self.browser.find_element(By.CSS_SELECTOR, ".breadcrumbs").text
+        self.assertEqual(crumbs, "Machines › Parts A–Z › Parts: C")
+        self.assertTrue(self.browser.find_elements(By.CSS_SELECTOR, ".part-index .part-thumb"))
+
+    def test_a_part_page_puts_its_facts_beside_its_picture(self):
+        self.open("machines/personal-computer/parts/side-panel/")
+        picture = self.rect(self.browser.find_element(By.CSS_SELECTOR, ".layer-image"))
+        specs = self.rect(self.browser.find_element(By.CSS_SELECTOR, ".specs"))
+        self.assertGreater(specs["left"], picture["right"], "the specifications sit to the right of the picture")
+        self.assertLess(specs["top"], picture["bottom"])
+
+    def test_the_machine_view_lines_up_with_the_text(self):
+        self.open("machines/desk-fan/")
+        view = self.rect(self.browser.find_element(By.CSS_SELECTOR, ".machine-view"))
+        title = self.rect(self.browser.find_element(By.CSS_SELECTOR, "main h1"))
+        self.assertAlmostEqual(view["left"], title["left"], delta=2)
+
+    def test_the_footer_sits_at_the_bottom_of_a_short_page(self):
+        self.open("search/")
+        footer = self.rect(self.browser.find_element(By.CSS_SELECTOR, ".site-footer"))
+        height = self.browser.execute_script("return window.innerHeight")
+        self.assertAlmostEqual(footer["bottom"], height, delta=2)
+        self.open("machines/desk-fan/")
+        links = [a.text for a in self.browser.find_elements(By.CSS_SELECTOR, ".site-footer a")]
+        self.assertEqual(links, ["Feed", "Desk fan feed"])
