@@ -77,3 +77,40 @@ class ThemeTest(SiteTestCase):
         self.open("machines/desk-fan/")
         links = [a.text for a in self.browser.find_elements(By.CSS_SELECTOR, ".site-footer a")]
         self.assertEqual(links, ["Feed", "Desk fan feed"])
+
+    def background(self, selector="body"):
+        return self.browser.execute_script(
+            "return getComputedStyle(document.querySelector(arguments[0])).backgroundColor", selector)
+
+    @staticmethod
+    def luminance(rgb):
+        red, green, blue = [int(part) for part in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3]]
+        return (0.2126 * red + 0.7152 * green + 0.0722 * blue) / 255
+
+    def test_colours_follow_the_system_until_the_visitor_chooses_and_the_choice_is_remembered(self):
+        self.open("")
+        self.browser.execute_script("localStorage.removeItem('teardown.scheme')")
+        self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                     {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        try:
+            self.open("machines/personal-computer/")
+            self.assertLess(self.luminance(self.background()), 0.2, "dark like the system")
+            # Dark artwork keeps its contrast: the stage the parts stand on stays light.
+            stage = self.luminance(self.background(".machine-view .mv-viewport, .machine-view .stack"))
+            self.assertGreater(stage, 0.45)
+            toggle = self.browser.find_element(By.CSS_SELECTOR, ".site-header .scheme-toggle")
+            self.assertEqual(toggle.get_attribute("aria-label"), "Colours: automatic")
+            toggle.click()
+            self.assertEqual(toggle.get_attribute("aria-label"), "Colours: light")
+            self.assertGreater(self.luminance(self.background()), 0.8, "light though the system is dark")
+            self.open("parts/")
+            self.assertGreater(self.luminance(self.background()), 0.8, "the choice holds on the next page")
+            self.browser.find_element(By.CSS_SELECTOR, ".scheme-toggle").click()
+            self.assertLess(self.luminance(self.background()), 0.2)
+            self.browser.find_element(By.CSS_SELECTOR, ".scheme-toggle").click()
+            self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, ".scheme-toggle").get_attribute("aria-label"),
+                             "Colours: automatic")
+            self.assertIsNone(self.browser.execute_script("return localStorage.getItem('teardown.scheme')"))
+        finally:
+            self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+            self.browser.execute_script("localStorage.removeItem('teardown.scheme')")

@@ -161,6 +161,7 @@ struct PageRenderer {
             feeds: feeds,
             twitterCard: image == nil ? "summary" : "summary_large_image",
             stylesheet: link(Routes.asset("style.css")),
+            schemeScript: link(Routes.asset("scheme.js")),
             icon: content.config.faviconExtension.map { link(Routes.favicon(extension: $0)) } ?? link(Routes.asset("favicon.svg")),
             iconType: SiteConfig.faviconTypes[content.config.faviconExtension ?? "svg"] ?? "image/svg+xml",
             generator: "Teardown \(TeardownVersion.current)",

@@ -18,6 +18,7 @@ extension LayoutModel: TemplateObject, TemplateRepresentable {
         case "home": home.templateValue
         case "help": help.templateValue
         case "stylesheet": stylesheet.templateValue
+        case "schemeScript": schemeScript.templateValue
         case "icon": icon.templateValue
         case "iconType": iconType.templateValue
         case "generator": generator.templateValue

@@ -20,6 +20,8 @@ struct LayoutModel: Sendable {
     /// "summary_large_image" when the page has an image to share, else "summary".
     let twitterCard: String
     let stylesheet: String
+    /// The light-or-dark script, loaded in the head before the page is drawn.
+    let schemeScript: String
     /// The site's icon, and its type.
     let icon: String
     let iconType: String

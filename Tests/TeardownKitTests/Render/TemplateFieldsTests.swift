@@ -31,7 +31,7 @@ struct TemplateFieldsTests {
         let feed = FeedLinkModel(title: "t", label: "l", url: "u")
         let layout = LayoutModel(siteTitle: "s", language: "en", pageTitle: "p", shareTitle: "s", description: "d",
                                  canonical: "c", home: "h", help: "h", partsIndex: "p", tags: "t", feeds: [feed],
-                                 twitterCard: "summary", stylesheet: "s", icon: "i", iconType: "image/svg+xml", generator: "g", bugReport: "b",
+                                 twitterCard: "summary", stylesheet: "s", schemeScript: "c", icon: "i", iconType: "image/svg+xml", generator: "g", bugReport: "b",
                                  photos: "p", scripts: ["s"], image: SharingImageModel(url: "u", width: 1, height: 1),
                                  search: "s", searchFilters: [SearchFilterModel(name: "n", value: "v")],
                                  section: SectionModel(URLPath("/parts/")))

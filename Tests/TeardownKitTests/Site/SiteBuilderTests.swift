@@ -84,9 +84,10 @@ struct SiteBuilderTests {
     func hostileComments() throws {
         let output = try build("hostile-comments")
         let html = Fixtures.read(output + "/machines/box/parts/lid/index.html")
-        // The only scripts on the page are the theme's, loaded from files: the lightbox, the
-        // header's menu, and the unit switch for the part's specs.
-        #expect(html.components(separatedBy: "<script").count == 4)
+        // The only scripts on the page are the theme's, loaded from files: the colour scheme,
+        // the lightbox, the header's menu, and the unit switch for the part's specs.
+        #expect(html.components(separatedBy: "<script").count == 5)
+        #expect(html.contains("<script src=\"../../../../assets/scheme.js\"></script>"))
         #expect(html.contains("<script src=\"../../../../assets/lightbox.js\" defer></script>"))
         #expect(html.contains("<script src=\"../../../../assets/menu.js\" defer></script>"))
         #expect(html.contains("<script src=\"../../../../assets/units.js\" defer></script>"))
