@@ -3,8 +3,6 @@ import Foundation
 /// The image stage: every photo, layer and cover of a site, taken from the cache or made now,
 /// one image per core.
 struct ImageProcessor: Sendable {
-    /// Images made so far and to make in all; called from the workers as each one finishes.
-
     /// Bumped whenever the processing below changes what it writes, so old entries are not reused.
     static let pipelineVersion = "1"
     /// Cover widths: a card and a sharing image need no more.
