@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -65,6 +66,7 @@ let package = Package(
                 "TeardownKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Community intake: a web service of its own, beside the preview server.
@@ -75,6 +77,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // A channel handler of its own caps the connections of one address.
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("openapi.json")]
         ),
@@ -85,6 +88,8 @@ let package = Package(
                 "TeardownServe",
                 "TeardownIntake",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The servers' own log lines reach the terminal through the command line's handler.
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Fuzz targets: libFuzzer drives them when built by `make fuzz` (-sanitize=fuzzer -DFUZZING);

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import TeardownKit
 
 /// `teardown intake`: takes comments and photos from the site's forms and from a JSON API
@@ -45,11 +46,15 @@ public struct IntakeServer: Sendable {
     public let desk: IntakeDesk
     public let settings: Settings
     private let limiter: RateLimiter
+    /// Where the web server's own messages go: the caller decides how they look.
+    public let logger: Logger
     private let onEvent: @Sendable (Event) -> Void
 
-    public init(desk: IntakeDesk, settings: Settings, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) {
+    public init(desk: IntakeDesk, settings: Settings, logger: Logger = Logger(label: "teardown-intake"),
+                onEvent: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.desk = desk
         self.settings = settings
+        self.logger = logger
         limiter = RateLimiter(perMinute: settings.perMinute)
         self.onEvent = onEvent
     }
@@ -73,7 +78,8 @@ public struct IntakeServer: Sendable {
                 idleTimeout: .seconds(Int64(settings.idleTimeout)),
                 httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 << 10, maxHeaderListSize: 32 << 10, maxHeaderFieldCount: 100))),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "teardown-intake"),
-            onServerRunning: { [onEvent, settings] _ in onEvent(.listening(url: "http://\(settings.host):\(settings.port)/")) }
+            onServerRunning: { [onEvent, settings] _ in onEvent(.listening(url: "http://\(settings.host):\(settings.port)/")) },
+            logger: logger
         )
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import ServiceLifecycle
 import TeardownKit
 
@@ -18,15 +19,18 @@ public struct PreviewServer: Sendable {
     public let host: String
     public let port: Int
     public let forcePolling: Bool
+    /// Where the web server's own messages go: the caller decides how they look.
+    public let logger: Logger
     private let onEvent: @Sendable (Event) -> Void
 
     public init(siteRoot: String, output: String? = nil, host: String = "127.0.0.1", port: Int = 8080,
-                forcePolling: Bool = false, onEvent: @escaping @Sendable (Event) -> Void) {
+                forcePolling: Bool = false, logger: Logger = Logger(label: "teardown-serve"), onEvent: @escaping @Sendable (Event) -> Void) {
         self.siteRoot = siteRoot
         self.output = output
         self.host = host
         self.port = port
         self.forcePolling = forcePolling
+        self.logger = logger
         self.onEvent = onEvent
     }
 
@@ -76,7 +80,8 @@ public struct PreviewServer: Sendable {
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: "teardown"),
-            onServerRunning: { [onEvent, host, port] _ in onEvent(.listening(url: "http://\(host):\(port)/")) }
+            onServerRunning: { [onEvent, host, port] _ in onEvent(.listening(url: "http://\(host):\(port)/")) },
+            logger: logger
         )
         try await app.runService()
         _ = watcher

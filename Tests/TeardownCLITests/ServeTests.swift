@@ -120,6 +120,12 @@ struct ServeTests {
             #expect(status == "404", "\(path)")
         }
         #expect(try server.curl([server.url("/%2e%2e/content/site.yaml")]).contains("Page not found"))
+        // One style of log: the web server's routine lines ("Server started and listening",
+        // timestamped) are not printed between the command's own.
+        let starts = ["note: ", "Built ", "Watching ", "Serving on "]
+        for line in server.output.split(separator: "\n") {
+            #expect(starts.contains { line.hasPrefix($0) }, "a line in another style: \(line)")
+        }
     }
 
     @Test("An edit reloads open pages; a broken edit shows its error, and fixing it reloads", arguments: [false, true])

@@ -91,7 +91,7 @@ struct IntakeCommand: AsyncParsableCommand {
                              + "where only the proxy in front can reach the service, not on \(host)")
         }
         let moderated = desk.config.moderation
-        let server = IntakeServer(desk: desk, settings: settings) { event in
+        let server = IntakeServer(desk: desk, settings: settings, logger: TerminalLogHandler.logger("intake")) { event in
             switch event {
             case .listening(let url):
                 Terminal.log("Taking submissions on \(url) into \(inboxStore.folder)\(moderated ? ", held for moderation" : "") (Ctrl-C to stop)")

@@ -39,7 +39,8 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let site = options.site
-        let server = PreviewServer(siteRoot: site, output: output, host: host, port: port, forcePolling: poll) { event in
+        let server = PreviewServer(siteRoot: site, output: output, host: host, port: port, forcePolling: poll,
+                                   logger: TerminalLogHandler.logger("serve")) { event in
             switch event {
             case .built(let report, let seconds):
                 DiagnosticPrinter.print(report.warnings, site: site)
