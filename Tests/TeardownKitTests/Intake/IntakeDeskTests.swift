@@ -186,6 +186,10 @@ private struct IntakeScratch {
         #expect(try scratch.inbox.submissions().map(\.id) == [second])
         #expect(!FileManager.default.fileExists(atPath: scratch.inbox.folder + "/\(first).comment.md"))
         #expect(throws: InboxFailure.self) { try scratch.inbox.prune(before: "March") }
+        // Not a day of the calendar: before the fix, month 13 compared as text and pruned everything.
+        for day in ["2026-13-01", "2026-02-30", "2026-0301", "20260301"] {
+            #expect(throws: InboxFailure.self, "\(day)") { try scratch.inbox.prune(before: day) }
+        }
     }
 
     @Test func recoveryClearsWhatAKilledRunLeftBehind() async throws {
