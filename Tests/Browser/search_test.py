@@ -52,6 +52,11 @@ class SearchTest(SiteTestCase):
         self.assertEqual(titles.count("Personal computer"), 1, titles)
         later = [title for title in titles if title.startswith("Personal computer") and title != "Personal computer"]
         self.assertTrue(all("discussion" in title for title in later), later)
+        # So does a part: the DVD drive's seven comments take two pages.
+        self.search("dvd drive")
+        titles = [item.find_element(By.TAG_NAME, "a").text for item in self.items()]
+        self.assertEqual(titles.count("DVD drive"), 1, titles)
+        self.assertIn("DVD drive — Personal computer: discussion, page 2", titles)
 
     def test_more_results_than_twenty_are_shown_on_request(self):
         status = self.search("the")

@@ -78,7 +78,7 @@ struct PageRenderer {
             let part = machine.parts[partIndex]
             let partURL = Routes.part(part, of: machine)
             let page = partPage(partIndex, of: machineIndex, page: number, at: url)
-            return theme.render("part", model(url, title: "\(part.name) — \(machine.name)",
+            return theme.render("part", model(url, title: Self.discussionTitle("\(part.name) — \(machine.name)", page: number),
                                               description: "\(part.name), a part of the \(machine.name)",
                                               image: part.community.photos.first.flatMap { photoSharingImage($0, owner: partURL) }
                                                   ?? images.cover(of: machine).map { sharingImage($0, of: machine) },
@@ -272,6 +272,7 @@ struct PageRenderer {
         let specs = specRows(part.specs)
         return PartPageModel(
             name: part.name,
+            searchTitle: number > 1 ? Self.discussionTitle("\(part.name) — \(machine.name)", page: number) : nil,
             machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
             backdrop: stack(of: machineIndex).backdrop(prefix: prefix(machineIndex, at: url), excluding: partIndex),
             layer: stack(of: machineIndex).layer(partIndex, url: Routes.layer(

@@ -374,6 +374,7 @@ extension PartPageModel: TemplateObject, TemplateRepresentable {
     func value(named name: String) -> TemplateValue {
         switch name {
         case "name": self.name.templateValue
+        case "searchTitle": searchTitle.templateValue
         case "machine": machine.templateValue
         case "backdrop": backdrop.templateValue
         case "layer": layer.templateValue

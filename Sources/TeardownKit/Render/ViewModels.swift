@@ -334,6 +334,8 @@ struct IntakeFormModel: Sendable {
 
 struct PartPageModel: Sendable {
     let name: String
+    /// A later page of the discussion is its own search result, titled as such.
+    let searchTitle: String?
     let machine: LinkModel
     /// The rest of the machine, drawn faded behind this part's layer.
     let backdrop: BackdropModel

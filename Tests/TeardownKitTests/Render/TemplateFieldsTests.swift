@@ -55,7 +55,7 @@ struct TemplateFieldsTests {
                                                 stack: stack, parts: [], discussion: discussion, photos: [photo], hasPhotos: true,
                                                 gallery: link, data: "d", download: link, feed: "f",
                                                 manual: link, intake: intake))
-        missing += unreachable(PartPageModel(name: "n", machine: link, backdrop: backdrop, layer: layer, specs: [], hasSpecs: false,
+        missing += unreachable(PartPageModel(name: "n", searchTitle: "t", machine: link, backdrop: backdrop, layer: layer, specs: [], hasSpecs: false,
                                              unitSwitch: true, tags: [], discussion: discussion, photos: [], hasPhotos: false, gallery: link,
                                              intake: intake))
         missing += unreachable(SearchFilterModel(name: "n", value: "v"))
