@@ -28,8 +28,10 @@ SEARCH_PARTS ?= 10000
 
 # Debian packages only the benchmarks need: vips and vipsthumbnail to compare against.
 BENCH_PACKAGES := libvips-tools
+# ...and those only make demo-art needs: POV-Ray for the demo's photos, vips to save them as JPEG.
+ART_PACKAGES := povray povray-includes libvips-tools
 
-.PHONY: deps deps-preview install build site preview test check check-site fuzz bench bench-images bench-manual bench-view clean
+.PHONY: deps deps-preview install build site preview test check check-site fuzz bench bench-images bench-manual bench-view demo-art clean
 
 ## deps: install the missing system packages for everything, tests included (idempotent)
 deps:
@@ -129,6 +131,12 @@ bench-images: deps
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(BENCH_PACKAGES); }
 	$(SWIFT) build -c release --product teardown
 	python3 Benchmarks/images.py --teardown .build/release/teardown
+
+## demo-art: draw the demo's part layers (Demo/art) and ray-trace its photos (Demo/scenes) into content/; the results are committed, so nothing else needs POV-Ray
+demo-art:
+	@$(MAKE) --no-print-directory install-packages APT="$(ART_PACKAGES)" PIP=""
+	cd Demo/art && python3 personal_computer.py && python3 desk_fan.py && python3 electric_kettle.py
+	python3 Demo/render_photos.py
 
 clean:
 	rm -rf .build .build-fuzz public/* .public.* .teardown-cache
