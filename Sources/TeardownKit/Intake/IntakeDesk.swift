@@ -54,9 +54,12 @@ public final class IntakeDesk: Sendable {
         }
         let id = IntakeID.make(now: now)
         let name = id + ".comment.md"
-        var text = "---\nmachine: \(form.machine)\n"
-        if let part = form.part { text += "part: \(part)\n" }
-        text += "author: \(Templates.yamlQuoted(author))\ndate: \(ISODate.rfc3339(now))\n---\n\(body)"
+        var fields = YAMLFields()
+        fields.add("machine", form.machine)
+        fields.add("part", form.part)
+        fields.add("author", author)
+        fields.add("date", ISODate.rfc3339(now))
+        var text = fields.frontMatter + body
         if !text.hasSuffix("\n") { text += "\n" }
         let data = Data(text.utf8)
         let submission = InboxSubmission(id: id, files: [name], sha256: [name: SHA256Hex.of(data)])
@@ -105,13 +108,17 @@ public final class IntakeDesk: Sendable {
         }
         let imageName = upload.id + "." + format.fileExtension
         let author = form.author.trimmingCharacters(in: .whitespacesAndNewlines)
-        var details = "machine: \(form.machine)\n"
-        if let part = form.part { details += "part: \(part)\n" }
-        details += "author: \(Templates.yamlQuoted(author))\ndate: \(ISODate.rfc3339(now))\n"
+        var fields = YAMLFields()
+        fields.add("machine", form.machine)
+        fields.add("part", form.part)
+        fields.add("author", author)
+        fields.add("date", ISODate.rfc3339(now))
         if let caption = form.caption?.trimmingCharacters(in: .whitespacesAndNewlines), !caption.isEmpty {
-            details += "caption: \(Templates.yamlQuoted(caption))\n"
+            fields.add("caption", caption)
         }
-        details += "location: \(form.shareLocation)\nfile: \(imageName)\n"
+        fields.add("location", form.shareLocation)
+        fields.add("file", imageName)
+        let details = fields.text
         let detailsName = upload.id + ".photo.yaml"
         let yaml = Data(details.utf8)
         let submission = InboxSubmission(id: upload.id, files: [detailsName, imageName], sha256: [:])

@@ -75,12 +75,12 @@ extension PageRenderer {
     private func entry(_ address: SiteIndex.PartAddress, at url: URLPath) -> PartEntryModel {
         let machine = content.machines[address.machine]
         let part = machine.parts[address.part]
+        let layout = stack(of: address.machine)
         return PartEntryModel(name: part.name, url: Routes.part(part, of: machine).relative(from: url),
                               machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
                               thumbnail: PartThumbnailModel(
-                                  backdrop: stack(of: address.machine).backdrop(prefix: prefix(address.machine, at: url),
-                                                                                excluding: address.part),
-                                  layer: stack(of: address.machine).layer(address.part, url: Routes.layer(
+                                  backdrop: layout.backdrop(prefix: prefix(address.machine, at: url), excluding: address.part),
+                                  layer: layout.layer(address.part, url: Routes.layer(
                                       part, of: machine, optimized: images.isOptimized(part.layer)).relative(from: url))))
     }
 

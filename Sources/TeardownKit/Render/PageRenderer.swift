@@ -270,12 +270,13 @@ struct PageRenderer {
         let base = Routes.part(part, of: machine)
         let photos = part.community.photos.map { photoModel($0, owner: base, at: url) }
         let specs = specRows(part.specs)
+        let layout = stack(of: machineIndex)
         return PartPageModel(
             name: part.name,
             searchTitle: number > 1 ? Self.discussionTitle("\(part.name) — \(machine.name)", page: number) : nil,
             machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
-            backdrop: stack(of: machineIndex).backdrop(prefix: prefix(machineIndex, at: url), excluding: partIndex),
-            layer: stack(of: machineIndex).layer(partIndex, url: Routes.layer(
+            backdrop: layout.backdrop(prefix: prefix(machineIndex, at: url), excluding: partIndex),
+            layer: layout.layer(partIndex, url: Routes.layer(
                 part, of: machine, optimized: images.isOptimized(part.layer)).relative(from: url)),
             specs: specs, hasSpecs: !specs.isEmpty,
             unitSwitch: specs.contains { $0.conversions.contains { $0.system != nil } }, tags: tagLinks(part.tags, at: url),

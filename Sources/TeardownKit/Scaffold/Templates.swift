@@ -1,10 +1,11 @@
 /// The text of scaffolded files.
 enum Templates {
     static func siteYAML(title: String) -> String {
-        """
+        var heading = YAMLFields()
+        heading.add("title", title)
+        return """
         # Site settings. Every key is optional; the manual's \"Site settings\" page lists them all.
-        title: \(yamlQuoted(title))
-        description: "Machines you can take apart."
+        \(heading.text)description: "Machines you can take apart."
         base_url: "http://127.0.0.1:8080/"
         language: en
         theme: default
@@ -18,25 +19,6 @@ enum Templates {
           comment_max: 200
 
         """
-    }
-
-    /// A double-quoted YAML scalar holding `text` exactly.
-    static func yamlQuoted(_ text: String) -> String {
-        var quoted = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": quoted += "\\\\"
-            case "\"": quoted += "\\\""
-            case "\n": quoted += "\\n"
-            case "\r": quoted += "\\r"
-            case "\t": quoted += "\\t"
-            // Other control characters would be folded or rejected by a YAML reader.
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                quoted += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: quoted.unicodeScalars.append(scalar)
-            }
-        }
-        return quoted + "\""
     }
 
     static func manualIndex(title: String) -> String {

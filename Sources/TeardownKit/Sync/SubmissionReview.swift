@@ -125,7 +125,11 @@ struct SubmissionReview: Sendable {
         if let problem = CommunityText.dateProblem(date) { return .reject(reason: "\(yaml.location(of: "date")): \(problem)") }
         var body = split.body
         if !body.hasSuffix("\n") { body += "\n" }
-        let written = Data("---\nid: \(id)\nauthor: \(Templates.yamlQuoted(author))\ndate: \(date.text)\n---\n\(body)".utf8)
+        var fields = YAMLFields()
+        fields.add("id", id)
+        fields.add("author", author)
+        fields.add("date", date.text)
+        let written = Data((fields.frontMatter + body).utf8)
         let path = "\(target)/comments/\(Self.contentName(written)).md"
         return settle(id, files: [(path, written)],
                       summary: "comment by \(author) on \(partSlug.map { "\(machineSlug)/\($0)" } ?? machineSlug) -> \(path)")
@@ -192,11 +196,15 @@ struct SubmissionReview: Sendable {
             return .reject(reason: "\(imageName): the image cannot be decoded: \(error.reason)")
         }
         let stem = Self.contentName(image)
-        var sidecar = "id: \(id)\nauthor: \(Templates.yamlQuoted(author))\ndate: \(date.text)\n"
-        if let caption { sidecar += "caption: \(Templates.yamlQuoted(caption))\n" }
-        if let license { sidecar += "license: \(Templates.yamlQuoted(license))\n" }
-        if let credit { sidecar += "credit: \(Templates.yamlQuoted(credit))\n" }
-        sidecar += "location: \(location)\n"
+        var fields = YAMLFields()
+        fields.add("id", id)
+        fields.add("author", author)
+        fields.add("date", date.text)
+        fields.add("caption", caption)
+        fields.add("license", license)
+        fields.add("credit", credit)
+        fields.add("location", location)
+        let sidecar = fields.text
         let imagePath = "\(target)/photos/\(stem).\(ext == "jpeg" ? "jpg" : ext)"
         // The sidecar is written first: a photo is never published without its credit.
         return settle(id, files: [("\(target)/photos/\(stem).yaml", Data(sidecar.utf8)), (imagePath, image)],

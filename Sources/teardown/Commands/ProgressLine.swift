@@ -30,7 +30,7 @@ final class ProgressLine: @unchecked Sendable {
         guard shown || progress.stage == .images || (elapsed >= 1 && !finished) else { return }
         let rate = elapsed > 0 ? Double(progress.done) / elapsed : 0
         let left = rate > 0 ? Double(progress.total - progress.done) / rate : 0
-        let label = Self.labels[progress.stage] ?? ("", "")
+        let label = Self.label(progress.stage)
         let figures = "\(progress.done)/\(progress.total) \(label.unit)"
             + (progress.done > 0 && !finished ? String(format: " · %.1f/s · ", rate) + Self.duration(left) : "")
         if terminal {
@@ -48,11 +48,13 @@ final class ProgressLine: @unchecked Sendable {
         lastShown = now
     }
 
-    private static let labels: [BuildProgress.Stage: (title: String, unit: String)] = [
-        .images: ("Processing images", "images"),
-        .pages: ("Rendering pages", "pages"),
-        .search: ("Indexing for search", "index shards"),
-    ]
+    private static func label(_ stage: BuildProgress.Stage) -> (title: String, unit: String) {
+        switch stage {
+        case .images: ("Processing images", "images")
+        case .pages: ("Rendering pages", "pages")
+        case .search: ("Indexing for search", "index shards")
+        }
+    }
 
     private static func duration(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded())
