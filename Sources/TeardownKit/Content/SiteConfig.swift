@@ -89,6 +89,9 @@ public struct CommunityLimits: Sendable, Equatable {
     public var photoMaxPixels = 40_000_000
     /// Most bytes a bundle shipped as a .zip may unpack to: a guard against zip bombs.
     public var bundleMaxBytes = 1_000_000_000
+    /// Most bytes `content/.quarantine/` keeps of rejected submissions' files; past it, only
+    /// their reasons are kept.
+    public var quarantineMaxBytes = 100_000_000
 
     public init() {}
 }

@@ -8,7 +8,7 @@ enum SiteConfigLoader {
         "edit_url", "search", "search_shards", "collections", "intake_url", "moderation", "favicon",
     ]
     static let knownLimitKeys: Set<String> = [
-        "author_min", "author_max", "comment_min", "comment_max", "photo_max_bytes", "photo_max_pixels", "bundle_max_bytes",
+        "author_min", "author_max", "comment_min", "comment_max", "photo_max_bytes", "photo_max_pixels", "bundle_max_bytes", "quarantine_max_bytes",
     ]
 
     static func load(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> SiteConfig {
@@ -85,6 +85,7 @@ enum SiteConfigLoader {
             if let value = positive("photo_max_bytes", in: limits, diagnostics: &diagnostics) { config.limits.photoMaxBytes = value }
             if let value = positive("photo_max_pixels", in: limits, diagnostics: &diagnostics) { config.limits.photoMaxPixels = value }
             if let value = positive("bundle_max_bytes", in: limits, diagnostics: &diagnostics) { config.limits.bundleMaxBytes = value }
+            if let value = positive("quarantine_max_bytes", in: limits, diagnostics: &diagnostics) { config.limits.quarantineMaxBytes = value }
         }
         if let photos = yaml.map("photos", diagnostics: &diagnostics) {
             loadPhotoSettings(photos, into: &config.photos, diagnostics: &diagnostics)

@@ -83,7 +83,17 @@ public struct Syncer: Sendable {
                                                                 + "a remote inbox must, so that a file cut short in transit is noticed")))
                 continue
             }
-            let fetched = fetch(submission, limits: content.config.limits)
+            // Rejected before with the same files: reviewed again (the part may exist now, or a
+            // limit be higher) from its quarantined copy, not downloaded again.
+            let fetched: Result<[String: Data], FetchProblem>
+            switch quarantined(submission) {
+            case .kept(let files): fetched = .success(files)
+            case .dropped(let reason):
+                decisions.append((submission, [:], .reject(reason: "rejected before, not fetched again: \(reason) (its files were over "
+                                                                + "the quarantine's limit; delete its .reason file in content/.quarantine/ to fetch it again)")))
+                continue
+            case .none: fetched = fetch(submission, limits: content.config.limits)
+            }
             switch fetched {
             case .failure(let problem):
                 decisions.append((submission, [:], .reject(reason: problem.reason)))
@@ -101,7 +111,7 @@ public struct Syncer: Sendable {
         }
         var filed: [String] = []
         for (submission, files, decision) in decisions {
-            if !dryRun { filed += try apply(decision, submission: submission, files: files, ledger: ledger) }
+            if !dryRun { filed += try apply(decision, submission: submission, files: files, ledger: ledger, limits: content.config.limits) }
             actions.append(Self.action(submission.id, decision))
         }
         return SyncReport(source: source.name, actions: actions, dryRun: dryRun, filed: filed)
@@ -137,7 +147,8 @@ public struct Syncer: Sendable {
     private struct FetchProblem: Error { let reason: String }
 
     /// Files the decision; returns the paths in the site folder it wrote or removed.
-    private func apply(_ decision: SyncDecision, submission: InboxSubmission, files: [String: Data], ledger: SyncLedger) throws -> [String] {
+    private func apply(_ decision: SyncDecision, submission: InboxSubmission, files: [String: Data], ledger: SyncLedger,
+                       limits: CommunityLimits) throws -> [String] {
         var touched: [String] = []
         switch decision {
         case .accept(_, let written):
@@ -154,7 +165,7 @@ public struct Syncer: Sendable {
         case .reject(let reason):
             // Not recorded in the ledger: a rejected submission is looked at again next time,
             // so adding the part it was for, or raising a limit, lets it in.
-            try keepInQuarantine(submission, files: files, reason: reason)
+            try keepInQuarantine(submission, files: files, reason: reason, budget: limits.quarantineMaxBytes)
             return []
         case .takeDown(_, _, let removed):
             for path in removed { try FileSystem.unlinkIfPresent(siteRoot + "/" + path) }
@@ -166,20 +177,73 @@ public struct Syncer: Sendable {
         return touched
     }
 
-    private func keepInQuarantine(_ submission: InboxSubmission, files: [String: Data], reason: String) throws {
-        let key = Inbox.isValidID(submission.id) ? submission.id : "invalid-" + String(SHA256Hex.of(Data(submission.id.utf8)).prefix(12))
+    private func quarantineKey(_ id: String) -> String {
+        Inbox.isValidID(id) ? id : "invalid-" + String(SHA256Hex.of(Data(id.utf8)).prefix(12))
+    }
+
+    /// What the quarantine remembers of a submission rejected before with these very files.
+    enum Quarantined {
+        case kept([String: Data])
+        /// Its files were over the budget; only the reason was kept.
+        case dropped(reason: String)
+    }
+
+    private func quarantined(_ submission: InboxSubmission) -> Quarantined? {
+        guard !submission.sha256.isEmpty, submission.files.allSatisfy({ submission.sha256[$0] != nil }) else { return nil }
+        let key = quarantineKey(submission.id)
+        guard let note = FileManager.default.contents(atPath: quarantine + "/" + key + ".reason"),
+              let text = String(data: note, encoding: .utf8),
+              text.contains("\nchecksum: \(SHA256Hex.of(Data(submission.checksum.utf8)))\n")
+        else { return nil }
+        var files: [String: Data] = [:]
+        for name in submission.files {
+            guard let data = FileManager.default.contents(atPath: quarantine + "/" + key + "/" + name),
+                  SHA256Hex.of(data) == submission.sha256[name]?.lowercased() else {
+                let reason = text.split(separator: "\n").first.map { String($0.dropFirst("reason: ".count)) } ?? "no reason kept"
+                return text.contains("\nkept: false\n") ? .dropped(reason: reason) : nil
+            }
+            files[name] = data
+        }
+        return .kept(files)
+    }
+
+    /// Keeps a rejected submission's files and its reason in content/.quarantine/, its files only
+    /// while the whole quarantine stays within `budget` bytes: fifty rejected 5 MB photos used
+    /// to add 250 MB to content/.
+    private func keepInQuarantine(_ submission: InboxSubmission, files: [String: Data], reason: String, budget: Int) throws {
+        let key = quarantineKey(submission.id)
         let folder = quarantine + "/" + key
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        for (name, data) in files where SubmissionReview.nameProblem(InboxSubmission(id: submission.id, files: [name], sha256: [:])) == nil {
-            if FileManager.default.contents(atPath: folder + "/" + name) != data {
+        let keepable = files.filter { SubmissionReview.nameProblem(InboxSubmission(id: submission.id, files: [$0.key], sha256: [:])) == nil }
+        let others = Self.size(of: quarantine) - Self.size(of: folder)
+        let kept = others + keepable.values.reduce(0) { $0 + $1.count } <= budget
+        if kept {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for (name, data) in keepable where FileManager.default.contents(atPath: folder + "/" + name) != data {
                 try FileSystem.writeAtomically(data, to: folder + "/" + name)
             }
+        } else {
+            try FileSystem.removeTree(folder)
+            try FileManager.default.createDirectory(atPath: quarantine, withIntermediateDirectories: true)
         }
         let listed = submission.files.map { "\"\($0.replacingOccurrences(of: "\"", with: "\\\""))\"" }.joined(separator: ", ")
-        let note = Data("reason: \(reason)\nsource: \(source.name)\nid: \(submission.id)\nfiles: \(listed)\n".utf8)
+        let note = Data(("reason: \(reason)\nsource: \(source.name)\nid: \(submission.id)\nfiles: \(listed)\n"
+                         + "checksum: \(SHA256Hex.of(Data(submission.checksum.utf8)))\nkept: \(kept)\n").utf8)
         if FileManager.default.contents(atPath: quarantine + "/" + key + ".reason") != note {
             try FileSystem.writeAtomically(note, to: quarantine + "/" + key + ".reason")
         }
+    }
+
+    /// Bytes of the regular files under `folder`, 0 when it does not exist.
+    private static func size(of folder: String) -> Int {
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return 0 }
+        var total = 0
+        while let name = walker.nextObject() as? String {
+            if let attributes = walker.fileAttributes, attributes[.type] as? FileAttributeType == .typeRegular {
+                total += (attributes[.size] as? Int) ?? 0
+            }
+            _ = name
+        }
+        return total
     }
 
     private static func action(_ id: String, _ decision: SyncDecision) -> SyncAction {

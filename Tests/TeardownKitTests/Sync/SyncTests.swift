@@ -248,6 +248,49 @@ struct SyncTests {
         #expect(server.requests.components(separatedBy: "GET /c1.comment.md").count == 2, "fetched once only")
     }
 
+    @Test("A rejected photo is not downloaded again, is let in from its quarantined copy once its part exists, and past the quarantine's limit only its reason is kept")
+    func rejectedOnce() throws {
+        let scratch = try SyncScratch()
+        // Two photos for a part the machine does not have yet, 40 KB each.
+        let photo = tinyPNG + Data(repeating: 0, count: 40_000)
+        for id in ["p1", "p2"] {
+            try scratch.put("\(id).png", photo)
+            try scratch.put("\(id).photo.yaml", "machine: box\npart: hinge\nauthor: Ada\ndate: 2025-03-01\nfile: \(id).png\n")
+        }
+        try scratch.writeManifest()
+        try scratch.write(limits: "quarantine_max_bytes: 60000")
+        let server = try LocalServer(.http, serving: scratch.inbox)
+        defer { server.stop() }
+        let downloads = { (id: String) in server.requests.components(separatedBy: "GET /\(id).png").count - 1 }
+        let first = try scratch.sync(from: "http://\(server.url)/")
+        #expect(first.count(.reject) == 2, "\(first.actions)")
+        // One photo's files fit the limit; the other's reason alone is kept.
+        let quarantine = scratch.site + "/content/.quarantine"
+        let kept = ["p1", "p2"].filter { FileManager.default.fileExists(atPath: quarantine + "/\($0)/\($0).png") }
+        #expect(kept.count == 1, "\(kept)")
+        #expect(Fixtures.read(quarantine + "/p1.reason").contains("unknown part"))
+        #expect(Fixtures.read(quarantine + "/p2.reason").contains("unknown part"))
+
+        let second = try scratch.sync(from: "http://\(server.url)/")
+        #expect(second.count(.reject) == 2)
+        #expect(downloads("p1") == 1 && downloads("p2") == 1, "nothing downloaded again:\n\(server.requests)")
+        let dropped = ["p1", "p2"].first { !kept.contains($0) }!
+        #expect(second.actions.first { $0.id == dropped }?.detail.contains("rejected before, not fetched again") == true,
+                "\(second.actions)")
+
+        // The part is added: the kept photo comes in from its quarantined copy, still not downloaded again.
+        try FileManager.default.createDirectory(atPath: scratch.site + "/content/machines/box/parts/hinge", withIntermediateDirectories: true)
+        try "name: \"Hinge\"\nlayer: {image: layer.svg, z: 1}\n".write(toFile: scratch.site + "/content/machines/box/parts/hinge/part.yaml",
+                                                                       atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: scratch.site + "/content/machines/box/parts/lid/" + (try FileManager.default
+            .contentsOfDirectory(atPath: scratch.site + "/content/machines/box/parts/lid").first { $0.hasSuffix(".svg") }!),
+                                         toPath: scratch.site + "/content/machines/box/parts/hinge/layer.svg")
+        let third = try scratch.sync(from: "http://\(server.url)/")
+        #expect(third.actions.first { $0.id == kept[0] }?.kind == .accept, "\(third.actions)")
+        #expect(downloads(kept[0]) == 1, "let in from the quarantine")
+        #expect(!FileManager.default.fileExists(atPath: quarantine + "/\(kept[0]).reason"))
+    }
+
     @Test("A remote inbox must give each file's SHA-256: a file cut short in transit is never filed cut short")
     func remoteDigestsRequired() throws {
         let scratch = try SyncScratch()
