@@ -112,8 +112,13 @@ struct RenderedManual: Sendable {
             target = manual.lookup.page(source: resolved)
             if target == nil { return .broken("the manual has no page '\(resolved)'") }
         } else if resolved.hasSuffix(".html") {
-            // mdBook books often link the rendered name.
-            target = manual.lookup.page(source: String(resolved.dropLast(5)) + ".md")
+            // mdBook books link rendered pages: "setup.html" is setup.md's page, and
+            // "format/index.html" the folder's (its index.md or README.md).
+            let stem = String(resolved.dropLast(5))
+            var folder = stem.split(separator: "/").map(String.init)
+            if folder.last == "index" { folder.removeLast() }
+            target = manual.lookup.page(source: stem + ".md") ?? manual.lookup.page(at: folder)
+            if target == nil { return .broken("the manual has no page for '\(resolved)'") }
         } else if raw.isEmpty || raw.hasSuffix("/") || resolved.isEmpty {
             target = manual.lookup.page(at: resolved.split(separator: "/").map(String.init))
             if target == nil { return .broken("the manual has no page for the folder '\(resolved)'") }

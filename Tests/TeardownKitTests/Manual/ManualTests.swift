@@ -97,6 +97,11 @@ struct ManualTests {
         let debian = Self.page(output, "guide/debian/")
         #expect(debian.contains("<a href=\"../install/#setup-1\">the guide</a>"))
         #expect(Self.page(output, "guide/configure/").contains("<a href=\"../../glossary/\">glossary</a>"))
+        // An mdBook book links rendered pages; they lead to the pages made from its files.
+        let configure = Self.page(output, "guide/configure/")
+        #expect(configure.contains("<a href=\"../../\">back home</a>"), "index.html: the folder's README.md")
+        #expect(configure.contains("<a href=\"../install/#setup-1\">installing</a>"))
+        #expect(configure.contains("<a href=\"../../glossary/\">the glossary</a>"))
     }
 
     @Test("The print page holds every page in order, with links between pages turned into anchors")
