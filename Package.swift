@@ -97,7 +97,7 @@ let package = Package(
         .target(name: "CFuzzDriver"),
         .executableTarget(
             name: "teardown-fuzz",
-            dependencies: ["TeardownKit", "CFuzzDriver"],
+            dependencies: ["TeardownKit", "CFuzzDriver", .product(name: "Yams", package: "Yams")],
             path: "Sources/TeardownFuzz"
         ),
         .testTarget(

@@ -1,8 +1,9 @@
 import Foundation
 @testable import TeardownKit
+import Yams
 
-/// What the fuzzer drives: the bundle loader with its front matter, the sync inbox reader, and
-/// the parsers intake runs on what visitors send.
+/// What the fuzzer drives: the bundle loader with its front matter, the sync inbox reader, the
+/// parsers intake runs on what visitors send, and the checks and writers of community text.
 /// The first byte of an input picks the file it becomes; the rest is that file's bytes.
 enum FuzzTargets {
     /// A tiny site written once per process; each input replaces one of its files.
@@ -96,11 +97,64 @@ enum FuzzTargets {
         }
     }
 
+    /// What intake and sync read of text: a name, a caption or a comment's body checked against
+    /// the community limits, then written as front matter, rendered and highlighted. Whatever
+    /// passes the checks must come back from Yams as the same text, hold no control character
+    /// and stay within its byte limit; the renderer must write no script and the highlighter
+    /// keep every character.
+    static func text(_ input: [UInt8]) {
+        guard let selector = input.first else { return }
+        let text = String(decoding: input.dropFirst(), as: UTF8.self)
+        let multiline = selector % 2 == 1
+        let limit = [10, 200, CommunityText.maxCaption][Int(selector / 2) % 3]
+        if CommunityText.problem(text, what: "text", maxCharacters: limit, multiline: multiline) == nil {
+            precondition(text.utf8.count <= limit * 4, "over the byte limit")
+            precondition(!text.unicodeScalars.contains { ControlCharacters.isControl($0) && !["\n", "\t", "\r"].contains($0) },
+                         "a control character passed")
+            var fields = YAMLFields()
+            fields.add("author", text)
+            let loaded = try? Yams.load(yaml: fields.text) as? [String: Any]
+            precondition(loaded?["author"] as? String == text, "YAML did not give the text back: \(fields.text.debugDescription)")
+        }
+        let html = MarkdownRenderer().render(text, trust: .community)
+        precondition(!html.lowercased().contains("<script"), "a comment wrote a script element")
+        if let language = CodeHighlighter.Language(name: ["sh", "yaml", "json", "markdown", "c"][Int(selector) % 5]) {
+            let code = Array(text.utf8)
+            // Compared as bytes: as Characters, a combining mark after ">" or ";" joins it.
+            let plain = Self.plainText(CodeHighlighter.highlight(code, as: language))
+            precondition(plain == code, "the highlighter changed the code")
+        }
+    }
+
+    /// HTML's text: tags dropped and the four entities the highlighter writes turned back.
+    static func plainText(_ html: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        var index = 0
+        while index < html.count {
+            if html[index] == UInt8(ascii: "<") {
+                while index < html.count, html[index] != UInt8(ascii: ">") { index += 1 }
+                index += 1
+                continue
+            }
+            if html[index] == UInt8(ascii: "&"),
+               let entity = [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&amp;", "&")]
+                .first(where: { html[index...].starts(with: $0.0.utf8) }) {
+                result += Array(entity.1.utf8)
+                index += entity.0.utf8.count
+                continue
+            }
+            result.append(html[index])
+            index += 1
+        }
+        return result
+    }
+
     static func run(_ target: String, _ input: [UInt8]) {
         switch target {
         case "bundle": bundle(input)
         case "inbox": inbox(input)
         case "intake": intake(input)
+        case "text": text(input)
         default: FileHandle.standardError.write(Data("unknown fuzz target '\(target)'\n".utf8))
         }
     }
