@@ -12,16 +12,38 @@ struct KillTests {
         return site
     }
 
+    /// The kill delays come from a seeded generator, and the seed is printed, so that a failure
+    /// replays: `TEARDOWN_KILL_SEED=<seed> swift test --filter KillTests`.
+    struct Delays: RandomNumberGenerator {
+        let seed: UInt64
+        private var state: UInt64
+
+        init(_ test: String) {
+            seed = ProcessInfo.processInfo.environment["TEARDOWN_KILL_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
+            state = seed
+            print("\(test): kill delays from TEARDOWN_KILL_SEED=\(seed)")
+        }
+
+        // SplitMix64: small, and the same sequence on every machine for a seed.
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
     /// Starts the command and kills it after a random delay; returns whether it was still running.
     @discardableResult
-    static func runAndKill(_ arguments: [String], within microseconds: UInt32) throws -> Bool {
+    static func runAndKill(_ arguments: [String], within microseconds: UInt32, delays: inout Delays) throws -> Bool {
         let process = Process()
         process.executableURL = TeardownBinary.url
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        usleep(UInt32.random(in: 0...microseconds))
+        usleep(UInt32.random(in: 0...microseconds, using: &delays))
         let wasRunning = process.isRunning
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -65,12 +87,14 @@ struct KillTests {
         let files = Set(Self.snapshot(public_).keys)
         let description = site.appendingPathComponent("content/machines/desk-fan/description.md")
         let original = try String(contentsOf: description, encoding: .utf8)
-        var published = Set(["Edition 0"])
+        var delays = Delays("killed builds")
         var killedWhileRunning = 0
+        // The edition the published page showed last: a killed build leaves the page as the
+        // last whole build made it, never older and never a mix.
+        var shown = 0
         for edition in 1...15 {
             try (original + "\nEdition \(edition)\n").write(to: description, atomically: true, encoding: .utf8)
-            if try Self.runAndKill(["build", "--site", site.path], within: 150_000) { killedWhileRunning += 1 }
-            published.insert("Edition \(edition)")
+            if try Self.runAndKill(["build", "--site", site.path], within: 150_000, delays: &delays) { killedWhileRunning += 1 }
             let now = Self.snapshot(public_)
             #expect(Set(now.keys) == files, "edition \(edition): the same files, none missing or extra")
             #expect(Self.indexIsWhole(public_), "edition \(edition): the search index is whole")
@@ -79,6 +103,11 @@ struct KillTests {
             }
             let page = String(decoding: now["machines/desk-fan/index.html"] ?? Data(), as: UTF8.self)
             #expect(page.contains("Desk fan"))
+            let editions = page.matches(of: /Edition (\d+)/).compactMap { Int($0.output.1) }
+            #expect(editions.count <= 1, "edition \(edition): one edition on the page, not a mix: \(editions)")
+            let now_ = editions.first ?? 0
+            #expect(now_ >= shown && now_ <= edition, "edition \(edition): the page shows edition \(now_) after \(shown)")
+            shown = now_
         }
         #expect(killedWhileRunning > 0, "at least some kills hit a running build")
         #expect(try TeardownBinary.run(["build", "--site", site.path]).status == 0)
@@ -101,8 +130,9 @@ struct KillTests {
         }
         try "target: k3\nreason: test\n".write(to: inbox.appendingPathComponent("t1.takedown.yaml"), atomically: true, encoding: .utf8)
         #expect(try TeardownBinary.run(["build", "--site", site.path]).status == 0)
+        var delays = Delays("killed syncs")
         for _ in 0..<10 {
-            try Self.runAndKill(["sync", "--site", site.path, "--from", inbox.path], within: 200_000)
+            try Self.runAndKill(["sync", "--site", site.path, "--from", inbox.path], within: 200_000, delays: &delays)
             for (path, data) in Self.snapshot(site.appendingPathComponent("content")) where path.contains("/comments/") {
                 #expect(String(decoding: data, as: UTF8.self).hasSuffix("\n"), "\(path) is whole")
             }
