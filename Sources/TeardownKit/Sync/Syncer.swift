@@ -64,7 +64,15 @@ public struct Syncer: Sendable {
         var seenIDs = Set<String>()
         // Takedowns go last, so a takedown can withdraw a submission from the same inbox.
         let ordered = submissions.filter { !$0.isTakedown } + submissions.filter(\.isTakedown)
-        let withdrawn = try Set(ordered.filter(\.isTakedown).compactMap { try takedownTarget($0) })
+        // Each takedown is fetched once, here, and reviewed from that copy below. Fetched again
+        // later, a takedown whose first download failed could succeed, find nothing yet filed
+        // of a target in the same inbox, and be recorded as done while the target went up.
+        var takedowns: [String: Result<[String: Data], FetchProblem>] = [:]
+        for takedown in ordered where takedown.isTakedown && takedowns[takedown.id] == nil {
+            takedowns[takedown.id] = SubmissionReview.nameProblem(takedown) == nil ? fetch(takedown, limits: content.config.limits)
+                : .failure(FetchProblem(reason: "not fetched"))
+        }
+        let withdrawn = Set(takedowns.values.compactMap { try? $0.get() }.compactMap(Self.takedownTarget))
         for submission in ordered {
             if !seenIDs.insert(submission.id).inserted {
                 decisions.append((submission, [:], .reject(reason: "duplicate: id '\(submission.id)' appears twice in the inbox")))
@@ -92,7 +100,7 @@ public struct Syncer: Sendable {
                 decisions.append((submission, [:], .reject(reason: "rejected before, not fetched again: \(reason) (its files were over "
                                                                 + "the quarantine's limit; delete its .reason file in content/.quarantine/ to fetch it again)")))
                 continue
-            case .none: fetched = fetch(submission, limits: content.config.limits)
+            case .none: fetched = takedowns[submission.id] ?? fetch(submission, limits: content.config.limits)
             }
             switch fetched {
             case .failure(let problem):
@@ -117,11 +125,10 @@ public struct Syncer: Sendable {
         return SyncReport(source: source.name, actions: actions, dryRun: dryRun, filed: filed)
     }
 
-    private func takedownTarget(_ submission: InboxSubmission) throws -> String? {
-        guard SubmissionReview.nameProblem(submission) == nil,
-              let data = try? source.fetch(submission.id + ".takedown.yaml", maxBytes: 1 << 20),
-              let text = SubmissionReview.text(data)
-        else { return nil }
+    /// The id a fetched takedown withdraws.
+    private static func takedownTarget(_ files: [String: Data]) -> String? {
+        guard let data = files.first(where: { $0.key.hasSuffix(".takedown.yaml") })?.value,
+              let text = SubmissionReview.text(data) else { return nil }
         var ignored: [Diagnostic] = []
         let file = SourceFile(absolutePath: "takedown", displayPath: "takedown")
         return YAMLMap.parse(text, file: file, expected: "takedown", diagnostics: &ignored)?.string("target", diagnostics: &ignored)

@@ -4,14 +4,15 @@ import Glibc
 #endif
 
 /// A real server process on 127.0.0.1 for the duration of a test: python3's http.server,
-/// pyftpdlib's FTP server (installed by `make deps`), or an HTTP server that answers every
-/// request with a body dripped a byte every half second, for ever.
+/// pyftpdlib's FTP server (installed by `make deps`), an HTTP server that answers every
+/// request with a body dripped a byte every half second, for ever, or python3's http.server
+/// that answers 503 to the first request for each takedown (`flaky`).
 final class LocalServer: @unchecked Sendable {
     let port: Int
     private let process = Process()
     private let log: String
 
-    enum Kind { case http, ftp, drip }
+    enum Kind { case http, ftp, drip, flaky }
 
     init(_ kind: Kind, serving folder: String) throws {
         port = Self.freePort()
@@ -23,6 +24,20 @@ final class LocalServer: @unchecked Sendable {
             process.arguments = ["python3", "-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", folder]
         case .ftp:
             process.arguments = ["python3", "-m", "pyftpdlib", "-i", "127.0.0.1", "-p", "\(port)", "-d", folder]
+        case .flaky:
+            process.arguments = ["python3", "-c", """
+                import functools, http.server
+                failed = set()
+                class Handler(http.server.SimpleHTTPRequestHandler):
+                    def do_GET(self):
+                        if self.path.endswith(".takedown.yaml") and self.path not in failed:
+                            failed.add(self.path)
+                            self.send_error(503)
+                            return
+                        super().do_GET()
+                http.server.ThreadingHTTPServer(("127.0.0.1", \(port)),
+                    functools.partial(Handler, directory=\"\(folder)\")).serve_forever()
+                """]
         case .drip:
             process.arguments = ["python3", "-c", """
                 import socket, threading, time

@@ -132,6 +132,22 @@ struct SyncTests {
         #expect(!Fixtures.read(output + "/machines/box/parts/lid/index.html").contains("Regrettable words."))
     }
 
+    @Test("A takedown whose download fails is not recorded as done: the next sync takes its target down")
+    func takedownFetchedOnce() throws {
+        let scratch = try SyncScratch()
+        try scratch.comment("c1", body: "Posted and withdrawn at once.")
+        try scratch.put("t1.takedown.yaml", "target: c1\nreason: asked by the author\n")
+        try scratch.writeManifest()
+        let server = try LocalServer(.flaky, serving: scratch.inbox)
+        defer { server.stop() }
+        let first = try scratch.sync(from: "http://\(server.url)/")
+        #expect(first.actions.first { $0.id == "t1" }?.kind == .reject, "its download failed: \(first.actions)")
+        let second = try scratch.sync(from: "http://\(server.url)/")
+        #expect(second.actions.first { $0.id == "t1" }?.kind == .takeDown, "\(second.actions)")
+        let comments = try FileManager.default.contentsOfDirectory(atPath: scratch.site + "/content/machines/box/parts/lid/comments")
+        #expect(comments == ["hello.md"], "the withdrawn comment is gone")
+    }
+
     @Test("A takedown reaches only what sync filed: never a hand-written comment or a designer's photo named by its file")
     func takedownSparesOwnersContent() throws {
         let scratch = try SyncScratch()
