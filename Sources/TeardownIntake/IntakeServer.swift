@@ -13,6 +13,8 @@ public struct IntakeServer: Sendable {
         case refused(reason: String)
         /// The inbox could not be written: the disk is full, say.
         case failed(reason: String)
+        /// The inbox or the site could not be read: a damaged manifest, a site that stopped loading.
+        case unreadable(reason: String)
         /// A form with its hidden trap field filled in: a robot's, dropped unseen.
         case trapped
         case limited
@@ -274,7 +276,14 @@ public struct IntakeServer: Sendable {
     }
 
     private func inboxFile(_ name: String) -> Response {
-        guard name == "manifest.json" || desk.inbox.lists(name), let data = try? Data(contentsOf: URL(fileURLWithPath: desk.inbox.folder + "/" + name), options: .alwaysMapped)
+        var listed = name == "manifest.json"
+        do throws(InboxFailure) {
+            if !listed { listed = try desk.inbox.lists(name) }
+        } catch {
+            onEvent(.unreadable(reason: "the inbox's manifest cannot be read: \(error.reason)"))
+            return text(.internalServerError, "the inbox's manifest cannot be read\n")
+        }
+        guard listed, let data = try? Data(contentsOf: URL(fileURLWithPath: desk.inbox.folder + "/" + name), options: .alwaysMapped)
         else { return text(.notFound, "not in the inbox\n") }
         let type = name.hasSuffix(".json") ? "application/json" : "application/octet-stream"
         return Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-store"],

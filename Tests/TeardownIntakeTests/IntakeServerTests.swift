@@ -73,6 +73,20 @@ import TeardownKit
         #expect(try service.inbox.submissions().count == 1)
     }
 
+    @Test func aDamagedManifestIsAnErrorNotAnEmptyInbox() async throws {
+        let service = try service()
+        try await service.server.application().test(.live) { client in
+            let body = ByteBuffer(string: #"{"machine": "box", "author": "Ada", "body": "Kept."}"#)
+            let id = try await client.execute(uri: "/api/v1/comments", method: .post, headers: [.contentType: "application/json"],
+                                              body: body) { json($0)["id"] ?? "" }
+            // Damaged on disk: before, every file of the inbox became a 404, as if it were empty.
+            try Data("{\"version\": 1, \"submissions\": [".utf8).write(to: URL(fileURLWithPath: service.inbox.folder + "/manifest.json"))
+            try await client.execute(uri: "/inbox/\(id).comment.md", method: .get, headers: [.authorization: "Bearer \(Self.token)"]) {
+                #expect($0.status == .internalServerError)
+            }
+        }
+    }
+
     @Test func formPostRedirectsToThanksAndTheTrapKeepsNothing() async throws {
         let service = try service()
         try await service.server.application().test(.live) { client in

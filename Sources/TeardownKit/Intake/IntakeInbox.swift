@@ -58,10 +58,12 @@ public final class IntakeInbox: Sendable {
 
     /// Whether the manifest lists a file: what the inbox may serve. The manifest is read again
     /// only when it changed, so a sync of many files does not parse it once per file.
-    public func lists(_ name: String) -> Bool {
+    /// A manifest that cannot be read is an error, not an empty list: every file would have
+    /// been a 404, and sync would have said the inbox was empty.
+    public func lists(_ name: String) throws(InboxFailure) -> Bool {
         let stamp = FileSystem.stamp(of: manifestPath)
         if let known = listing.withLock({ $0.stamp == stamp && stamp != nil ? $0.files : nil }) { return known.contains(name) }
-        let files = Set(((try? submissions()) ?? []).flatMap(\.files))
+        let files = Set(try submissions().flatMap(\.files))
         listing.withLock { $0 = (stamp, files) }
         return files.contains(name)
     }

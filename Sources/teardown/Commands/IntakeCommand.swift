@@ -102,6 +102,8 @@ struct IntakeCommand: AsyncParsableCommand {
                 Terminal.log("refused  \(reason)")
             case .failed(let reason):
                 Terminal.error("\(reason): the inbox \(inboxStore.folder) could not be written")
+            case .unreadable(let reason):
+                Terminal.error(reason)
             case .trapped:
                 Terminal.log("dropped  a form with its trap field filled in")
             case .limited:
