@@ -64,7 +64,7 @@ enum FormBody {
         }
         guard api else { throw FormProblem(.unsupportedMediaType, "send the photo form as multipart form data") }
         let sink = try upload.open(file)
-        for try await chunk in request.body {
+        try await eachChunk(of: request) { chunk in
             guard sink.size + chunk.readableBytes <= maxFileBytes else { throw tooLarge(maxFileBytes) }
             try chunk.withUnsafeReadableBytes { try sink.append($0) }
         }
@@ -83,7 +83,7 @@ enum FormBody {
         // The whole body too: the file, the text, and what framing they can need.
         let maxBodyBytes = (upload == nil ? 0 : maxFileBytes) + maxFieldBytes + maxFields * 1024
         var bodyBytes = 0
-        for try await chunk in request.body {
+        try await eachChunk(of: request) { chunk in
             bodyBytes += chunk.readableBytes
             guard bodyBytes <= maxBodyBytes else { throw FormProblem(.contentTooLarge, "the form is larger than \(maxBodyBytes) bytes") }
             for event in try reader.feed(chunk.readableBytesView) {
@@ -127,7 +127,7 @@ enum FormBody {
 
     private static func collect(_ request: Request, maxBytes: Int) async throws -> Data {
         var body = Data()
-        for try await chunk in request.body {
+        try await eachChunk(of: request) { chunk in
             guard body.count + chunk.readableBytes <= maxBytes else {
                 throw FormProblem(.contentTooLarge, "the form is larger than \(maxBytes) bytes")
             }
@@ -184,6 +184,27 @@ struct FormProblem: Error {
 }
 
 extension FormBody {
+    /// How much of a body over its limit is still read, and dropped, before the 413 is sent.
+    static let drainBytes = 32 << 20
+
+    /// Hands each chunk of the body to `take`. When `take` refuses the body as too large, the
+    /// rest of it is read and dropped, up to `drainBytes`, before the refusal goes out: a
+    /// client that sends its whole body before it reads the answer (Python's urllib, curl
+    /// without Expect) was otherwise left blocked in sending until its own timeout, never
+    /// seeing the 413.
+    static func eachChunk(of request: Request, _ take: (ByteBuffer) throws -> Void) async throws {
+        var chunks = request.body.makeAsyncIterator()
+        while let chunk = try await chunks.next() {
+            do {
+                try take(chunk)
+            } catch let problem as FormProblem where problem.status == .contentTooLarge {
+                var left = drainBytes
+                while left > 0, let rest = try? await chunks.next() { left -= rest.readableBytes }
+                throw problem
+            }
+        }
+    }
+
     /// Runs `read`, or throws 408 once it has taken `seconds`: a sender dripping its body a byte
     /// at a time must not hold a connection, and a worker, for ever. Nothing is stored from a
     /// body that did not arrive whole, so a client that retries makes no duplicate.

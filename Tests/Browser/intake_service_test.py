@@ -20,6 +20,7 @@ import tempfile
 import threading
 import time
 import unittest
+import urllib.error
 import urllib.request
 import zlib
 from pathlib import Path
@@ -202,6 +203,30 @@ class IntakeServiceTest(unittest.TestCase):
         # wrk stops counting at the deadline with up to one request per connection still in flight.
         self.assertIn(len(self.listed()) - before - statuses[201], range(0, 17), "every acknowledged post is listed")
         self.assertInboxWhole()
+
+    def test_a_body_over_the_limit_gets_its_413_though_the_client_sends_it_all_first(self):
+        # urllib sends the whole body before it reads a byte of the answer. A service that
+        # answers early and stops reading leaves it blocked in send until its own timeout.
+        site = self.work / "small-photos"
+        if not site.exists():
+            shutil.copytree(self.site, site)
+            settings = site / "content/site.yaml"
+            settings.write_text(settings.read_text().replace("limits:\n", "limits:\n  photo_max_bytes: 1000000\n"))
+        service = IntakeService(site, self.inbox)
+        try:
+            for size in (3_000_000, 12_000_000):
+                request = urllib.request.Request(service.url + "/api/v1/photos?machine=desk-fan&author=Kim",
+                                                 data=noise_png(1000, size // 3000), headers={"Content-Type": "image/png"})
+                started = time.time()
+                with self.assertRaises(urllib.error.HTTPError) as refused:
+                    urllib.request.urlopen(request, timeout=20)
+                self.assertEqual(refused.exception.code, 413)
+                self.assertLess(time.time() - started, 15, f"{size} bytes: answered, not left to time out")
+            with urllib.request.urlopen(service.url + "/health", timeout=5) as response:
+                self.assertEqual(response.status, 200)
+        finally:
+            service.stop()
+        self.assertEqual(self.listed() if (self.inbox / "manifest.json").exists() else [], [])
 
     def test_idle_sockets_and_slow_senders_cannot_take_the_service_off_the_air(self):
         """300 idle sockets from one address under `ulimit -n 256`, a head never finished and a

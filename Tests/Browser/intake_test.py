@@ -176,7 +176,7 @@ class IntakeTest(unittest.TestCase):
         added = self.manifest()[before:]
         self.assertEqual(len(added), 1)
         details = (self.inbox / next(name for name in added[0]["files"] if name.endswith(".photo.yaml"))).read_text()
-        self.assertIn('caption: "Motor from below"', details)
+        self.assertIn('caption: Motor from below\n', details)
         self.assertIn("location: false", details)
         self.assertEqual(self.severe_errors(browser), [])
 
