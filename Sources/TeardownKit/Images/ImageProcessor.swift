@@ -216,17 +216,26 @@ struct ImageProcessor: Sendable {
         }
     }
 
+    /// Layers decoded at once while a machine's picture is composed. All at once, 400 layers
+    /// of 1600 x 1200 took 3.2 GB; in batches, the picture so far and one batch are held.
+    static let composeBatch = 16
+
     private func compose(_ machine: Machine, key: String, in folder: String) throws(ImageFailure) -> ImageCache.Outcome {
-        var placed: [(image: Vips.Image, x: Int, y: Int)] = []
-        for part in machine.outlines {
-            var (image, _) = try open(part.layer)
-            if image.size != part.layer.size {
-                do { image = try image.scaled(to: part.layer.size) } catch { throw .undecodable(error.reason) }
+        var composed: Vips.Image?
+        let outlines = machine.outlines
+        for start in stride(from: 0, to: max(outlines.count, 1), by: Self.composeBatch) {
+            // The picture so far goes first, under this batch's layers.
+            var placed: [(image: Vips.Image, x: Int, y: Int)] = composed.map { [($0, 0, 0)] } ?? []
+            for part in outlines[start..<min(start + Self.composeBatch, outlines.count)] {
+                var (image, _) = try open(part.layer)
+                if image.size != part.layer.size {
+                    do { image = try image.scaled(to: part.layer.size) } catch { throw .undecodable(error.reason) }
+                }
+                placed.append((image, part.layer.x, part.layer.y))
             }
-            placed.append((image, part.layer.x, part.layer.y))
+            do { composed = try Vips.compose(canvas: machine.canvas, layers: placed) } catch { throw .undecodable(error.reason) }
         }
-        let composed: Vips.Image
-        do { composed = try Vips.compose(canvas: machine.canvas, layers: placed) } catch { throw .undecodable(error.reason) }
+        guard let composed else { throw .undecodable("the machine has no layers to compose") }
         let variants = try variants(of: composed, widths: Self.coverWidths, in: folder)
         return .photo(ProcessedPhoto(key: key, width: machine.canvas.width, height: machine.canvas.height, variants: variants,
                                      original: nil, format: .png,
