@@ -32,19 +32,47 @@ enum ImageHeader {
         bytes[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) }
     }
 
+    /// The size the image shows at: an EXIF orientation of 5 to 8 turns it a quarter, as the
+    /// image stage (libvips' autorotate) does when it decodes the layer. Reading the frame's
+    /// size alone, a turned JPEG layer with an offset was placed at its unturned size.
     private static func jpegSize(_ bytes: [UInt8]) throws(Failure) -> PixelSize {
         var index = 2
+        var orientation = 1
         while index + 9 < bytes.count {
             guard bytes[index] == 0xFF else { throw .noSize }
             let marker = bytes[index + 1]
             let length = bigEndian(bytes, index + 2, 2)
+            if marker == 0xE1, index + 2 + length <= bytes.count {
+                orientation = exifOrientation(Array(bytes[(index + 4)..<(index + 2 + length)])) ?? orientation
+            }
             // SOF0-SOF15 carry the frame size; C4 (DHT), C8 and CC are not frames.
             if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
-                return PixelSize(width: bigEndian(bytes, index + 7, 2), height: bigEndian(bytes, index + 5, 2))
+                let width = bigEndian(bytes, index + 7, 2), height = bigEndian(bytes, index + 5, 2)
+                return (5...8).contains(orientation) ? PixelSize(width: height, height: width) : PixelSize(width: width, height: height)
             }
             index += 2 + length
         }
         throw .truncated
+    }
+
+    /// The orientation tag (0x0112) of IFD0 in an APP1 segment's "Exif" payload, or nil.
+    private static func exifOrientation(_ segment: [UInt8]) -> Int? {
+        guard segment.count >= 14, segment.starts(with: Array("Exif".utf8) + [0, 0]) else { return nil }
+        let tiff = Array(segment[6...])
+        let little = tiff.starts(with: Array("II".utf8))
+        guard little || tiff.starts(with: Array("MM".utf8)) else { return nil }
+        func number(_ offset: Int, _ count: Int) -> Int? {
+            guard offset >= 0, offset + count <= tiff.count else { return nil }
+            let slice = tiff[offset..<offset + count]
+            return (little ? slice.reversed() : Array(slice)).reduce(0) { $0 << 8 | Int($1) }
+        }
+        guard let ifd = number(4, 4), let entries = number(ifd, 2) else { return nil }
+        for entry in 0..<min(entries, 512) {
+            let at = ifd + 2 + entry * 12
+            guard let tag = number(at, 2) else { return nil }
+            if tag == 0x0112 { return number(at + 8, 2) }
+        }
+        return nil
     }
 
     private static func webpSize(_ bytes: [UInt8]) throws(Failure) -> PixelSize {

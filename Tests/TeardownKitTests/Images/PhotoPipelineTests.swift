@@ -52,6 +52,17 @@ struct PhotoPipelineTests {
         }
     }
 
+    @Test("The layer reader and the image stage agree on a turned JPEG's size", arguments: 1...8)
+    func headerHonoursOrientation(_ orientation: Int) throws {
+        // Turned by 90 degrees (5 to 8), a layer with an offset was placed at its unturned size.
+        let path = Fixtures.site("photos") + "/content/machines/camera/parts/body/photos/orientation-\(orientation).jpg"
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let header = try ImageHeader.size(of: data, pathExtension: "jpg")
+        let decoded = try Vips.open(path, format: .jpeg, maxPixels: 0).size
+        #expect(header == decoded, "orientation \(orientation): the header says \(header), the image stage \(decoded)")
+        #expect(header == PixelSize(width: 60, height: 40))
+    }
+
     @Test("No published image carries GPS, camera, serial number, maker note or any EXIF")
     func metadataStripped() throws {
         let site = try PhotoSite()

@@ -50,7 +50,7 @@ struct FirstHourPageTests {
         let site = Fixtures.copy(Fixtures.site("minimal"))
         let output = (site as NSString).deletingLastPathComponent + "/public"
         let build = { try SiteBuilder(siteRoot: site, output: output, cacheFolder: output + ".cache", pagefind: .notInstalled).build() }
-        try build()
+        _ = try build()
         let part = Fixtures.read(output + "/machines/box/parts/lid/index.html")
         #expect(part.contains("<link rel=\"icon\" href=\"../../../../assets/favicon.svg\" type=\"image/svg+xml\">"))
         #expect(Fixtures.read(output + "/assets/favicon.svg").contains("<svg"))
@@ -59,7 +59,7 @@ struct FirstHourPageTests {
         let original = Fixtures.read(settings)
         try FileManager.default.copyItem(atPath: site + "/content/machines/box/parts/lid/lid.svg", toPath: site + "/content/icon.svg")
         try (original + "\nfavicon: icon.svg\n").write(toFile: settings, atomically: true, encoding: .utf8)
-        try build()
+        _ = try build()
         #expect(Fixtures.read(output + "/index.html").contains("<link rel=\"icon\" href=\"favicon.svg\" type=\"image/svg+xml\">"))
         #expect(Fixtures.read(output + "/favicon.svg") == Fixtures.read(site + "/content/icon.svg"))
 
