@@ -24,10 +24,16 @@ public final class IntakeDesk: Sendable {
         var checked: Date
     }
 
+    /// Told when the site, read again after a change, no longer loads: submissions are then
+    /// reviewed against the last content that did, and the operator should know.
+    private let onReloadFailure: @Sendable (BuildFailure) -> Void
+
     /// Loads the site's content; a site with errors cannot take submissions.
-    public init(siteRoot: String, inbox: IntakeInbox, output: String? = nil) throws(BuildFailure) {
+    public init(siteRoot: String, inbox: IntakeInbox, output: String? = nil,
+                onReloadFailure: @escaping @Sendable (BuildFailure) -> Void = { _ in }) throws(BuildFailure) {
         self.siteRoot = siteRoot
         self.inbox = inbox
+        self.onReloadFailure = onReloadFailure
         self.output = output ?? siteRoot + "/public"
         let stamp = Self.stamp(siteRoot: siteRoot, output: self.output)
         let review = try Self.load(siteRoot)
@@ -181,8 +187,16 @@ public final class IntakeDesk: Sendable {
         }
         guard stale else { return review }
         let stamp = Self.stamp(siteRoot: siteRoot, output: output)
-        // A site that stops loading keeps taking submissions against the last good content.
-        guard let fresh = try? Self.load(siteRoot) else { return review }
+        // A site that stops loading keeps taking submissions against the last good content,
+        // and says so once for each change that broke it.
+        let fresh: SubmissionReview
+        do throws(BuildFailure) {
+            fresh = try Self.load(siteRoot)
+        } catch {
+            loaded.withLock { $0.stamp = stamp }
+            onReloadFailure(error)
+            return review
+        }
         loaded.withLock { state in
             state.review = fresh
             state.stamp = stamp

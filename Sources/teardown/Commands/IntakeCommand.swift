@@ -70,7 +70,12 @@ struct IntakeCommand: AsyncParsableCommand {
         let inboxStore = try Self.open(inbox)
         let desk: IntakeDesk
         do {
-            desk = try IntakeDesk(siteRoot: options.site, inbox: inboxStore, output: output)
+            let site = options.site
+            desk = try IntakeDesk(siteRoot: site, inbox: inboxStore, output: output) { failure in
+                DiagnosticPrinter.print(failure.diagnostics, site: site)
+                Terminal.error("the site no longer loads (\(DiagnosticPrinter.summary(failure.diagnostics))); "
+                               + "submissions are checked against the content as it was before")
+            }
         } catch {
             DiagnosticPrinter.print(error.diagnostics, site: options.site)
             Terminal.report("Intake not started: the site has \(DiagnosticPrinter.summary(error.diagnostics)).")

@@ -192,6 +192,23 @@ private struct IntakeScratch {
         }
     }
 
+    @Test func aSiteThatStopsLoadingIsReportedOnceAndTheLastGoodContentServes() async throws {
+        let site = Fixtures.copy(Fixtures.site("minimal"))
+        let inbox = try IntakeInbox(folder: (site as NSString).deletingLastPathComponent + "/inbox")
+        let reported = Locked<[BuildFailure]>([])
+        let desk = try IntakeDesk(siteRoot: site, inbox: inbox) { failure in reported.withLock { $0.append(failure) } }
+        try "title: [broken\n".write(toFile: site + "/content/site.yaml", atomically: true, encoding: .utf8)
+        // The content is looked at again at most once a second.
+        try await Task.sleep(for: .milliseconds(1100))
+        let first = await desk.submit(CommentForm(machine: "box", part: nil, author: "Ada", body: "Still taken."))
+        guard case .received = first else { Issue.record("\(first)"); return }
+        try await Task.sleep(for: .milliseconds(1100))
+        _ = await desk.submit(CommentForm(machine: "box", part: nil, author: "Ada", body: "Taken again."))
+        let failures = reported.withLock { $0 }
+        #expect(failures.count == 1, "said once for the change that broke it, not on every look")
+        #expect(failures.first?.diagnostics.first?.description.contains("content/site.yaml") == true, "\(failures)")
+    }
+
     @Test func recoveryClearsWhatAKilledRunLeftBehind() async throws {
         let scratch = try IntakeScratch()
         guard case .received(let kept, _) = await scratch.desk.submit(CommentForm(machine: "box", part: nil, author: "Ada", body: "Kept"))
