@@ -74,11 +74,10 @@ public struct ISODate: Hashable, Sendable, Comparable {
     /// "2024-05-01T14:30:00Z": the form Atom, sitemaps and catalog.json use, always in UTC.
     public var rfc3339: String { Self.rfc3339(date) }
 
+    private static let style = Date.ISO8601FormatStyle(timeZone: .gmt)
+
     static func rfc3339(_ date: Date) -> String {
-        var time = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        // Whole seconds, dropped rather than rounded, as the format shows no fraction.
+        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)).formatted(style)
     }
 }
