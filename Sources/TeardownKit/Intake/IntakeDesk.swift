@@ -45,7 +45,8 @@ public final class IntakeDesk: Sendable {
     // MARK: Comments
 
     public func submit(_ form: CommentForm, now: Date = Date()) async -> IntakeOutcome {
-        let review = current()
+        // Reading the site again, when it changed, waits on the disk.
+        let review = await BlockingPool.run { self.current() }
         if let problem = Self.targetProblem(machine: form.machine, part: form.part) { return .refused(problem) }
         let author = form.author.trimmingCharacters(in: .whitespacesAndNewlines)
         let body = form.body.replacingOccurrences(of: "\r\n", with: "\n")
@@ -95,7 +96,7 @@ public final class IntakeDesk: Sendable {
     public static func imageUploadName(_ upload: IntakeUpload) -> String { upload.id + ".upload" }
 
     public func submit(_ form: PhotoForm, upload: IntakeUpload, now: Date = Date()) async -> IntakeOutcome {
-        let review = current()
+        let review = await BlockingPool.run { self.current() }
         let limits = review.content.config.limits
         let refuse = { (reason: String) -> IntakeOutcome in
             self.discard(upload)

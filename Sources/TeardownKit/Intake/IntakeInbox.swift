@@ -88,19 +88,23 @@ public final class IntakeInbox: Sendable {
     /// set. Returns once the result is on disk; the upload folder is gone either way.
     public func publish(_ upload: IntakeUpload, hold: Bool) async throws(InboxFailure) {
         defer { try? FileSystem.removeTree(upload.folder) }
-        if hold {
-            // Digests are taken when a moderator approves it, from the files as they are then.
-            try Self.durableRename(upload.folder, to: pendingFolder + "/" + upload.id, folder: pendingFolder)
-            return
+        let (folder, pendingFolder) = (self.folder, self.pendingFolder)
+        // Digests, renames and fsync wait on the disk: on the blocking pool.
+        let entry = try await BlockingPool.run { () throws(InboxFailure) -> InboxSubmission? in
+            if hold {
+                // Digests are taken when a moderator approves it, from the files as they are then.
+                try Self.durableRename(upload.folder, to: pendingFolder + "/" + upload.id, folder: pendingFolder)
+                return nil
+            }
+            try upload.digestFiles()
+            let names = upload.files
+            for name in names {
+                try Self.durableRename(upload.folder + "/" + name, to: folder + "/" + name, folder: nil)
+            }
+            try Self.syncFolder(folder)
+            return InboxSubmission(id: upload.id, files: names, sha256: upload.sha256)
         }
-        try upload.digestFiles()
-        let names = upload.files
-        for name in names {
-            try Self.durableRename(upload.folder + "/" + name, to: folder + "/" + name, folder: nil)
-        }
-        try Self.syncFolder(folder)
-        let entry = InboxSubmission(id: upload.id, files: names, sha256: upload.sha256)
-        try await journal.append(entry)
+        if let entry { try await journal.append(entry) }
     }
 
     // MARK: Moderation

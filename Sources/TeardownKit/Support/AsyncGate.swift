@@ -8,10 +8,10 @@ actor AsyncGate {
 
     init(limit: Int) { self.limit = limit }
 
-    /// Runs `body` on the caller's thread once a place is free.
-    nonisolated func run<T: Sendable>(_ body: @Sendable () -> T) async -> T {
+    /// Runs `body` on the blocking pool once a place is free.
+    nonisolated func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await acquire()
-        let result = body()
+        let result = await BlockingPool.run(body)
         await release()
         return result
     }
