@@ -10,7 +10,7 @@ base's front.
 import math
 from pathlib import Path
 
-from svg import linear, svg
+from svg import write_layers, linear, svg
 
 ROOT = Path(__file__).resolve().parents[2]
 PARTS = ROOT / "content/machines/desk-fan/parts"
@@ -101,9 +101,7 @@ LAYERS = {"base": base, "stand": stand, "motor": motor, "rear-guard": rear_guard
 
 
 def main():
-    for slug, draw in LAYERS.items():
-        (PARTS / slug / f"{slug}.svg").write_text(draw())
-    print(f"{len(LAYERS)} layers in {PARTS.relative_to(ROOT)}")
+    write_layers(PARTS, LAYERS)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ switch sits where the handle meets the body, and the limescale filter in the spo
 """
 from pathlib import Path
 
-from svg import linear, svg
+from svg import write_layers, linear, svg
 
 ROOT = Path(__file__).resolve().parents[2]
 PARTS = ROOT / "content/machines/electric-kettle/parts"
@@ -95,9 +95,7 @@ LAYERS = {"power-base": power_base, "heating-element": heating_element, "body": 
 
 
 def main():
-    for slug, draw in LAYERS.items():
-        (PARTS / slug / f"{slug}.svg").write_text(draw())
-    print(f"{len(LAYERS)} layers in {PARTS.relative_to(ROOT)}")
+    write_layers(PARTS, LAYERS)
 
 
 if __name__ == "__main__":

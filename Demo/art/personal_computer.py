@@ -13,7 +13,7 @@ folders; part.yaml and description.md are written by hand.
 """
 from pathlib import Path
 
-from svg import SCREW, linear, screw, svg
+from svg import write_layers, SCREW, linear, screw, svg
 
 ROOT = Path(__file__).resolve().parents[2]
 PARTS = ROOT / "content/machines/personal-computer/parts"
@@ -314,11 +314,7 @@ LAYERS = {
 
 
 def main():
-    for slug, draw in LAYERS.items():
-        folder = PARTS / slug
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"{slug}.svg").write_text(draw())
-    print(f"{len(LAYERS)} layers in {PARTS.relative_to(ROOT)}")
+    write_layers(PARTS, LAYERS)
 
 
 if __name__ == "__main__":

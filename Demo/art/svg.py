@@ -28,3 +28,12 @@ def screw(x, y, r=3.2):
 
 
 SCREW = linear("screw", (0, "#e4e6e9"), (1, "#8d9298"), x2=1)
+
+
+def write_layers(parts, layers):
+    """Writes each part's layer, <part>/<part>.svg, from its drawing function."""
+    for slug, draw in layers.items():
+        folder = parts / slug
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{slug}.svg").write_text(draw())
+    print(f"{len(layers)} layers in {parts}")

@@ -126,7 +126,7 @@ enum FuzzTargets {
         }
     }
 
-    /// HTML's text: tags dropped and the four entities the highlighter writes turned back.
+    /// HTML's text: tags dropped and the five entities the highlighter writes turned back.
     static func plainText(_ html: [UInt8]) -> [UInt8] {
         var result: [UInt8] = []
         var index = 0
@@ -137,7 +137,7 @@ enum FuzzTargets {
                 continue
             }
             if html[index] == UInt8(ascii: "&"),
-               let entity = [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&amp;", "&")]
+               let entity = [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")]
                 .first(where: { html[index...].starts(with: $0.0.utf8) }) {
                 result += Array(entity.1.utf8)
                 index += entity.0.utf8.count

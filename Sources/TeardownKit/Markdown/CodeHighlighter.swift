@@ -74,10 +74,10 @@ enum CodeHighlighter {
                 let text = line[range]
                 if let kind {
                     output += Array("<span class=\"hl-\(kind.rawValue)\">".utf8)
-                    escape(text, into: &output)
+                    HTMLEscaping.escape(text, into: &output)
                     output += Array("</span>".utf8)
                 } else {
-                    escape(text, into: &output)
+                    HTMLEscaping.escape(text, into: &output)
                 }
             }
             state = scanner.state
@@ -117,18 +117,6 @@ enum CodeHighlighter {
             index += 1
         }
         return result
-    }
-
-    private static func escape(_ text: ArraySlice<UInt8>, into output: inout [UInt8]) {
-        for byte in text {
-            switch byte {
-            case UInt8(ascii: "&"): output += Array("&amp;".utf8)
-            case UInt8(ascii: "<"): output += Array("&lt;".utf8)
-            case UInt8(ascii: ">"): output += Array("&gt;".utf8)
-            case UInt8(ascii: "\""): output += Array("&quot;".utf8)
-            default: output.append(byte)
-            }
-        }
     }
 
     enum Keywords {

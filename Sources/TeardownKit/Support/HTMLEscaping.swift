@@ -7,19 +7,24 @@ enum HTMLEscaping {
             guard bytes.contains(where: Self.isSpecial) else { return nil }
             var output: [UInt8] = []
             output.reserveCapacity(bytes.count + 16)
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "<"): output += Array("&lt;".utf8)
-                case UInt8(ascii: ">"): output += Array("&gt;".utf8)
-                case UInt8(ascii: "&"): output += Array("&amp;".utf8)
-                case UInt8(ascii: "\""): output += Array("&quot;".utf8)
-                case UInt8(ascii: "'"): output += Array("&#39;".utf8)
-                default: output.append(byte)
-                }
-            }
+            escape(bytes, into: &output)
             return String(decoding: output, as: UTF8.self)
         }
         return escaped ?? text
+    }
+
+    /// UTF-8 text appended to `output` with the five special characters as entities.
+    static func escape(_ bytes: some Sequence<UInt8>, into output: inout [UInt8]) {
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "<"): output += Array("&lt;".utf8)
+            case UInt8(ascii: ">"): output += Array("&gt;".utf8)
+            case UInt8(ascii: "&"): output += Array("&amp;".utf8)
+            case UInt8(ascii: "\""): output += Array("&quot;".utf8)
+            case UInt8(ascii: "'"): output += Array("&#39;".utf8)
+            default: output.append(byte)
+            }
+        }
     }
 
     /// Text for an attribute value or element content outside templates.

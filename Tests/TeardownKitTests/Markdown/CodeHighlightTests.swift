@@ -73,7 +73,7 @@ struct CodeHighlightTests {
             for language in languages {
                 let html = String(decoding: CodeHighlighter.highlight(line, as: language), as: UTF8.self)
                 let text = html.replacing(/<[^>]*>/.matchingSemantics(.unicodeScalar), with: "").replacing("&lt;", with: "<").replacing("&gt;", with: ">")
-                    .replacing("&quot;", with: "\"").replacing("&amp;", with: "&")
+                    .replacing("&quot;", with: "\"").replacing("&#39;", with: "'").replacing("&amp;", with: "&")
                 #expect(text == String(decoding: line, as: UTF8.self), "\(line)")
             }
         }
