@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// A help manual: the site's (content/manual/) or a machine's (machines/<m>/manual/).
 public struct Manual: Sendable, Hashable {
     /// One line of the navigation tree, in reading order.
@@ -61,18 +63,9 @@ public struct Manual: Sendable, Hashable {
     public var inlineNavigation: Bool { entries.count <= Self.inlineNavigationLimit }
 
     /// A relative path with `.` and `..` worked out ("guide/../a.md" is "a.md"); leading `..`
-    /// that leave the folder are kept. Foundation's standardizingPath does this only for absolute paths.
+    /// that leave the folder are kept, as swift-system's lexical normalisation keeps them.
     static func normalized(_ path: String) -> String {
-        var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-            if part == "." { continue }
-            if part == "..", let last = parts.last, last != ".." {
-                parts.removeLast()
-            } else {
-                parts.append(part)
-            }
-        }
-        return parts.joined(separator: "/")
+        FilePath(path).lexicallyNormalized().string
     }
 
     /// Page names at the top of a manual that its generated pages use.
