@@ -77,6 +77,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // A channel handler of its own caps the connections of one address.
                 .product(name: "NIOCore", package: "swift-nio"),
+                // The inbox token is compared by digest, in constant time.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("openapi.json")]
