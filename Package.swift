@@ -67,6 +67,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                // inotify is read through its FileDescriptor.
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // Community intake: a web service of its own, beside the preview server.
@@ -109,7 +111,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TeardownServeTests",
-            dependencies: ["TeardownServe"]
+            dependencies: ["TeardownServe", .product(name: "HummingbirdTesting", package: "hummingbird")]
         ),
         .testTarget(
             name: "TeardownIntakeTests",

@@ -27,23 +27,10 @@ enum FormBody {
         let body = try await collect(request, maxBytes: maxBytes)
         switch mediaType(type) {
         case "application/json":
-            guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
-                throw FormProblem(.badRequest, "the body is not a JSON object")
-            }
-            guard object.count <= maxFields else { throw tooMany() }
-            var fields: [String: String] = [:]
-            for (key, value) in object where knownFields.contains(key) {
-                switch value {
-                case let text as String: fields[key] = text
-                case let flag as Bool: fields[key] = flag ? "true" : "false"
-                case is NSNull: continue
-                default: throw FormProblem(.badRequest, "'\(key)' must be a string")
-                }
-            }
-            return fields
+            return try decode { try JSONDecoder().decode(SubmissionFields.self, from: body) }
         case "application/x-www-form-urlencoded", "":
             guard body.reduce(0, { $0 + ($1 == UInt8(ascii: "&") ? 1 : 0) }) < maxFields else { throw tooMany() }
-            return urlEncoded(String(decoding: body, as: UTF8.self)).filter { knownFields.contains($0.key) }
+            return try decode { try URLEncodedFormDecoder().decode(SubmissionFields.self, from: String(decoding: body, as: UTF8.self)) }
         default:
             throw FormProblem(.unsupportedMediaType, "send the form as JSON, URL-encoded or multipart form data")
         }
@@ -136,17 +123,19 @@ enum FormBody {
         return body
     }
 
-    static func urlEncoded(_ text: String) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let pieces = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ piece: Substring) -> String {
-                let spaced = piece.replacingOccurrences(of: "+", with: " ")
-                return spaced.removingPercentEncoding ?? spaced
-            }
-            set(&fields, decode(pieces[0]), pieces.count > 1 ? decode(pieces[1]) : "")
+    /// The fields of a JSON or URL-encoded body, with the decoders' own complaints turned into a 400.
+    /// A field sent twice is refused by the URL-encoded decoder, which also settles the trap
+    /// field sent empty after a filled copy.
+    private static func decode(_ read: () throws -> SubmissionFields) throws -> [String: String] {
+        do {
+            return try read().values
+        } catch let problem as FormProblem {
+            throw problem
+        } catch let error as URLEncodedFormError {
+            throw FormProblem(.badRequest, "the form cannot be read: \(error.description)")
+        } catch {
+            throw FormProblem(.badRequest, "the body is not a JSON object")
         }
-        return fields
     }
 
     /// The name of the hidden field a person leaves empty and a robot fills in.
@@ -170,6 +159,38 @@ enum FormBody {
 
 extension MultipartReader.Failure {
     var problem: FormProblem { FormProblem(.badRequest, "the form data cannot be read: \(description)") }
+}
+
+/// The known fields of a JSON or URL-encoded submission; others are counted and dropped.
+struct SubmissionFields: Decodable {
+    let values: [String: String]
+
+    private struct Name: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Name.self)
+        guard container.allKeys.count <= FormBody.maxFields else {
+            throw FormProblem(.contentTooLarge, "the form has more than \(FormBody.maxFields) fields")
+        }
+        var values: [String: String] = [:]
+        for key in container.allKeys where FormBody.knownFields.contains(key.stringValue) {
+            if let text = try? container.decode(String.self, forKey: key) {
+                values[key.stringValue] = text
+            } else if let flag = try? container.decode(Bool.self, forKey: key) {
+                values[key.stringValue] = flag ? "true" : "false"
+            } else if try container.decodeNil(forKey: key) {
+                continue
+            } else {
+                throw FormProblem(.badRequest, "'\(key.stringValue)' must be a string")
+            }
+        }
+        self.values = values
+    }
 }
 
 /// Why a request was refused, with the status to answer.

@@ -1,5 +1,4 @@
 import Foundation
-import Crypto
 import Hummingbird
 import Logging
 import TeardownKit
@@ -8,19 +7,6 @@ import TeardownKit
 /// (described by `/api/v1/openapi.json`), writes them into an inbox, and serves that inbox to
 /// `teardown sync` holders of its token.
 public struct IntakeServer: Sendable {
-    public enum Event: Sendable {
-        case listening(url: String)
-        case received(id: String, held: Bool)
-        case refused(reason: String)
-        /// The inbox could not be written: the disk is full, say.
-        case failed(reason: String)
-        /// The inbox or the site could not be read: a damaged manifest, a site that stopped loading.
-        case unreadable(reason: String)
-        /// A form with its hidden trap field filled in: a robot's, dropped unseen.
-        case trapped
-        case limited
-    }
-
     public struct Settings: Sendable {
         public var host = "127.0.0.1"
         public var port = 8081
@@ -39,6 +25,8 @@ public struct IntakeServer: Sendable {
         public var bodyTimeout = 60
         /// Connections one address may hold open at once.
         public var connectionsPerAddress = 16
+        /// Where the operator keeps the inbox's token, for the line that tells them how sync reads the inbox.
+        public var tokenSource = "the inbox's .token file"
 
         public init(token: String, siteURL: String) {
             self.token = token
@@ -49,17 +37,15 @@ public struct IntakeServer: Sendable {
     public let desk: IntakeDesk
     public let settings: Settings
     private let limiter: RateLimiter
-    /// Where the web server's own messages go: the caller decides how they look.
+    /// Where the service's events and the web server's own lines go, as one channel: the caller
+    /// decides how they look.
     public let logger: Logger
-    private let onEvent: @Sendable (Event) -> Void
 
-    public init(desk: IntakeDesk, settings: Settings, logger: Logger = Logger(label: "teardown-intake"),
-                onEvent: @escaping @Sendable (Event) -> Void = { _ in }) {
+    public init(desk: IntakeDesk, settings: Settings, logger: Logger = Logger(label: "teardown-intake")) {
         self.desk = desk
         self.settings = settings
         self.logger = logger
         limiter = RateLimiter(perMinute: settings.perMinute)
-        self.onEvent = onEvent
     }
 
     public func run() async throws {
@@ -68,7 +54,7 @@ public struct IntakeServer: Sendable {
 
     func application() -> some ApplicationProtocol {
         let counts = ConnectionCap.Counts(limit: settings.connectionsPerAddress)
-        let onEvent = onEvent
+        let logger = logger
         return Application(
             router: router(),
             // An idle connection (one that never finishes its request's head, too) is closed,
@@ -76,12 +62,15 @@ public struct IntakeServer: Sendable {
             // service off the air.
             server: .http1(configuration: .init(
                 additionalChannelHandlers: [ConnectionCap(counts: counts) { address in
-                    onEvent(.refused(reason: "\(address) holds \(counts.limit) connections already"))
+                    IntakeEvent.refused(reason: "\(address) holds \(counts.limit) connections already").log(to: logger)
                 }],
                 idleTimeout: .seconds(Int64(settings.idleTimeout)),
                 httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 << 10, maxHeaderListSize: 32 << 10, maxHeaderFieldCount: 100))),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "teardown-intake"),
-            onServerRunning: { [onEvent, settings] _ in onEvent(.listening(url: "http://\(settings.host):\(settings.port)/")) },
+            onServerRunning: { [desk, settings] _ in
+                IntakeEvent.listening(url: "http://\(settings.host):\(settings.port)/", inbox: desk.inbox.folder,
+                                      held: desk.config.moderation, tokenSource: settings.tokenSource).log(to: logger)
+            },
             logger: logger
         )
     }
@@ -109,12 +98,8 @@ public struct IntakeServer: Sendable {
         router.post("/api/v1/comments") { request, context in await comment(request, context, api: true) }
         router.post("/forms/photo") { request, context in await photo(request, context, api: false) }
         router.post("/api/v1/photos") { request, context in await photo(request, context, api: true) }
-        router.get("/inbox/:file") { request, context in
-            guard authorized(request) else {
-                return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"teardown inbox\""],
-                                body: .init(byteBuffer: ByteBuffer(string: "a token is needed to read the inbox\n")))
-            }
-            return inboxFile(context.parameters.get("file") ?? "")
+        router.group("inbox").add(middleware: InboxToken(token: settings.token)).get(":file") { _, context in
+            inboxFile(context.parameters.get("file") ?? "")
         }
         return router
     }
@@ -122,7 +107,8 @@ public struct IntakeServer: Sendable {
     // MARK: Submissions
 
     private func comment(_ request: Request, _ context: IntakeContext, api: Bool) async -> Response {
-        if let wait = limiter.take(address(request, context)) { return limited(wait, request: request, api: api) }
+        let sender = address(request, context)
+        if let wait = limiter.take(sender) { return limited(wait, sender: sender, request: request, api: api) }
         let fields: [String: String]
         do {
             let maxBytes = max(64 << 10, desk.config.limits.commentMax * 8)
@@ -140,7 +126,8 @@ public struct IntakeServer: Sendable {
     }
 
     private func photo(_ request: Request, _ context: IntakeContext, api: Bool) async -> Response {
-        if let wait = limiter.take(address(request, context)) { return limited(wait, request: request, api: api) }
+        let sender = address(request, context)
+        if let wait = limiter.take(sender) { return limited(wait, sender: sender, request: request, api: api) }
         let upload: IntakeUpload
         do {
             upload = try desk.beginPhoto()
@@ -179,7 +166,7 @@ public struct IntakeServer: Sendable {
     private func respond(_ outcome: IntakeOutcome, request: Request, api: Bool, fields: [String: String], action: String) -> Response {
         switch outcome {
         case .received(let id, let held):
-            onEvent(.received(id: id, held: held))
+            IntakeEvent.received(id: id, held: held).log(to: logger)
             if wantsJSON(request, api: api) {
                 return json(.created, ["id": id, "status": held ? "held" : "received"])
             }
@@ -187,10 +174,10 @@ public struct IntakeServer: Sendable {
             let location = "../thanks?held=\(held ? 1 : 0)&back=\(query(back(fields["back"])))"
             return Response(status: .seeOther, headers: [.location: location])
         case .refused(let reason):
-            onEvent(.refused(reason: reason))
+            IntakeEvent.refused(reason: reason).log(to: logger)
             return failure(FormProblem(.unprocessableContent, reason), request: request, api: api, fields: fields, action: action)
         case .failed(let reason):
-            onEvent(.failed(reason: reason))
+            IntakeEvent.failed(reason: reason, inbox: desk.inbox.folder).log(to: logger)
             return failure(FormProblem(.serviceUnavailable, reason), request: request, api: api, fields: fields, action: action)
         }
     }
@@ -210,8 +197,8 @@ public struct IntakeServer: Sendable {
                                                         back: back(fields["back"]), action: action, fields: fields))
     }
 
-    private func limited(_ seconds: Int, request: Request, api: Bool) -> Response {
-        onEvent(.limited)
+    private func limited(_ seconds: Int, sender: String, request: Request, api: Bool) -> Response {
+        IntakeEvent.limited(address: sender).log(to: logger)
         let message = "too many submissions from your address; please wait \(seconds) s"
         var response = wantsJSON(request, api: api)
             ? json(.tooManyRequests, ["error": message])
@@ -222,7 +209,7 @@ public struct IntakeServer: Sendable {
 
     /// A robot gets the same answer as a person, so it learns nothing; nothing is kept.
     private func trapped(request: Request, api: Bool, fields: [String: String]) -> Response {
-        onEvent(.trapped)
+        IntakeEvent.trapped.log(to: logger)
         if wantsJSON(request, api: api) { return json(.created, ["id": IntakeID.make(), "status": "received"]) }
         return Response(status: .seeOther, headers: [.location: "../thanks?held=0&back=\(query(back(fields["back"])))"])
     }
@@ -267,19 +254,12 @@ public struct IntakeServer: Sendable {
 
     // MARK: Inbox
 
-    private func authorized(_ request: Request) -> Bool {
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return false }
-        // Their digests are compared, which swift-crypto does in constant time: timing tells
-        // nothing about the token, not even its length.
-        return SHA256.hash(data: Data(header.dropFirst("Bearer ".count).utf8)) == SHA256.hash(data: Data(settings.token.utf8))
-    }
-
     private func inboxFile(_ name: String) -> Response {
         var listed = name == "manifest.json"
         do throws(InboxFailure) {
             if !listed { listed = try desk.inbox.lists(name) }
         } catch {
-            onEvent(.unreadable(reason: "the inbox's manifest cannot be read: \(error.reason)"))
+            IntakeEvent.unreadable(reason: "the inbox's manifest cannot be read: \(error.reason)").log(to: logger)
             return text(.internalServerError, "the inbox's manifest cannot be read\n")
         }
         guard listed, let data = try? Data(contentsOf: URL(fileURLWithPath: desk.inbox.folder + "/" + name), options: .alwaysMapped)

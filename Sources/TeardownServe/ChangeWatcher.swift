@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,7 +26,7 @@ final class ChangeWatcher: @unchecked Sendable {
         } else {
             descriptor = inotify_init1(Int32(IN_CLOEXEC))
             if descriptor < 0 {
-                mode = .polling(reason: "inotify is unavailable: \(String(cString: strerror(errno)))")
+                mode = .polling(reason: "inotify is unavailable: \(Errno(rawValue: errno))")
             } else {
                 for folder in folders where !addWatches(below: folder) {
                     close(descriptor)
@@ -63,14 +64,15 @@ final class ChangeWatcher: @unchecked Sendable {
     }
 
     private func readEvents() {
-        let size = 64 * 1024
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
-        defer { buffer.deallocate() }
+        let events = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
+        defer { events.deallocate() }
+        let buffer = events.baseAddress!
         while true {
-            let count = read(descriptor, buffer, size)
-            if count < 0 {
-                if errno == EINTR { continue }
-                mode = .polling(reason: "inotify failed: \(String(cString: strerror(errno)))")
+            let count: Int
+            do {
+                count = try FileDescriptor(rawValue: descriptor).read(into: events)
+            } catch {
+                mode = .polling(reason: "inotify failed: \(error)")
                 poll()
                 return
             }

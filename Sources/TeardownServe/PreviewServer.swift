@@ -44,8 +44,30 @@ public struct PreviewServer: Sendable {
         }
         if case .polling(let reason) = watcher.mode { onEvent(.watching(polling: reason)) } else { onEvent(.watching(polling: nil)) }
 
-        let files = StaticFiles(root: builder.output)
-        let router = Router()
+        let router = Self.router(files: PreviewFiles(root: builder.output, logger: logger), live: live)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "teardown"),
+            onServerRunning: { [onEvent, host, port] _ in onEvent(.listening(url: "http://\(host):\(port)/")) },
+            logger: logger
+        )
+        try await app.runService()
+        _ = watcher
+    }
+
+    /// The preview's routes: live reload's script and events, then the output folder through
+    /// Hummingbird's `FileMiddleware`, then the site's own 404 page.
+    static func router(files: PreviewFiles, live: LiveReload) -> Router<BasicRequestContext> {
+        let router = Router(options: .autoGenerateHeadEndpoints)
+        router.middlewares.add(PreviewResponses(files: files))
+        router.middlewares.add(
+            FileMiddleware(fileProvider: files, searchForIndexHtml: true)
+                .withAdditionalMediaTypes(forFileExtensions: [
+                    "html": MediaType(type: .text, subType: "html", parameter: ("charset", "utf-8")),
+                    "css": MediaType(type: .text, subType: "css", parameter: ("charset", "utf-8")),
+                    "js": MediaType(type: .text, subType: "javascript", parameter: ("charset", "utf-8")),
+                    "atom": MediaType(type: .application, subType: "atom+xml"),
+                ]))
         router.get("/__teardown/live.js") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
                      body: .init(byteBuffer: ByteBuffer(string: LiveReload.script)))
@@ -66,50 +88,31 @@ public struct PreviewServer: Sendable {
                     try await writer.finish(nil)
                 })
         }
-        // "**" matches one segment or more, so the home page needs its own route.
-        for path in ["/", "**"] {
-            router.get(RouterPath(path)) { request, _ in
-                Self.respond(to: request.uri.path, files: files)
-            }
-            router.head(RouterPath(path)) { request, _ in
-                var response = Self.respond(to: request.uri.path, files: files)
-                response.body = .init()
-                return response
-            }
-        }
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname(host, port: port), serverName: "teardown"),
-            onServerRunning: { [onEvent, host, port] _ in onEvent(.listening(url: "http://\(host):\(port)/")) },
-            logger: logger
-        )
-        try await app.runService()
-        _ = watcher
+        return router
     }
+}
 
-    static func respond(to path: String, files: StaticFiles) -> Response {
-        switch files.resolve(path) {
-        case .redirect(let location):
-            return Response(status: .movedPermanently, headers: [.location: location])
-        case .file(let file):
-            return serve(file, status: .ok)
-        case .notFound:
-            if case .file(let page) = files.resolve("/404.html") { return serve(page, status: .notFound) }
-            return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: "Not found\n")))
-        }
-    }
+/// Nothing the preview serves is cached without asking again, whatever its extension
+/// (`FileMiddleware`'s cache rules know only registered media types), and a path that is
+/// neither a route nor a file gets the site's own 404 page, with its status.
+struct PreviewResponses<Context: RequestContext>: RouterMiddleware {
+    let files: PreviewFiles
 
-    private static func serve(_ file: String, status: HTTPResponse.Status) -> Response {
-        guard var data = FileManager.default.contents(atPath: file) else {
-            return Response(status: .notFound)
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            var response = try await next(request, context)
+            response.headers[.cacheControl] = "no-cache"
+            return response
+        } catch let error as any HTTPResponseError where error.status == .notFound {
+            let headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"]
+            guard let page = files.contained(files.root + "/404.html"),
+                  let data = try? Data(contentsOf: URL(fileURLWithPath: page)) else {
+                return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                                body: .init(byteBuffer: ByteBuffer(string: "Not found\n")))
+            }
+            let body = request.method == .head ? ResponseBody() : .init(byteBuffer: ByteBuffer(bytes: LiveReload.inject(into: data)))
+            return Response(status: .notFound, headers: headers, body: body)
         }
-        let type = StaticFiles.mediaType(of: file)
-        if type.hasPrefix("text/html") {
-            data = LiveReload.inject(into: data)
-        }
-        return Response(status: status, headers: [.contentType: type, .cacheControl: "no-cache"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
 

@@ -115,11 +115,13 @@ struct ServeTests {
         #expect(css == "200 text/css; charset=utf-8")
         let redirect = try server.curl(["-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", server.url("/machines/desk-fan")])
         #expect(redirect.hasPrefix("301 ") && redirect.hasSuffix("/machines/desk-fan/"))
-        for path in ["/../content/site.yaml", "/%2e%2e/content/site.yaml", "/nowhere/"] {
+        // `..` is refused outright (400, by Hummingbird's FileMiddleware); a missing page gets the site's 404 page.
+        for (path, expected) in [("/../content/site.yaml", "400"), ("/%2e%2e/content/site.yaml", "400"), ("/nowhere/", "404")] {
             let status = try server.curl(["-o", "/dev/null", "-w", "%{http_code}", server.url(path)])
-            #expect(status == "404", "\(path)")
+            #expect(status == expected, "\(path)")
+            #expect(!(try server.curl([server.url(path)])).contains("title:"), "\(path)")
         }
-        #expect(try server.curl([server.url("/%2e%2e/content/site.yaml")]).contains("Page not found"))
+        #expect(try server.curl([server.url("/nowhere/")]).contains("Page not found"))
         // One style of log: the web server's routine lines ("Server started and listening",
         // timestamped) are not printed between the command's own.
         let starts = ["note: ", "Built ", "Watching ", "Serving on "]

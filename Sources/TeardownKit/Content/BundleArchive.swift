@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 import ZIPFoundation
 #if canImport(Glibc)
 import Glibc
@@ -134,9 +135,14 @@ struct BundleArchive {
     /// Writes one entry, counting the bytes that really come out: a size in the archive's
     /// directory can lie, so the limit holds for what is written, not for what was declared.
     private func extract(_ entry: Entry, archive: Archive, to target: String, written: inout Int) throws {
-        let descriptor = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw EntryFailure(reason: "cannot be written: \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(target, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
+                                           permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        } catch {
+            throw EntryFailure(reason: "cannot be written: \(error)")
+        }
+        defer { try? file.close() }
         var total = written
         let limit = maxBytes
         let checksum = try archive.extract(entry) { chunk in
@@ -144,8 +150,10 @@ struct BundleArchive {
             guard total <= limit else {
                 throw EntryFailure(reason: "takes the unpacked bundle over \(limit) bytes (limits.bundle_max_bytes)")
             }
-            guard chunk.withUnsafeBytes({ FileSystem.writeAll(descriptor, $0) }) else {
-                throw EntryFailure(reason: "cannot be written: \(String(cString: strerror(errno)))")
+            do {
+                _ = try file.writeAll(chunk)
+            } catch {
+                throw EntryFailure(reason: "cannot be written: \(error)")
             }
         }
         guard checksum == entry.checksum else { throw Archive.ArchiveError.invalidCRC32 }

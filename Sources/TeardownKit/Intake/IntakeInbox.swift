@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -79,7 +80,7 @@ public final class IntakeInbox: Sendable {
     public func beginUpload(id: String) throws(InboxFailure) -> IntakeUpload {
         let path = incoming + "/" + id
         guard mkdir(path, 0o700) == 0 else {
-            throw InboxFailure(source: path, reason: String(cString: strerror(errno)))
+            throw InboxFailure(source: path, reason: Errno(rawValue: errno).description)
         }
         return IntakeUpload(id: id, folder: path)
     }
@@ -177,7 +178,7 @@ public final class IntakeInbox: Sendable {
 
     static func durableRename(_ source: String, to target: String, folder: String?) throws(InboxFailure) {
         guard Glibc.rename(source, target) == 0 else {
-            throw InboxFailure(source: target, reason: "cannot move into place: \(String(cString: strerror(errno)))")
+            throw InboxFailure(source: target, reason: "cannot move into place: \(Errno(rawValue: errno).description)")
         }
         if let folder { try syncFolder(folder) }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -64,16 +65,20 @@ public final class IntakeUpload: @unchecked Sendable {
 /// One file being written: appended to, then fsynced and closed.
 public final class UploadFile: @unchecked Sendable {
     public let path: String
-    private var descriptor: Int32
+    private var file: FileDescriptor?
     public private(set) var size = 0
 
     init(path: String) throws(InboxFailure) {
         self.path = path
-        descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw InboxFailure(source: path, reason: String(cString: strerror(errno))) }
+        do {
+            file = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
+                                           permissions: .ownerReadWrite)
+        } catch {
+            throw InboxFailure(source: path, reason: "\(error)")
+        }
     }
 
-    deinit { if descriptor >= 0 { close(descriptor) } }
+    deinit { try? file?.close() }
 
     public func append(_ data: Data) throws(InboxFailure) {
         var failure: InboxFailure?
@@ -84,15 +89,19 @@ public final class UploadFile: @unchecked Sendable {
     }
 
     public func append(_ raw: UnsafeRawBufferPointer) throws(InboxFailure) {
-        guard FileSystem.writeAll(descriptor, raw) else {
-            throw InboxFailure(source: path, reason: String(cString: strerror(errno)))
+        do {
+            guard let file else { throw Errno.badFileDescriptor }
+            _ = try file.writeAll(raw)
+        } catch {
+            throw InboxFailure(source: path, reason: "\(error)")
         }
         size += raw.count
     }
 
     /// Flushes the file to disk and closes it.
     public func finish() throws(InboxFailure) {
-        defer { close(descriptor); descriptor = -1 }
-        guard fsync(descriptor) == 0 else { throw InboxFailure(source: path, reason: "fsync: \(String(cString: strerror(errno)))") }
+        guard let file else { return }
+        defer { try? file.close(); self.file = nil }
+        guard fsync(file.rawValue) == 0 else { throw InboxFailure(source: path, reason: "fsync: \(Errno(rawValue: errno))") }
     }
 }

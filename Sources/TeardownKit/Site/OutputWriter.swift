@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #else
@@ -13,6 +14,16 @@ struct OutputWriter: Sendable {
         let path: String
         let reason: String
         var description: String { "\(path): \(reason)" }
+
+        init(path: String, reason: String) {
+            self.path = path
+            self.reason = reason
+        }
+
+        init(path: String, _ error: any Error) {
+            self.path = path
+            reason = (error as? Errno)?.description ?? "\(error)"
+        }
     }
 
     let root: String
@@ -33,7 +44,7 @@ struct OutputWriter: Sendable {
             let failures = ParallelMap.map(levels[depth] ?? []) { folder -> Failure? in
                 let full = root + "/" + folder
                 guard mkdir(full, 0o755) != 0, errno != EEXIST else { return nil }
-                return Failure(path: full, reason: String(cString: strerror(errno)))
+                return Failure(path: full, Errno(rawValue: errno))
             }
             if let failure = failures.compactMap({ $0 }).first { throw failure }
         }
@@ -47,42 +58,42 @@ struct OutputWriter: Sendable {
     func write(_ bytes: UnsafeBufferPointer<UInt8>, to path: String) throws {
         let full = root + "/" + path
         unlink(full)
-        let descriptor = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Failure(path: full, reason: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        guard FileSystem.writeAll(descriptor, UnsafeRawBufferPointer(bytes)) else {
-            throw Failure(path: full, reason: String(cString: strerror(errno)))
+        do {
+            let file = try Self.create(full)
+            try file.closeAfter { _ = try file.writeAll(UnsafeRawBufferPointer(bytes)) }
+        } catch {
+            throw Failure(path: full, error)
         }
     }
 
     func copy(from source: String, to path: String) throws {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw Failure(path: source, reason: String(cString: strerror(errno))) }
-        defer { close(input) }
+        let input: FileDescriptor
+        do {
+            input = try FileDescriptor.open(source, .readOnly, options: .closeOnExec)
+        } catch {
+            throw Failure(path: source, error)
+        }
+        defer { try? input.close() }
         let full = root + "/" + path
         unlink(full)
-        let output = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard output >= 0 else { throw Failure(path: full, reason: String(cString: strerror(errno))) }
-        defer { close(output) }
-        let size = 1 << 16
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
         defer { buffer.deallocate() }
-        while true {
-            let count = read(input, buffer, size)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Failure(path: source, reason: String(cString: strerror(errno)))
-            }
-            if count == 0 { return }
-            var offset = 0
-            while offset < count {
-                let written = Glibc.write(output, buffer + offset, count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw Failure(path: full, reason: String(cString: strerror(errno)))
+        do {
+            let output = try Self.create(full)
+            try output.closeAfter {
+                while true {
+                    let count = try input.read(into: buffer)
+                    if count == 0 { return }
+                    _ = try output.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 }
-                offset += written
             }
+        } catch {
+            throw Failure(path: full, error)
         }
+    }
+
+    private static func create(_ path: String) throws -> FileDescriptor {
+        try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate, .closeOnExec],
+                                permissions: [.ownerReadWrite, .groupRead, .otherRead])
     }
 }

@@ -1,19 +1,32 @@
 import CTeardownSystem
 import Foundation
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The POSIX and Linux calls the build and sync rely on, with errors as messages.
-/// This is the one Swift file that calls into CTeardownSystem.
+/// The POSIX and Linux calls the build and sync rely on, with errors as messages. Opening,
+/// reading and writing go through swift-system's `FileDescriptor`, which retries interrupted
+/// calls and reports `Errno`; what it lacks (fsync, flock, rename, link, the directory walk)
+/// is called here directly. This is the one Swift file that calls into CTeardownSystem.
 enum FileSystem {
     struct Failure: Error, CustomStringConvertible {
         let path: String
         let reason: String
         var description: String { "\(path): \(reason)" }
 
+        /// The failure of the call that just set errno.
         static func errno(_ path: String) -> Failure {
-            Failure(path: path, reason: String(cString: strerror(Glibc.errno)))
+            Failure(path: path, reason: Errno(rawValue: Glibc.errno).description)
+        }
+
+        init(path: String, reason: String) {
+            self.path = path
+            self.reason = reason
+        }
+
+        init(path: String, _ error: any Error) {
+            self.init(path: path, reason: (error as? Errno)?.description ?? "\(error)")
         }
     }
 
@@ -45,7 +58,7 @@ enum FileSystem {
     static func portProblem(host: String, port: Int) -> (inUse: Bool, reason: String)? {
         let result = td_port_check(host, Int32(port))
         if result == 0 { return nil }
-        return result < 0 ? (false, "\(host) does not resolve") : (result == EADDRINUSE, String(cString: strerror(result)))
+        return result < 0 ? (false, "\(host) does not resolve") : (result == EADDRINUSE, Errno(rawValue: result).description)
     }
 
     static func rename(_ source: String, to target: String) throws {
@@ -129,22 +142,22 @@ enum FileSystem {
     /// A file's bytes, refusing a symbolic link in the same call that opens it, so that no link
     /// can be put in place between a check and the read.
     static func contentsWithoutFollowing(_ path: String) -> Result<Data, ReadFailure> {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return .failure(Glibc.errno == ELOOP ? .symbolicLink : .unreadable) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .failure(.unreadable) }
-        var data = Data(count: Int(info.st_size))
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, .readOnly, options: [.noFollow, .closeOnExec])
+        } catch {
+            return .failure(error as? Errno == .tooManySymbolicLinkLevels ? .symbolicLink : .unreadable)
+        }
+        defer { try? file.close() }
+        guard let info = try? file.stat(), info.type == .regular else { return .failure(.unreadable) }
+        var data = Data(count: Int(info.size))
         var filled = 0
         while true {
             if filled == data.count { data.count += 64 * 1024 }  // the file grew since fstat
-            let count = data.withUnsafeMutableBytes { buffer in
-                read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+            let count = try? data.withUnsafeMutableBytes { buffer in
+                try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
             }
-            if count < 0 {
-                if Glibc.errno == EINTR { continue }
-                return .failure(.unreadable)
-            }
+            guard let count else { return .failure(.unreadable) }
             if count == 0 { break }
             filled += count
         }
@@ -239,20 +252,6 @@ enum FileSystem {
         }
     }
 
-    /// Writes every byte, going on after interruptions; false with errno set when a write fails.
-    static func writeAll(_ descriptor: Int32, _ raw: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset < raw.count {
-            let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-            if written < 0 {
-                if Glibc.errno == EINTR { continue }
-                return false
-            }
-            offset += written
-        }
-        return true
-    }
-
     /// Makes renames into a folder durable: a new name is on disk only once its folder is fsynced.
     static func syncFolder(_ path: String) throws(Failure) {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -283,10 +282,13 @@ enum FileSystem {
 
     /// Writes a file with plain POSIX calls and no fsync: for caches, whose loss costs only speed.
     static func writeFile(_ data: Data, to path: String) throws(Failure) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Failure.errno(path) }
-        defer { close(descriptor) }
-        guard data.withUnsafeBytes({ writeAll(descriptor, $0) }) else { throw Failure.errno(path) }
+        do {
+            let file = try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate, .closeOnExec],
+                                               permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            try file.closeAfter { _ = try file.writeAll(data) }
+        } catch {
+            throw Failure(path: path, error)
+        }
     }
 
     /// Replaces a cache file whole: a hidden temporary file, then a rename, without fsync (a
@@ -314,16 +316,17 @@ enum FileSystem {
         let folder = (path as NSString).deletingLastPathComponent
         let stale = "." + (path as NSString).lastPathComponent + ".tmp-"
         let temporary = folder + "/" + stale + "\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Failure.errno(temporary) }
-        let failed = !data.withUnsafeBytes { writeAll(descriptor, $0) }
-        if failed || fsync(descriptor) != 0 {
-            let failure = Failure.errno(temporary)
-            close(descriptor)
+        do {
+            let file = try FileDescriptor.open(temporary, .writeOnly, options: [.create, .truncate, .closeOnExec],
+                                               permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            try file.closeAfter {
+                _ = try file.writeAll(data)
+                guard fsync(file.rawValue) == 0 else { throw Errno(rawValue: Glibc.errno) }
+            }
+        } catch {
             unlink(temporary)
-            throw failure
+            throw Failure(path: temporary, error)
         }
-        close(descriptor)
         guard Glibc.rename(temporary, path) == 0 else {
             let failure = Failure.errno(path)
             unlink(temporary)

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// The submissions a site has synced, by id and checksum, so a remote inbox's files are
 /// downloaded once. It lives in the cache: losing it costs downloads, never correctness,
@@ -23,10 +24,12 @@ struct SyncLedger: Sendable {
         guard !contains(submission) else { return }
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true)
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileSystem.Failure.errno(path) }
-        defer { close(descriptor) }
-        let bytes = Array((Self.line(submission) + "\n").utf8)
-        guard write(descriptor, bytes, bytes.count) == bytes.count else { throw FileSystem.Failure.errno(path) }
+        do {
+            let file = try FileDescriptor.open(path, .writeOnly, options: [.create, .append, .closeOnExec],
+                                               permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            try file.closeAfter { _ = try file.writeAll((Self.line(submission) + "\n").utf8) }
+        } catch {
+            throw FileSystem.Failure(path: path, error)
+        }
     }
 }

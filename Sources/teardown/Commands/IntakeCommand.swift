@@ -95,26 +95,9 @@ struct IntakeCommand: AsyncParsableCommand {
             Terminal.warning("--behind-proxy believes X-Forwarded-For from any client; listen on a loopback address, "
                              + "where only the proxy in front can reach the service, not on \(host)")
         }
-        let moderated = desk.config.moderation
-        let server = IntakeServer(desk: desk, settings: settings, logger: TerminalLogHandler.logger("intake")) { event in
-            switch event {
-            case .listening(let url):
-                Terminal.log("Taking submissions on \(url) into \(inboxStore.folder)\(moderated ? ", held for moderation" : "") (Ctrl-C to stop)")
-                Terminal.log("Sync reads \(url)inbox/ with the token in \(tokenFile ?? (ProcessInfo.processInfo.environment[InboxToken.variable] != nil ? "TEARDOWN_INBOX_TOKEN" : inboxStore.folder + "/.token"))")
-            case .received(let id, let held):
-                Terminal.log("\(held ? "held    " : "received") \(id)")
-            case .refused(let reason):
-                Terminal.log("refused  \(reason)")
-            case .failed(let reason):
-                Terminal.error("\(reason): the inbox \(inboxStore.folder) could not be written")
-            case .unreadable(let reason):
-                Terminal.error(reason)
-            case .trapped:
-                Terminal.log("dropped  a form with its trap field filled in")
-            case .limited:
-                break
-            }
-        }
+        settings.tokenSource = tokenFile ?? (ProcessInfo.processInfo.environment[InboxToken.variable] != nil
+            ? InboxToken.variable : inboxStore.folder + "/.token")
+        let server = IntakeServer(desk: desk, settings: settings, logger: TerminalLogHandler.logger("intake"))
         try await server.run()
     }
 }
