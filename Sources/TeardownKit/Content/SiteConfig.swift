@@ -35,6 +35,8 @@ public struct SiteConfig: Sendable, Equatable {
     /// the site decide. 1 makes one index.
     public var searchShards: Int?
     public static let maximumSearchShards = 64
+    /// Where `teardown deploy` publishes the site, and with which headers (`deploy:`).
+    public var deploy = DeploySettings()
     /// Named groups of machines, in the order site.yaml lists them.
     public var collections: [MachineCollection] = []
     /// site.yaml itself, where site-wide notes are reported.
@@ -94,4 +96,13 @@ public struct CommunityLimits: Sendable, Equatable {
     public var quarantineMaxBytes = 100_000_000
 
     public init() {}
+}
+
+/// site.yaml's `deploy:` section; the command line's options win over it.
+public struct DeploySettings: Sendable, Equatable {
+    /// `s3://BUCKET[/PREFIX]`.
+    public var to: String?
+    public var endpoint: String?
+    public var region: String?
+    public var headers = ObjectHeaders()
 }

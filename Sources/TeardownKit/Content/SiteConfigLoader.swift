@@ -5,7 +5,7 @@ enum SiteConfigLoader {
     static let knownKeys: Set<String> = [
         "title", "description", "base_url", "language", "theme", "unsafe_html", "comments_per_page",
         "limits", "sync_source", "bug_report_url", "photos",
-        "edit_url", "search", "search_shards", "collections", "intake_url", "moderation", "favicon",
+        "edit_url", "search", "search_shards", "collections", "intake_url", "moderation", "favicon", "deploy",
     ]
     static let knownLimitKeys: Set<String> = [
         "author_min", "author_max", "comment_min", "comment_max", "photo_max_bytes", "photo_max_pixels", "bundle_max_bytes", "quarantine_max_bytes",
@@ -93,6 +93,9 @@ enum SiteConfigLoader {
         if let collections = yaml.map("collections", diagnostics: &diagnostics) {
             config.collections = loadCollections(collections, diagnostics: &diagnostics)
         }
+        if let deploy = yaml.map("deploy", diagnostics: &diagnostics) {
+            loadDeploySettings(deploy, into: &config.deploy, diagnostics: &diagnostics)
+        }
         return config
     }
 
@@ -113,6 +116,33 @@ enum SiteConfigLoader {
                 slug: entry.key, title: map.string("title", diagnostics: &diagnostics) ?? entry.key,
                 description: map.string("description", diagnostics: &diagnostics) ?? "",
                 machines: map.stringList("machines", diagnostics: &diagnostics), location: map.location(of: "machines"))
+        }
+    }
+
+    /// `deploy: {to, endpoint, region, cache_control: {pages, assets, immutable}}`.
+    private static func loadDeploySettings(_ yaml: YAMLMap, into settings: inout DeploySettings, diagnostics: inout [Diagnostic]) {
+        yaml.warnUnknownKeys(known: ["to", "endpoint", "region", "cache_control"], diagnostics: &diagnostics)
+        if let target = yaml.string("to", diagnostics: &diagnostics) {
+            if target.hasPrefix("s3://") {
+                settings.to = target
+            } else {
+                diagnostics.append(.error(.invalidValue(key: "to", reason: "must be an s3://BUCKET[/PREFIX] address"), at: yaml.location(of: "to")))
+            }
+        }
+        if let endpoint = yaml.string("endpoint", diagnostics: &diagnostics) {
+            if endpoint.hasPrefix("http://") || endpoint.hasPrefix("https://") {
+                settings.endpoint = endpoint
+            } else {
+                diagnostics.append(.error(.invalidValue(key: "endpoint", reason: "must start with http:// or https://"),
+                                          at: yaml.location(of: "endpoint")))
+            }
+        }
+        settings.region = yaml.string("region", diagnostics: &diagnostics)
+        if let cache = yaml.map("cache_control", diagnostics: &diagnostics) {
+            cache.warnUnknownKeys(known: ["pages", "assets", "immutable"], diagnostics: &diagnostics)
+            if let value = cache.string("pages", diagnostics: &diagnostics) { settings.headers.pages = value }
+            if let value = cache.string("assets", diagnostics: &diagnostics) { settings.headers.assets = value }
+            if let value = cache.string("immutable", diagnostics: &diagnostics) { settings.headers.immutable = value }
         }
     }
 

@@ -78,25 +78,35 @@ enum FileSystem {
         /// The later of the modification and change times, in seconds.
         let changed: Double
         let isDirectory: Bool
+        /// Size, modification time and inode without the change time: what a hard link to the
+        /// file leaves as it was. Outputs are never rewritten in place, so this names their bytes.
+        let contentSignature: UInt64
+        let size: Int
     }
 
     /// The status of `path`, following symbolic links; nil when it cannot be read.
     static func status(_ path: UnsafePointer<CChar>) -> Status? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        var mixed: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for field in [UInt64(bitPattern: Int64(info.st_size)), UInt64(bitPattern: Int64(info.st_mtim.tv_sec)),
-                      UInt64(info.st_mtim.tv_nsec), UInt64(bitPattern: Int64(info.st_ctim.tv_sec)),
-                      UInt64(info.st_ctim.tv_nsec), UInt64(info.st_ino), UInt64(info.st_mode)] {
-            // splitmix64: deterministic across runs, unlike Hasher.
-            mixed = (mixed ^ field) &+ 0x9E37_79B9_7F4A_7C15
-            mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-            mixed ^= mixed >> 31
+        func mix(_ fields: [UInt64]) -> UInt64 {
+            var mixed: UInt64 = 0x9E37_79B9_7F4A_7C15
+            for field in fields {
+                // splitmix64: deterministic across runs, unlike Hasher.
+                mixed = (mixed ^ field) &+ 0x9E37_79B9_7F4A_7C15
+                mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+                mixed ^= mixed >> 31
+            }
+            return mixed
         }
+        let size = UInt64(bitPattern: Int64(info.st_size))
+        let mtime = [UInt64(bitPattern: Int64(info.st_mtim.tv_sec)), UInt64(info.st_mtim.tv_nsec)]
         let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
         let changed = Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9
-        return Status(signature: mixed, changed: max(modified, changed), isDirectory: (info.st_mode & S_IFMT) == S_IFDIR)
+        return Status(signature: mix([size] + mtime + [UInt64(bitPattern: Int64(info.st_ctim.tv_sec)), UInt64(info.st_ctim.tv_nsec),
+                                                      UInt64(info.st_ino), UInt64(info.st_mode)]),
+                      changed: max(modified, changed), isDirectory: (info.st_mode & S_IFMT) == S_IFDIR,
+                      contentSignature: mix([size] + mtime + [UInt64(info.st_ino)]), size: Int(info.st_size))
     }
 
     static func status(_ path: String) -> Status? { path.withCString { status($0) } }

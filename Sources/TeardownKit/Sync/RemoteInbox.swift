@@ -1,9 +1,7 @@
-import CTeardownFetch
 import Foundation
 
 /// An inbox on an http(s) or ftp server, read through libcurl. Its manifest.json is required:
 /// it lists what there is, so only submissions not seen before are downloaded.
-/// This is the one Swift file that calls into CTeardownFetch.
 struct RemoteInbox: InboxSource {
     let base: String
     /// A folder for downloads in progress.
@@ -31,10 +29,9 @@ struct RemoteInbox: InboxSource {
         defer { unlink(path) }
         let left = deadline.timeIntervalSinceNow
         guard left >= 1 else { throw InboxFailure(source: url, reason: "the sync's time ran out before this download") }
-        var message = [CChar](repeating: 0, count: 512)
-        guard td_fetch(url, path, Int64(maxBytes), 30, Int(min(left, 86400)), token, &message, message.count) == 0 else {
-            throw InboxFailure(source: url, reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
-                                                           as: UTF8.self))
+        if case .failure(let failure) = Curl.fetch(url, to: path, maxBytes: maxBytes, stallSeconds: 30,
+                                                   totalSeconds: Int(min(left, 86400)), token: token) {
+            throw InboxFailure(source: url, reason: failure.message)
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw InboxFailure(source: url, reason: "the download could not be read back")

@@ -1,0 +1,53 @@
+import Foundation
+
+/// The files of the output folder with their SHA-256, read again only when a file's size,
+/// modification time or inode changed since the last deploy (a cache in the site's
+/// `.teardown/` folder): after a one-comment sync, a deploy hashes a handful of files, not the site.
+struct LocalOutputs {
+    struct File: Sendable {
+        let path: String
+        let size: Int
+        let sha256: String
+    }
+
+    static let cacheHeader = "teardown-deploy-digests 1"
+
+    /// Every visible file below `root`; the cache file is read and rewritten.
+    static func scan(_ root: String, cache: String) throws(DeployFailure) -> [File] {
+        var stamps: [(path: String, status: FileSystem.Status)] = []
+        let complete = FileSystem.walk(root) { path, status in
+            if !status.isDirectory { stamps.append((path, status)) }
+        }
+        guard complete else { throw DeployFailure("\(root) cannot be read whole (an unreadable entry, or a link to a folder)") }
+        let known = readCache(cache)
+        let files = ParallelMap.map(stamps) { entry -> File? in
+            if let cached = known[entry.path], cached.signature == entry.status.contentSignature {
+                return File(path: entry.path, size: entry.status.size, sha256: cached.sha256)
+            }
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: root + "/" + entry.path), options: .alwaysMapped) else {
+                return nil
+            }
+            return File(path: entry.path, size: data.count, sha256: SHA256Hex.of(data))
+        }
+        guard files.allSatisfy({ $0 != nil }) else { throw DeployFailure("\(root) changed while it was read; run the deploy again") }
+        var text = cacheHeader + "\n"
+        for (entry, file) in zip(stamps, files) {
+            text += "\(entry.status.contentSignature) \(file!.sha256) \(entry.path)\n"
+        }
+        FileSystem.replaceFile(Data(text.utf8), at: cache)
+        return files.compactMap { $0 }
+    }
+
+    private static func readCache(_ path: String) -> [String: (signature: UInt64, sha256: String)] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [:] }
+        var lines = String(decoding: data, as: UTF8.self).split(separator: "\n")[...]
+        guard lines.popFirst() == Substring(cacheHeader) else { return [:] }
+        var known: [String: (signature: UInt64, sha256: String)] = [:]
+        for line in lines {
+            let fields = line.split(separator: " ", maxSplits: 2)
+            guard fields.count == 3, let signature = UInt64(fields[0]) else { continue }
+            known[String(fields[2])] = (signature, String(fields[1]))
+        }
+        return known
+    }
+}

@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import TeardownKit
+
+struct DeployCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "deploy",
+        abstract: "Upload what changed in the built site to an S3-compatible bucket.",
+        discussion: """
+            Compares the output folder with the bucket's deploy manifest and uploads only new \
+            and changed files: assets first, then pages, then the manifest; deletions come last, \
+            and more than --max-deletes are refused. Credentials come from AWS_ACCESS_KEY_ID and \
+            AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN), or from ~/.aws/credentials under \
+            AWS_PROFILE. The target and headers can be set in site.yaml's deploy: section.
+            """
+    )
+
+    @OptionGroup var options: SiteOptions
+    @OptionGroup var target: DeployOptions
+
+    @Option(name: .long, help: ArgumentHelp("The built site to upload (default: <site>/public).", valueName: "dir"))
+    var output: String?
+
+    func validate() throws { try target.validate() }
+
+    func run() throws {
+        let output = output ?? (options.site as NSString).appendingPathComponent("public")
+        guard FileManager.default.fileExists(atPath: output + "/index.html") else {
+            Terminal.error("\(output) holds no built site; run `teardown build` first")
+            throw ExitCode.failure
+        }
+        try target.deploy(site: options.site, output: output)
+    }
+}
+
+/// The options `deploy` and `sync --deploy` share, and the run they both make.
+struct DeployOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Where to: s3://BUCKET[/PREFIX] (default: deploy.to in site.yaml).", valueName: "url"))
+    var to: String?
+
+    @Option(name: .long, help: ArgumentHelp("The store's address, for MinIO, Ceph, Garage or R2 (default: AWS).", valueName: "url"))
+    var endpoint: String?
+
+    @Option(name: .long, help: ArgumentHelp("The region to sign for (default: AWS_REGION, ~/.aws/config, us-east-1).", valueName: "region"))
+    var region: String?
+
+    @Flag(name: .long, help: "Print the plan: each upload, replacement and deletion with its size and reason; touch nothing.")
+    var dryRun = false
+
+    @Option(name: .long, help: ArgumentHelp("Refuse to delete more objects than this.", valueName: "n"))
+    var maxDeletes = 256
+
+    @Option(name: .long, help: ArgumentHelp("Requests in flight at once.", valueName: "n"))
+    var concurrency = 8
+
+    func validate() throws {
+        if maxDeletes < 0 { throw ValidationError("--max-deletes must be 0 or more") }
+        if !(1...64).contains(concurrency) { throw ValidationError("--concurrency must be between 1 and 64") }
+    }
+
+    func deploy(site: String, output: String) throws {
+        let (settings, diagnostics) = Deployer.settings(siteRoot: site)
+        if diagnostics.contains(where: { $0.severity == .error }) {
+            DiagnosticPrinter.print(diagnostics, site: site)
+            Terminal.report("Deploy stopped: site.yaml has \(DiagnosticPrinter.summary(diagnostics)).")
+            throw ExitCode.failure
+        }
+        guard let destination = to ?? settings.to else {
+            throw ValidationError("No target given: pass --to s3://BUCKET[/PREFIX] or set deploy.to in content/site.yaml.")
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let region = region ?? settings.region ?? S3Credentials.region()
+        let endpoint = endpoint ?? settings.endpoint ?? environment["AWS_ENDPOINT_URL_S3"] ?? environment["AWS_ENDPOINT_URL"]
+        let location: S3Location
+        let credentials: S3Credentials
+        switch (S3Location.parse(destination, endpoint: endpoint, region: region), S3Credentials.find()) {
+        case (.failure(let failure), _), (_, .failure(let failure)):
+            Terminal.error(failure.description)
+            throw ExitCode.failure
+        case (.success(let parsed), .success(let found)):
+            location = parsed
+            credentials = found
+        }
+        var deployOptions = Deployer.Options(location: location, credentials: credentials)
+        deployOptions.dryRun = dryRun
+        deployOptions.maxDeletes = maxDeletes
+        deployOptions.concurrency = concurrency
+        deployOptions.headers = settings.headers
+        let cache = (site as NSString).appendingPathComponent(".teardown-cache")
+        let deployer = Deployer(output: output, cacheFolder: cache, options: deployOptions)
+        let dryRun = dryRun
+        let start = Date()
+        let report: Deployer.Report
+        do throws(DeployFailure) {
+            report = try deployer.run { event in
+                switch event {
+                case .planned(let plan):
+                    if plan.listed { Terminal.log("note: \(location.description) has no deploy manifest; compared by listing the bucket") }
+                    if dryRun {
+                        for step in plan.uploads + plan.deletions {
+                            Terminal.log("\(step.action.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(step.path)  "
+                                         + "\(Int64(step.size).formatted(.byteCount(style: .file, spellsOutZero: false)))  (\(step.reason))")
+                        }
+                    }
+                case .uploaded, .deleted:
+                    break
+                case .deletionsRefused(let count, let limit):
+                    Terminal.warning("\(count) objects are no longer in the site, more than --max-deletes \(limit): none was deleted; "
+                                     + "run again with --max-deletes \(count) to delete them")
+                }
+            }
+        } catch {
+            Terminal.error("\(error.description)")
+            Terminal.report("Deploy stopped; the next deploy finishes what this one began.")
+            throw ExitCode.failure
+        }
+        let plan = report.plan
+        let uploads = plan.uploads.filter { $0.action == .upload }.count
+        let replaced = plan.uploads.count - uploads
+        let counts = "\(uploads) new, \(replaced) replaced (\(Int64(plan.uploadBytes).formatted(.byteCount(style: .file, spellsOutZero: false)))), "
+            + "\(plan.deletions.count) to delete, \(plan.unchanged) unchanged"
+        if dryRun {
+            Terminal.log("Dry run of \(location.description) at \(location.endpoint): \(counts); nothing was changed")
+        } else {
+            Terminal.log("Deployed to \(location.description) at \(location.endpoint) in "
+                         + String(format: "%.2f", Date().timeIntervalSince(start)) + " s: \(counts), \(report.deleted) deleted")
+        }
+    }
+}

@@ -1,0 +1,260 @@
+"""`teardown deploy` against a real S3-compatible server: moto_server on a free loopback port,
+with signature checking on, so a request libcurl signs wrongly fails as it would on AWS.
+Every check reads the bucket through the S3 API (boto3), not through Teardown's own view.
+
+    python3 Tests/Deploy/deploy_test.py [--teardown .build/debug/teardown]
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import urllib.request
+
+import boto3
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TEARDOWN = os.path.join(ROOT, ".build/debug/teardown")
+BUCKET = "catalog"
+TYPES = {"html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8",
+         "json": "application/json", "xml": "application/xml", "svg": "image/svg+xml", "webp": "image/webp",
+         "jpg": "image/jpeg", "png": "image/png", "zip": "application/zip", "txt": "text/plain; charset=utf-8"}
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Store:
+    """moto_server with its authentication on: the first requests (unsigned) make a user with
+    keys, and from then on every request must carry a valid SigV4 signature."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.endpoint = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(["moto_server", "-p", str(self.port)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        env={**os.environ, "INITIAL_NO_AUTH_ACTION_COUNT": "3"})
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(self.endpoint + "/moto-api/", timeout=1)
+                break
+            except Exception:
+                time.sleep(0.1)
+        iam = boto3.client("iam", endpoint_url=self.endpoint, region_name="us-east-1",
+                           aws_access_key_id="setup", aws_secret_access_key="setup")
+        iam.create_user(UserName="deployer")
+        iam.put_user_policy(UserName="deployer", PolicyName="all", PolicyDocument=json.dumps(
+            {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*"}]}))
+        key = iam.create_access_key(UserName="deployer")["AccessKey"]
+        self.key_id, self.secret = key["AccessKeyId"], key["SecretAccessKey"]
+        self.s3 = boto3.client("s3", endpoint_url=self.endpoint, region_name="us-east-1",
+                               aws_access_key_id=self.key_id, aws_secret_access_key=self.secret)
+        self.s3.create_bucket(Bucket=BUCKET)
+
+    def objects(self, prefix):
+        """name (without the prefix) -> (size, ETag), hidden objects left out."""
+        found = {}
+        # The whole bucket, filtered here: moto checks the signature of a query holding %2F
+        # (as boto3 encodes a "/" in a prefix) differently from how boto3 made it.
+        for page in self.s3.get_paginator("list_objects_v2").paginate(Bucket=BUCKET):
+            for item in page.get("Contents", []):
+                if not item["Key"].startswith(prefix):
+                    continue
+                name = item["Key"][len(prefix):]
+                if not name.startswith("."):
+                    found[name] = (item["Size"], item["ETag"].strip('"'))
+        return found
+
+    def stop(self):
+        self.process.kill()
+        self.process.wait()
+
+
+def local_files(folder):
+    """name -> (size, MD5) for every visible file of a built site."""
+    found = {}
+    for base, folders, files in os.walk(folder):
+        folders[:] = [name for name in folders if not name.startswith(".")]
+        for name in files:
+            if name.startswith("."):
+                continue
+            path = os.path.join(base, name)
+            with open(path, "rb") as handle:
+                data = handle.read()
+            found[os.path.relpath(path, folder)] = (len(data), hashlib.md5(data).hexdigest())
+    return found
+
+
+class DeployTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.store = Store()
+        cls.scratch = tempfile.mkdtemp(prefix="teardown-deploy-")
+        cls.site = os.path.join(cls.scratch, "site")
+        os.makedirs(cls.site)
+        shutil.copytree(os.path.join(ROOT, "content"), os.path.join(cls.site, "content"))
+        cls.build()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.store.stop()
+        shutil.rmtree(cls.scratch, ignore_errors=True)
+
+    @classmethod
+    def build(cls):
+        result = subprocess.run([TEARDOWN, "build", "--site", cls.site], capture_output=True, text=True,
+                                env={**os.environ, "TEARDOWN_PAGEFIND": os.environ.get("TEARDOWN_PAGEFIND", "")})
+        assert result.returncode == 0, result.stderr
+
+    def deploy(self, prefix, *extra, key_id=None, endpoint=None, output=None):
+        env = {**os.environ, "AWS_ACCESS_KEY_ID": key_id or self.store.key_id,
+               "AWS_SECRET_ACCESS_KEY": self.store.secret, "HOME": self.scratch}
+        command = [TEARDOWN, "deploy", "--site", self.site, "--to", f"s3://{BUCKET}/{prefix}",
+                   "--endpoint", endpoint or self.store.endpoint, *extra]
+        if output:
+            command += ["--output", output]
+        return subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+
+    def counts(self, result):
+        found = re.search(r"(\d+) new, (\d+) replaced .*?(\d+) to delete, (\d+) unchanged", result.stdout)
+        self.assertIsNotNone(found, result.stdout + result.stderr)
+        return tuple(int(value) for value in found.groups())
+
+    def public(self):
+        return os.path.join(self.site, "public")
+
+    def test_1_first_deploy_sets_types_and_caching_and_a_second_uploads_nothing(self):
+        first = self.deploy("first")
+        self.assertEqual(first.returncode, 0, first.stderr)
+        self.assertEqual(self.store.objects("first/"), local_files(self.public()), "the bucket equals public/")
+        for name in self.store.objects("first/"):
+            head = self.store.s3.head_object(Bucket=BUCKET, Key="first/" + name)
+            extension = name.rsplit(".", 1)[-1]
+            if extension in TYPES:
+                self.assertEqual(head["ContentType"], TYPES[extension], name)
+            expected = "public, max-age=60" if extension in ("html", "xml", "json", "txt") else "public, max-age=3600"
+            if extension in ("pf_fragment", "pf_index", "pf_meta"):
+                expected = "public, max-age=31536000, immutable"
+            self.assertEqual(head["CacheControl"], expected, name)
+        second = self.deploy("first")
+        self.assertEqual(second.returncode, 0, second.stderr)
+        new, replaced, deleted, unchanged = self.counts(second)
+        self.assertEqual((new, replaced, deleted), (0, 0, 0), second.stdout)
+        self.assertEqual(unchanged, len(local_files(self.public())))
+
+    def test_2_a_synced_comment_uploads_only_what_it_changed(self):
+        self.assertEqual(self.deploy("comment").returncode, 0)
+        before = local_files(self.public())
+        comments = os.path.join(self.site, "content/machines/desk-fan/parts/switch/comments")
+        with open(os.path.join(comments, "deploy-test.md"), "w") as handle:
+            handle.write('---\nauthor: "Lin"\ndate: 2025-01-02\n---\nThe switch clicks twice since I cleaned it.\n')
+        self.build()
+        after = local_files(self.public())
+        changed = {name for name in after if before.get(name) != after[name]}
+        result = self.deploy("comment")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        new, replaced, _, _ = self.counts(result)
+        self.assertEqual(new + replaced, len(changed), f"uploaded what changed: {sorted(changed)}")
+        self.assertLess(len(changed), 40, "a comment changes a handful of outputs, not the site")
+        self.assertEqual(self.store.objects("comment/"), after)
+        os.remove(os.path.join(comments, "deploy-test.md"))
+        self.build()
+
+    def test_3_a_removed_page_is_deleted_and_max_deletes_holds(self):
+        self.assertEqual(self.deploy("removed").returncode, 0)
+        page = os.path.join(self.site, "content/manual/outputs.md")
+        summary = os.path.join(self.site, "content/manual/SUMMARY.md")
+        with open(page) as first, open(summary) as second:
+            saved = (first.read(), second.read())
+        os.remove(page)
+        with open(summary, "w") as handle:
+            handle.write("".join(line for line in saved[1].splitlines(True) if "outputs.md" not in line))
+        try:
+            self.build()
+            refused = self.deploy("removed", "--max-deletes", "0")
+            self.assertEqual(refused.returncode, 0, refused.stderr)
+            self.assertIn("none was deleted", refused.stderr)
+            self.assertIn("manual/outputs/index.html", self.store.objects("removed/"), "--max-deletes 0 deletes nothing")
+            done = self.deploy("removed")
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertNotIn("manual/outputs/index.html", self.store.objects("removed/"))
+            self.assertEqual(self.store.objects("removed/"), local_files(self.public()))
+        finally:
+            with open(page, "w") as handle:
+                handle.write(saved[0])
+            with open(summary, "w") as handle:
+                handle.write(saved[1])
+            self.build()
+
+    def test_4_a_dry_run_prints_the_plan_and_touches_nothing(self):
+        result = self.deploy("dry", "--dry-run")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("upload   index.html", result.stdout)
+        self.assertIn("nothing was changed", result.stdout)
+        self.assertEqual(self.store.objects("dry/"), {})
+        self.assertFalse(any(item["Key"].startswith("dry/")
+                             for item in self.store.s3.list_objects_v2(Bucket=BUCKET).get("Contents", [])))
+
+    def test_5_a_deploy_killed_at_random_moments_is_finished_by_the_next(self):
+        seed = int(os.environ.get("TEARDOWN_KILL_SEED", random.randrange(1 << 30)))
+        print(f"\nkill seed {seed} (TEARDOWN_KILL_SEED replays it)", file=sys.stderr)
+        chance = random.Random(seed)
+        env = {**os.environ, "AWS_ACCESS_KEY_ID": self.store.key_id, "AWS_SECRET_ACCESS_KEY": self.store.secret}
+        for _ in range(4):
+            process = subprocess.Popen([TEARDOWN, "deploy", "--site", self.site, "--to", f"s3://{BUCKET}/killed",
+                                        "--endpoint", self.store.endpoint], env=env,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(chance.uniform(0.05, 1.5))
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+        finished = self.deploy("killed")
+        self.assertEqual(finished.returncode, 0, finished.stderr)
+        self.assertEqual(self.store.objects("killed/"), local_files(self.public()), f"seed {seed}")
+
+    def test_6_wrong_keys_and_a_dead_endpoint_fail_clearly_and_delete_nothing(self):
+        self.assertEqual(self.deploy("guarded").returncode, 0)
+        before = self.store.objects("guarded/")
+        wrong = self.deploy("guarded", "--max-deletes", "1000", key_id="AKIAWRONGWRONGWRONG1")
+        self.assertEqual(wrong.returncode, 1)
+        self.assertIn(f"error: {self.store.endpoint} refused the credentials", wrong.stderr)
+        self.assertNotIn(self.store.secret, wrong.stderr + wrong.stdout, "credentials are never printed")
+        dead = f"http://127.0.0.1:{free_port()}"
+        unreachable = self.deploy("guarded", endpoint=dead)
+        self.assertEqual(unreachable.returncode, 1)
+        self.assertIn(f"error: cannot reach {dead}", unreachable.stderr)
+        self.assertEqual(self.store.objects("guarded/"), before)
+
+    def test_7_an_object_over_64_mb_goes_up_in_parts(self):
+        folder = os.path.join(self.scratch, "large")
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "index.html"), "w") as handle:
+            handle.write("<!doctype html><title>Large</title>")
+        data = random.Random(7).randbytes(70 << 20)
+        with open(os.path.join(folder, "video.bin"), "wb") as handle:
+            handle.write(data)
+        result = self.deploy("large", output=folder)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        body = self.store.s3.get_object(Bucket=BUCKET, Key="large/video.bin")["Body"].read()
+        self.assertEqual(hashlib.sha256(body).hexdigest(), hashlib.sha256(data).hexdigest())
+        self.assertIn("-", self.store.s3.head_object(Bucket=BUCKET, Key="large/video.bin")["ETag"], "a multipart ETag")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--teardown", default=TEARDOWN)
+    options, rest = parser.parse_known_args()
+    TEARDOWN = os.path.abspath(options.teardown)
+    unittest.main(argv=[sys.argv[0], "-v", *rest])
