@@ -251,6 +251,37 @@ class DeployTest(unittest.TestCase):
         self.assertEqual(hashlib.sha256(body).hexdigest(), hashlib.sha256(data).hexdigest())
         self.assertIn("-", self.store.s3.head_object(Bucket=BUCKET, Key="large/video.bin")["ETag"], "a multipart ETag")
 
+    def test_8_sync_deploy_syncs_builds_and_deploys_to_the_bucket_in_site_yaml(self):
+        settings = os.path.join(self.site, "content/site.yaml")
+        with open(settings) as handle:
+            saved = handle.read()
+        inbox = os.path.join(self.scratch, "inbox")
+        os.makedirs(inbox, exist_ok=True)
+        with open(os.path.join(inbox, "cron1.comment.md"), "w") as handle:
+            handle.write("---\nmachine: desk-fan\npart: switch\nauthor: Cron\ndate: 2025-02-03\n---\n"
+                         "Synced and deployed in one line.\n")
+        try:
+            with open(settings, "a") as handle:
+                handle.write(f"\ndeploy:\n  to: s3://{BUCKET}/cron\n  endpoint: {self.store.endpoint}\n"
+                             "  cache_control:\n    pages: no-cache\n")
+            env = {**os.environ, "AWS_ACCESS_KEY_ID": self.store.key_id, "AWS_SECRET_ACCESS_KEY": self.store.secret}
+            result = subprocess.run([TEARDOWN, "sync", "--site", self.site, "--from", inbox, "--deploy"],
+                                    capture_output=True, text=True, env=env, timeout=300)
+            self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+            self.assertIn("Deployed to s3://catalog/cron/", result.stdout)
+            self.assertEqual(self.store.objects("cron/"), local_files(self.public()))
+            page = self.store.s3.get_object(Bucket=BUCKET, Key="cron/machines/desk-fan/parts/switch/index.html")
+            self.assertIn("Synced and deployed in one line.", page["Body"].read().decode())
+            self.assertEqual(page["CacheControl"], "no-cache", "site.yaml's cache_control is used")
+        finally:
+            with open(settings, "w") as handle:
+                handle.write(saved)
+            for base, _, files in os.walk(os.path.join(self.site, "content")):
+                for name in files:
+                    if name.startswith("cron1"):
+                        os.remove(os.path.join(base, name))
+            self.build()
+
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()

@@ -36,6 +36,9 @@ struct SyncCommand: ParsableCommand {
     @Flag(name: .long, help: "Print how long each step of the build after the sync took.")
     var timings = false
 
+    @Flag(name: .long, help: "After the build, deploy the site to deploy.to in site.yaml, as `teardown deploy` does.")
+    var deploy = false
+
     func validate() throws {
         if timeout < 1 { throw ValidationError("--timeout must be at least 1 second") }
     }
@@ -94,6 +97,7 @@ struct SyncCommand: ParsableCommand {
             Terminal.write(BuildSummary.failed(error, on: .error) + Terminal.safe(", after the sync; the output was not changed.") + "\n", to: .error)
             throw ExitCode.failure
         }
+        if deploy { try DeployOptions.parse([]).deploy(site: options.site, output: builder.output) }
     }
 
     static func summary(_ report: SyncReport) -> String {

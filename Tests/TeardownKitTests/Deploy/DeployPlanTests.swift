@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import TeardownKit
+
+@Suite("Deploy: targets, credentials, manifests and plans")
+struct DeployPlanTests {
+    @Test("s3:// targets are read with their prefix; bad bucket names and endpoints are refused")
+    func targets() throws {
+        let site = try S3Location.parse("s3://catalog/en/site/", endpoint: "http://127.0.0.1:9000/", region: "eu-west-1").get()
+        #expect(site.bucket == "catalog" && site.prefix == "en/site/" && site.endpoint == "http://127.0.0.1:9000")
+        #expect(site.url(of: "en/site/a b.html") == "http://127.0.0.1:9000/catalog/en/site/a%20b.html")
+        let aws = try S3Location.parse("s3://catalog", endpoint: nil, region: "eu-west-1").get()
+        #expect(aws.prefix == "" && aws.endpoint == "https://s3.eu-west-1.amazonaws.com")
+        for bad in ["catalog", "s3://Catalog", "s3://ab", "s3://catalog/../x", "s3://-catalog"] {
+            guard case .failure = S3Location.parse(bad, endpoint: nil, region: "us-east-1") else {
+                Issue.record("\(bad) was accepted")
+                continue
+            }
+        }
+        guard case .failure(let failure) = S3Location.parse("s3://catalog", endpoint: "ftp://store", region: "us-east-1") else {
+            Issue.record("an ftp endpoint was accepted")
+            return
+        }
+        #expect(failure.description.contains("--endpoint ftp://store"))
+    }
+
+    @Test("Credentials come from the environment first, then the profile's section of the shared file")
+    func credentials() throws {
+        let folder = NSTemporaryDirectory() + "teardown-creds-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "[default]\naws_access_key_id = AKIADEFAULT\naws_secret_access_key = s1\n\n[site]\naws_access_key_id=AKIASITE\naws_secret_access_key=s2\naws_session_token = t2\n"
+            .write(toFile: folder + "/credentials", atomically: true, encoding: .utf8)
+        let file = ["AWS_SHARED_CREDENTIALS_FILE": folder + "/credentials"]
+        #expect(try S3Credentials.find(environment: file).get().keyID == "AKIADEFAULT")
+        let site = try S3Credentials.find(environment: file.merging(["AWS_PROFILE": "site"]) { $1 }).get()
+        #expect(site.keyID == "AKIASITE" && site.sessionToken == "t2")
+        let variables = try S3Credentials.find(environment: file.merging(["AWS_ACCESS_KEY_ID": "AKIAENV", "AWS_SECRET_ACCESS_KEY": "s3"]) { $1 }).get()
+        #expect(variables.keyID == "AKIAENV" && variables.sessionToken == nil)
+        guard case .failure(let failure) = S3Credentials.find(environment: ["AWS_SHARED_CREDENTIALS_FILE": folder + "/none", "AWS_PROFILE": "x"]) else {
+            Issue.record("no credentials were found, yet none was reported")
+            return
+        }
+        #expect(failure.description.contains("profile 'x'"))
+    }
+
+    @Test("A manifest reads back as itself; anything else is not a manifest")
+    func manifests() {
+        let manifest = DeployManifest(entries: ["index.html": .init(sha256: String(repeating: "a", count: 64), size: 12),
+                                                "machines/a b/index.html": .init(sha256: String(repeating: "b", count: 64), size: 0)])
+        #expect(DeployManifest.parse(manifest.serialized()) == manifest)
+        #expect(DeployManifest.parse(Data("<html>".utf8)) == nil)
+        #expect(DeployManifest.parse(Data("teardown-deploy 1\nabc 12 index.html\n".utf8)) == nil)
+    }
+
+    @Test("A plan uploads the new and the changed, assets before pages, and deletes what is gone")
+    func plan() {
+        let digest = { (letter: Character) in String(repeating: letter, count: 64) }
+        let local = [
+            LocalOutputs.File(path: "index.html", size: 10, sha256: digest("a")),
+            LocalOutputs.File(path: "machines/fan/index.html", size: 20, sha256: digest("b")),
+            LocalOutputs.File(path: "machines/fan/layer.svg", size: 30, sha256: digest("c")),
+            LocalOutputs.File(path: "assets/style.css", size: 40, sha256: digest("d")),
+        ]
+        let remote = DeployManifest(entries: [
+            "index.html": .init(sha256: digest("a"), size: 10),
+            "machines/fan/index.html": .init(sha256: digest("0"), size: 20),
+            "machines/old/index.html": .init(sha256: digest("e"), size: 50),
+        ])
+        let plan = DeployPlan.make(local: local, manifest: remote, listing: [:], root: "/nowhere")
+        #expect(plan.uploads.map(\.path) == ["assets/style.css", "machines/fan/layer.svg", "machines/fan/index.html"])
+        #expect(plan.uploads.map(\.action) == [.upload, .upload, .replace])
+        #expect(plan.deletions.map(\.path) == ["machines/old/index.html"])
+        #expect(plan.unchanged == 1 && plan.uploadBytes == 90 && !plan.listed)
+    }
+
+    @Test("Headers: types by extension, and caching by kind")
+    func headers() {
+        let headers = ObjectHeaders()
+        #expect(ObjectHeaders.contentType(of: "machines/fan/index.html") == "text/html; charset=utf-8")
+        #expect(ObjectHeaders.contentType(of: "layer.SVG") == "image/svg+xml")
+        #expect(ObjectHeaders.contentType(of: "pagefind/fragment/en_1a2b.pf_fragment") == "application/octet-stream")
+        #expect(headers.cacheControl(of: "pagefind/fragment/en_1a2b.pf_fragment") == "public, max-age=31536000, immutable")
+        #expect(headers.cacheControl(of: "catalog.json") == "public, max-age=60")
+        #expect(headers.cacheControl(of: "assets/style.css") == "public, max-age=3600")
+    }
+}
