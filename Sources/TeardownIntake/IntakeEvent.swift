@@ -5,7 +5,7 @@ import Logging
 /// errors; the message is the sentence an operator reads, and the metadata carries the same
 /// facts as fields for a log collector.
 enum IntakeEvent: Sendable {
-    case listening(url: String, inbox: String, held: Bool, tokenSource: String)
+    case listening(url: String, inbox: String, held: Bool, tokenSource: String, syncReads: String?)
     case received(id: String, held: Bool)
     case refused(reason: String)
     /// The inbox could not be written: the disk is full, say.
@@ -18,11 +18,15 @@ enum IntakeEvent: Sendable {
 
     func log(to logger: Logger) {
         switch self {
-        case .listening(let url, let inbox, let held, let tokenSource):
+        case .listening(let url, let inbox, let held, let tokenSource, let syncReads):
             logger.notice("Taking submissions on \(url) into \(inbox)\(held ? ", held for moderation" : "")",
                           metadata: ["event": "listening", "url": "\(url)", "inbox": "\(inbox)", "held": "\(held)"])
-            logger.notice("Sync reads \(url)inbox/ with the token in \(tokenSource)",
-                          metadata: ["event": "inbox", "url": "\(url)inbox/", "token": "\(tokenSource)"])
+            if let syncReads {
+                logger.notice("Sync reads \(syncReads)", metadata: ["event": "inbox", "url": "\(syncReads)"])
+            } else {
+                logger.notice("Sync reads \(url)inbox/ with the token in \(tokenSource)",
+                              metadata: ["event": "inbox", "url": "\(url)inbox/", "token": "\(tokenSource)"])
+            }
         case .received(let id, let held):
             logger.notice("\(held ? "held    " : "received") \(id)", metadata: ["event": held ? "held" : "received", "id": "\(id)"])
         case .refused(let reason):

@@ -27,6 +27,8 @@ public struct IntakeServer: Sendable {
         public var connectionsPerAddress = 16
         /// Where the operator keeps the inbox's token, for the line that tells them how sync reads the inbox.
         public var tokenSource = "the inbox's .token file"
+        /// What sync reads instead of this service's `/inbox/`: a bucket inbox, say.
+        public var syncReads: String?
 
         public init(token: String, siteURL: String) {
             self.token = token
@@ -68,8 +70,9 @@ public struct IntakeServer: Sendable {
                 httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 << 10, maxHeaderListSize: 32 << 10, maxHeaderFieldCount: 100))),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "teardown-intake"),
             onServerRunning: { [desk, settings] _ in
-                IntakeEvent.listening(url: "http://\(settings.host):\(settings.port)/", inbox: desk.inbox.folder,
-                                      held: desk.config.moderation, tokenSource: settings.tokenSource).log(to: logger)
+                IntakeEvent.listening(url: "http://\(settings.host):\(settings.port)/", inbox: desk.inbox.name,
+                                      held: desk.config.moderation, tokenSource: settings.tokenSource,
+                                      syncReads: settings.syncReads).log(to: logger)
             },
             logger: logger
         )
@@ -177,7 +180,7 @@ public struct IntakeServer: Sendable {
             IntakeEvent.refused(reason: reason).log(to: logger)
             return failure(FormProblem(.unprocessableContent, reason), request: request, api: api, fields: fields, action: action)
         case .failed(let reason):
-            IntakeEvent.failed(reason: reason, inbox: desk.inbox.folder).log(to: logger)
+            IntakeEvent.failed(reason: reason, inbox: desk.inbox.name).log(to: logger)
             return failure(FormProblem(.serviceUnavailable, reason), request: request, api: api, fields: fields, action: action)
         }
     }

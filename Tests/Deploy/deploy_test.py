@@ -14,6 +14,7 @@ import re
 import shutil
 import signal
 import socket
+import threading
 import subprocess
 import sys
 import tempfile
@@ -81,6 +82,11 @@ class Store:
     def stop(self):
         self.process.kill()
         self.process.wait()
+
+
+def read(path):
+    with open(path) as handle:
+        return handle.read()
 
 
 def local_files(folder):
@@ -281,6 +287,69 @@ class DeployTest(unittest.TestCase):
                     if name.startswith("cron1"):
                         os.remove(os.path.join(base, name))
             self.build()
+
+    def test_9_two_intakes_share_one_bucket_inbox_and_sync_files_each_comment_once(self):
+        self.store.s3.create_bucket(Bucket="inbox")
+        env = {**os.environ, "AWS_ACCESS_KEY_ID": self.store.key_id, "AWS_SECRET_ACCESS_KEY": self.store.secret,
+               "NO_COLOR": "1"}
+        services = []
+        try:
+            for _ in range(2):
+                port = free_port()
+                log = tempfile.NamedTemporaryFile("w+", suffix=".log", delete=False)
+                process = subprocess.Popen([TEARDOWN, "intake", "--site", self.site, "--inbox", "s3://inbox",
+                                            "--endpoint", self.store.endpoint, "--port", str(port),
+                                            "--rate-limit", "100000"], env=env, stdout=log, stderr=subprocess.STDOUT)
+                services.append((process, port, log))
+            for process, port, log in services:
+                for _ in range(600):
+                    if "Taking submissions on" in read(log.name) or process.poll() is not None:
+                        break
+                    time.sleep(0.1)
+                self.assertIn("Taking submissions on", read(log.name))
+                self.assertIn("Sync reads s3://inbox/", read(log.name))
+            acknowledged, failures = [], []
+
+            def post(numbers):
+                for number in numbers:
+                    port = services[number % 2][1]
+                    body = json.dumps({"machine": "desk-fan", "part": "switch", "author": f"Poster {number % 7}",
+                                       "body": f"Comment number {number}: the switch still works."}).encode()
+                    request = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1/comments", data=body,
+                                                     headers={"Content-Type": "application/json"})
+                    try:
+                        with urllib.request.urlopen(request, timeout=60) as answer:
+                            acknowledged.append(json.loads(answer.read())["id"])
+                    except Exception as error:  # noqa: BLE001 - every failure is reported below
+                        failures.append(f"{number}: {error}")
+
+            # Alternately to the two services; four posters at once for the second half.
+            post(range(500))
+            posters = [threading.Thread(target=post, args=(range(500 + start, 1000, 4),)) for start in range(4)]
+            for poster in posters:
+                poster.start()
+            for poster in posters:
+                poster.join()
+            self.assertEqual(failures, [])
+            self.assertEqual(len(set(acknowledged)), 1000)
+            manifests = [item["Key"] for page in self.store.s3.get_paginator("list_objects_v2").paginate(Bucket="inbox")
+                         for item in page.get("Contents", []) if item["Key"].endswith(".manifest.json")]
+            self.assertEqual(len(manifests), 1000, "one manifest object per acknowledged submission")
+            sync = [TEARDOWN, "sync", "--site", self.site, "--from", "s3://inbox", "--endpoint", self.store.endpoint]
+            first = subprocess.run(sync, capture_output=True, text=True, env=env, timeout=900)
+            self.assertEqual(first.returncode, 0, first.stdout[-3000:] + first.stderr[-3000:])
+            self.assertIn("1000 accepted, 0 rejected", first.stdout)
+            second = subprocess.run(sync, capture_output=True, text=True, env=env, timeout=900)
+            self.assertEqual(second.returncode, 0, second.stderr[-3000:])
+            self.assertIn("0 accepted, 0 rejected", second.stdout)
+        finally:
+            for process, _, log in services:
+                process.send_signal(signal.SIGINT)
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                os.unlink(log.name)
 
 
 if __name__ == "__main__":

@@ -49,17 +49,17 @@ public struct Deployer: Sendable {
         cache = cacheFolder + "/deploy-digests"
     }
 
-    public func run(onEvent: @escaping @Sendable (Event) -> Void = { _ in }) throws(DeployFailure) -> Report {
+    public func run(onEvent: @escaping @Sendable (Event) -> Void = { _ in }) throws(StoreFailure) -> Report {
         let store = S3Store(location: options.location, credentials: options.credentials)
         let prefix = options.location.prefix
-        guard let session = Curl.Session() else { throw DeployFailure("libcurl could not start") }
+        guard let session = Curl.Session() else { throw StoreFailure("libcurl could not start") }
         // Asked before anything is read or planned: wrong keys or a dead endpoint stop here.
         let manifestKey = prefix + DeployManifest.objectName
         let manifest = try store.get(manifestKey, session: session).flatMap(DeployManifest.parse)
         do {
             try FileManager.default.createDirectory(atPath: (cache as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         } catch {
-            throw DeployFailure("\((cache as NSString).deletingLastPathComponent) cannot be created: \(error.localizedDescription)")
+            throw StoreFailure("\((cache as NSString).deletingLastPathComponent) cannot be created: \(error.localizedDescription)")
         }
         let local = try LocalOutputs.scan(output, cache: cache)
         var listing: [String: S3Store.Listed] = [:]
@@ -75,9 +75,9 @@ public struct Deployer: Sendable {
         let headers = options.headers
         let split = plan.uploads.firstIndex { ObjectHeaders.isPage($0.path) } ?? plan.uploads.count
         for wave in [plan.uploads[..<split], plan.uploads[split...]] where !wave.isEmpty {
-            try Self.inParallel(Array(wave), workers: options.concurrency) { step, session throws(DeployFailure) in
+            try Self.inParallel(Array(wave), workers: options.concurrency) { step, session throws(StoreFailure) in
                 guard let body = try? Data(contentsOf: URL(fileURLWithPath: output + "/" + step.path), options: .alwaysMapped) else {
-                    throw DeployFailure("\(output)/\(step.path) cannot be read")
+                    throw StoreFailure("\(output)/\(step.path) cannot be read")
                 }
                 try store.put(prefix + step.path, body: body, headers: [
                     "Content-Type: \(ObjectHeaders.contentType(of: step.path))",
@@ -101,7 +101,7 @@ public struct Deployer: Sendable {
             onEvent(.deletionsRefused(count: plan.deletions.count, limit: options.maxDeletes))
             return Report(plan: plan, uploaded: plan.uploads.count, deleted: 0)
         }
-        try Self.inParallel(plan.deletions, workers: options.concurrency) { step, session throws(DeployFailure) in
+        try Self.inParallel(plan.deletions, workers: options.concurrency) { step, session throws(StoreFailure) in
             try store.delete(prefix + step.path, session: session)
             onEvent(.deleted(step))
         }
@@ -110,7 +110,7 @@ public struct Deployer: Sendable {
         return Report(plan: plan, uploaded: plan.uploads.count, deleted: plan.deletions.count)
     }
 
-    private func putManifest(_ manifest: DeployManifest, key: String, store: S3Store, session: Curl.Session) throws(DeployFailure) {
+    private func putManifest(_ manifest: DeployManifest, key: String, store: S3Store, session: Curl.Session) throws(StoreFailure) {
         try store.put(key, body: manifest.serialized(),
                       headers: ["Content-Type: text/plain; charset=utf-8", "Cache-Control: no-store"], session: session)
     }
@@ -118,15 +118,15 @@ public struct Deployer: Sendable {
     /// Runs `work` on every item from `workers` threads, each with a connection of its own;
     /// the first failure stops the others taking new items and is thrown.
     static func inParallel<Item: Sendable>(_ items: [Item], workers: Int,
-                                           _ work: @escaping @Sendable (Item, Curl.Session) throws(DeployFailure) -> Void) throws(DeployFailure) {
-        let next = Locked((index: 0, failure: DeployFailure?.none))
+                                           _ work: @escaping @Sendable (Item, Curl.Session) throws(StoreFailure) -> Void) throws(StoreFailure) {
+        let next = Locked((index: 0, failure: StoreFailure?.none))
         let group = DispatchGroup()
         for _ in 0..<max(1, min(workers, items.count)) {
             group.enter()
             let thread = Thread {
                 defer { group.leave() }
                 guard let session = Curl.Session() else {
-                    next.withLock { $0.failure = $0.failure ?? DeployFailure("libcurl could not start") }
+                    next.withLock { $0.failure = $0.failure ?? StoreFailure("libcurl could not start") }
                     return
                 }
                 while let index = next.withLock({ state -> Int? in
@@ -134,7 +134,7 @@ public struct Deployer: Sendable {
                     state.index += 1
                     return state.index - 1
                 }) {
-                    do throws(DeployFailure) {
+                    do throws(StoreFailure) {
                         try work(items[index], session)
                     } catch {
                         next.withLock { $0.failure = $0.failure ?? error }

@@ -13,12 +13,12 @@ struct LocalOutputs {
     static let cacheHeader = "teardown-deploy-digests 1"
 
     /// Every visible file below `root`; the cache file is read and rewritten.
-    static func scan(_ root: String, cache: String) throws(DeployFailure) -> [File] {
+    static func scan(_ root: String, cache: String) throws(StoreFailure) -> [File] {
         var stamps: [(path: String, status: FileSystem.Status)] = []
         let complete = FileSystem.walk(root) { path, status in
             if !status.isDirectory { stamps.append((path, status)) }
         }
-        guard complete else { throw DeployFailure("\(root) cannot be read whole (an unreadable entry, or a link to a folder)") }
+        guard complete else { throw StoreFailure("\(root) cannot be read whole (an unreadable entry, or a link to a folder)") }
         let known = readCache(cache)
         let files = ParallelMap.map(stamps) { entry -> File? in
             if let cached = known[entry.path], cached.signature == entry.status.contentSignature {
@@ -29,7 +29,7 @@ struct LocalOutputs {
             }
             return File(path: entry.path, size: data.count, sha256: SHA256Hex.of(data))
         }
-        guard files.allSatisfy({ $0 != nil }) else { throw DeployFailure("\(root) changed while it was read; run the deploy again") }
+        guard files.allSatisfy({ $0 != nil }) else { throw StoreFailure("\(root) changed while it was read; run the deploy again") }
         var text = cacheHeader + "\n"
         for (entry, file) in zip(stamps, files) {
             text += "\(entry.status.contentSignature) \(file!.sha256) \(entry.path)\n"

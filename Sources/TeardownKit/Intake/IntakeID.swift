@@ -4,12 +4,16 @@ import Foundation
 /// and cannot be guessed.
 public enum IntakeID {
     public static func make(now: Date = Date()) -> String {
+        let random = (0..<12).map { _ in String("0123456789abcdef".randomElement()!) }.joined()
+        return "\(stamp(now))-\(random)"
+    }
+
+    /// The time an id starts with, in UTC: `20261123-101500`.
+    static func stamp(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: now)
-        let stamp = String(format: "%04d%02d%02d-%02d%02d%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
-        let random = (0..<12).map { _ in String("0123456789abcdef".randomElement()!) }.joined()
-        return "\(stamp)-\(random)"
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(format: "%04d%02d%02d-%02d%02d%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
     }
 
     /// A file named after an id of this shape.

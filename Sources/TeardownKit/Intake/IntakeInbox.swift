@@ -16,7 +16,12 @@ import Glibc
 /// and renamed into place, after its own files were fsynced and renamed: a process killed at
 /// any moment leaves either the whole submission or none of it.
 public final class IntakeInbox: Sendable {
+    /// The inbox, or with `bucket`, the folder where uploads arrive before they go to the bucket.
     public let folder: String
+    /// A bucket the submissions go to instead of the folder, shared with other intake processes.
+    let bucket: S3Store?
+    /// Where the inbox is, in words: its folder, or its bucket.
+    public var name: String { bucket?.location.description ?? folder }
     private let journal: ManifestJournal
     /// The files the manifest lists, kept until the manifest changes.
     private let listing = Locked<(stamp: ContentDigest?, files: Set<String>)>((nil, []))
@@ -25,9 +30,12 @@ public final class IntakeInbox: Sendable {
     public var pendingFolder: String { folder + "/.pending" }
     var manifestPath: String { folder + "/manifest.json" }
 
-    public init(folder: String) throws(InboxFailure) {
+    /// With `bucket`, each submission goes to the bucket as its files and then its own
+    /// `<id>.manifest.json` (see `BucketInbox`), and the folder only holds uploads in progress.
+    public init(folder: String, bucket: (location: S3Location, credentials: S3Credentials)? = nil) throws(InboxFailure) {
         let folder = folder.hasSuffix("/") && folder.count > 1 ? String(folder.dropLast()) : folder
         self.folder = folder
+        self.bucket = bucket.map { S3Store(location: $0.location, credentials: $0.credentials) }
         journal = ManifestJournal(folder: folder)
         for path in [folder, folder + "/.incoming", folder + "/.pending"] {
             do {
@@ -99,6 +107,10 @@ public final class IntakeInbox: Sendable {
             }
             try upload.digestFiles()
             let names = upload.files
+            if let bucket = self.bucket {
+                try Self.send(upload, to: bucket)
+                return nil
+            }
             for name in names {
                 try Self.durableRename(upload.folder + "/" + name, to: folder + "/" + name, folder: nil)
             }
@@ -106,6 +118,39 @@ public final class IntakeInbox: Sendable {
             return InboxSubmission(id: upload.id, files: names, sha256: upload.sha256)
         }
         if let entry { try await journal.append(entry) }
+    }
+
+    /// Asks the bucket for an object that is not there: wrong keys, a missing bucket or a dead
+    /// store stop intake before it takes a submission it could not keep.
+    public func checkBucket() throws(InboxFailure) {
+        guard let bucket else { return }
+        guard let session = Curl.Session() else { throw InboxFailure(source: bucket.location.description, reason: "libcurl could not start") }
+        do throws(StoreFailure) {
+            _ = try bucket.get(bucket.location.prefix + ".teardown-intake-check", session: session)
+        } catch {
+            throw InboxFailure(source: bucket.location.description, reason: error.description)
+        }
+    }
+
+    /// Puts a submission's files in the bucket, then its manifest: the store has confirmed
+    /// every object before the sender is answered, and sync lists only manifests, so a
+    /// submission cut off half-way is never seen.
+    private static func send(_ upload: IntakeUpload, to bucket: S3Store) throws(InboxFailure) {
+        guard let session = Curl.Session() else { throw InboxFailure(source: bucket.location.description, reason: "libcurl could not start") }
+        let prefix = bucket.location.prefix
+        do throws(StoreFailure) {
+            for name in upload.files {
+                guard let data = FileManager.default.contents(atPath: upload.folder + "/" + name) else {
+                    throw StoreFailure("\(upload.folder)/\(name) cannot be read back")
+                }
+                try bucket.put(prefix + name, body: data, headers: ["Content-Type: application/octet-stream"], session: session)
+            }
+            let entry = InboxSubmission(id: upload.id, files: upload.files, sha256: upload.sha256)
+            try bucket.put(prefix + upload.id + BucketInbox.manifestSuffix, body: ManifestJournal.encode([entry]),
+                           headers: ["Content-Type: application/json"], session: session)
+        } catch {
+            throw InboxFailure(source: bucket.location.description, reason: error.description)
+        }
     }
 
     // MARK: Moderation

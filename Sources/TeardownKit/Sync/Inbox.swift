@@ -30,10 +30,14 @@ public protocol InboxSource: Sendable {
     /// Whether every file must come with its SHA-256 in the manifest: over a network, a transfer
     /// cut short would otherwise be filed cut short.
     var requiresDigests: Bool { get }
+    /// Called after a sync that changed the site: `listed` is what `submissions()` gave, and
+    /// `settled` the ids that need not be looked at again (filed, present, taken down).
+    func synced(listed: [InboxSubmission], settled: Set<String>)
 }
 
 extension InboxSource {
     public var requiresDigests: Bool { false }
+    public func synced(listed: [InboxSubmission], settled: Set<String>) {}
 }
 
 public enum Inbox {

@@ -122,6 +122,9 @@ public struct Syncer: Sendable {
             if !dryRun { filed += try apply(decision, submission: submission, files: files, ledger: ledger, limits: content.config.limits) }
             actions.append(Self.action(submission.id, decision))
         }
+        if !dryRun {
+            source.synced(listed: submissions, settled: Set(actions.filter { $0.kind != .reject }.map(\.id)))
+        }
         return SyncReport(source: source.name, actions: actions, dryRun: dryRun, filed: filed)
     }
 

@@ -91,7 +91,7 @@ struct DeployOptions: ParsableArguments {
         let dryRun = dryRun
         let start = Date()
         let report: Deployer.Report
-        do throws(DeployFailure) {
+        do throws(StoreFailure) {
             report = try deployer.run { event in
                 switch event {
                 case .planned(let plan):

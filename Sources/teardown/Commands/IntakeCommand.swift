@@ -18,8 +18,15 @@ struct IntakeCommand: AsyncParsableCommand {
 
     @OptionGroup var options: SiteOptions
 
-    @Option(name: .long, help: ArgumentHelp("The inbox folder to write.", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("The inbox to write: a folder, or s3://BUCKET[/PREFIX] shared with other intake processes.",
+                                            valueName: "dir"))
     var inbox: String
+
+    @Option(name: .long, help: ArgumentHelp("For an s3:// inbox, the store's address (default: AWS).", valueName: "url"))
+    var endpoint: String?
+
+    @Option(name: .long, help: ArgumentHelp("For an s3:// inbox, the region to sign for.", valueName: "region"))
+    var region: String?
 
     @Option(name: .long, help: "The address to listen on.")
     var host = "127.0.0.1"
@@ -67,7 +74,8 @@ struct IntakeCommand: AsyncParsableCommand {
             Terminal.error("\(problem)")
             throw ExitCode.failure
         }
-        let inboxStore = try Self.open(inbox)
+        let bucket = inbox.hasPrefix("s3://")
+        let inboxStore = try bucket ? openBucket() : Self.open(inbox)
         let desk: IntakeDesk
         do {
             let site = options.site
@@ -79,6 +87,10 @@ struct IntakeCommand: AsyncParsableCommand {
         } catch {
             DiagnosticPrinter.print(error.diagnostics, site: options.site)
             Terminal.report("Intake not started: the site has \(DiagnosticPrinter.summary(error.diagnostics)).")
+            throw ExitCode.failure
+        }
+        if bucket, desk.config.moderation {
+            Terminal.error("moderation: true needs a folder inbox: a bucket inbox has no place yet for submissions held for a moderator")
             throw ExitCode.failure
         }
         let token = try InboxToken.read(file: tokenFile) ?? InboxToken.stored(in: inboxStore.folder)
@@ -97,12 +109,37 @@ struct IntakeCommand: AsyncParsableCommand {
         }
         settings.tokenSource = tokenFile ?? (ProcessInfo.processInfo.environment[InboxToken.variable] != nil
             ? InboxToken.variable : inboxStore.folder + "/.token")
+        if bucket { settings.syncReads = "\(inboxStore.name) (teardown sync --from \(inboxStore.name))" }
         let server = IntakeServer(desk: desk, settings: settings, logger: TerminalLogHandler.logger("intake"))
         try await server.run()
     }
 }
 
 extension IntakeCommand {
+    /// A bucket inbox, with a folder of the site's cache for uploads in progress, one per
+    /// address and port, so that intake processes on one machine never share one.
+    func openBucket() throws -> IntakeInbox {
+        let region = region ?? S3Credentials.region()
+        let environment = ProcessInfo.processInfo.environment
+        let endpoint = endpoint ?? environment["AWS_ENDPOINT_URL_S3"] ?? environment["AWS_ENDPOINT_URL"]
+        switch (S3Location.parse(inbox, endpoint: endpoint, region: region), S3Credentials.find()) {
+        case (.failure(let failure), _), (_, .failure(let failure)):
+            Terminal.error(failure.description)
+            throw ExitCode.failure
+        case (.success(let location), .success(let credentials)):
+            let staging = (options.site as NSString).appendingPathComponent(".teardown-cache/intake/\(host)-\(port)")
+            do {
+                let store = try IntakeInbox(folder: staging, bucket: (location, credentials))
+                try store.recover()
+                try store.checkBucket()
+                return store
+            } catch {
+                Terminal.error("\(error)")
+                throw ExitCode.failure
+            }
+        }
+    }
+
     /// The inbox, with what a killed run left cleared away.
     static func open(_ folder: String) throws -> IntakeInbox {
         let store: IntakeInbox

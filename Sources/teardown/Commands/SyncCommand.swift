@@ -19,6 +19,12 @@ struct SyncCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The inbox (default: sync_source in site.yaml).", valueName: "source"))
     var from: String?
 
+    @Option(name: .long, help: ArgumentHelp("For an s3:// inbox, the store's address (default: AWS).", valueName: "url"))
+    var endpoint: String?
+
+    @Option(name: .long, help: ArgumentHelp("For an s3:// inbox, the region to sign for.", valueName: "region"))
+    var region: String?
+
     @Option(name: .long, help: ArgumentHelp(
         "A file holding the token of a `teardown intake` inbox (default: the TEARDOWN_INBOX_TOKEN environment variable).",
         valueName: "file"))
@@ -49,8 +55,21 @@ struct SyncCommand: ParsableCommand {
         }
         let cache = (options.site as NSString).appendingPathComponent(".teardown-cache")
         let token = try InboxToken.read(file: tokenFile)
-        let syncer = Syncer(siteRoot: options.site, source: Inbox.source(location, scratch: cache + "/sync/downloads", token: token,
-                                                                         timeout: TimeInterval(timeout)))
+        let source: any InboxSource
+        if location.hasPrefix("s3://") {
+            let environment = ProcessInfo.processInfo.environment
+            let endpoint = endpoint ?? environment["AWS_ENDPOINT_URL_S3"] ?? environment["AWS_ENDPOINT_URL"]
+            switch (S3Location.parse(location, endpoint: endpoint, region: region ?? S3Credentials.region()), S3Credentials.find()) {
+            case (.failure(let failure), _), (_, .failure(let failure)):
+                Terminal.error(failure.description)
+                throw ExitCode.failure
+            case (.success(let bucket), .success(let credentials)):
+                source = BucketInbox(location: bucket, credentials: credentials, cacheFolder: cache)
+            }
+        } else {
+            source = Inbox.source(location, scratch: cache + "/sync/downloads", token: token, timeout: TimeInterval(timeout))
+        }
+        let syncer = Syncer(siteRoot: options.site, source: source)
         let builder = SiteBuilder(siteRoot: options.site, output: output)
         // One walk of the site serves the review and the build after it.
         let inputs = builder.walkInputs()

@@ -3,7 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 
-/// The S3 requests a deploy makes (get, put, delete, list, multipart upload), signed by
+/// The S3 requests deploy, intake and sync make (get, put, delete, list, multipart upload), signed by
 /// libcurl, with retries for what a store or a network does now and then: 5xx, 429,
 /// timeouts and dropped connections are tried again, five times in all, with growing pauses.
 struct S3Store: Sendable {
@@ -25,7 +25,7 @@ struct S3Store: Sendable {
 
     // MARK: Requests
 
-    func get(_ key: String, session: Curl.Session) throws(DeployFailure) -> Data? {
+    func get(_ key: String, session: Curl.Session) throws(StoreFailure) -> Data? {
         let answer = try send("GET", key: key, session: session)
         if answer.status == 404 { return nil }
         try check(answer, doing: "read \(key)")
@@ -33,14 +33,14 @@ struct S3Store: Sendable {
     }
 
     @discardableResult
-    func put(_ key: String, body: Data, headers: [String], session: Curl.Session) throws(DeployFailure) -> String {
+    func put(_ key: String, body: Data, headers: [String], session: Curl.Session) throws(StoreFailure) -> String {
         if body.count > Self.multipartThreshold { return try putInParts(key, body: body, headers: headers, session: session) }
         let answer = try send("PUT", key: key, headers: headers, body: body, session: session)
         try check(answer, doing: "upload \(key)")
         return answer.etag
     }
 
-    func delete(_ key: String, session: Curl.Session) throws(DeployFailure) {
+    func delete(_ key: String, session: Curl.Session) throws(StoreFailure) {
         let answer = try send("DELETE", key: key, session: session)
         guard answer.status == 404 || answer.status == 204 || answer.status == 200 else {
             try check(answer, doing: "delete \(key)")
@@ -49,23 +49,29 @@ struct S3Store: Sendable {
     }
 
     /// Every object whose name starts with `prefix`, a thousand a page.
-    func list(prefix: String, session: Curl.Session) throws(DeployFailure) -> [Listed] {
+    func list(prefix: String, session: Curl.Session) throws(StoreFailure) -> [Listed] {
         // The store is asked for names that start with the prefix's first segment, without its
-        // "/", and the rest is filtered here: a "/" in a query is encoded %2F for AWS and left
-        // as it is by some compatible stores when they check the signature, and one of the two
-        // then refuses the request.
-        let asked = String(prefix.prefix { $0 != "/" })
+        // "/", and the rest is filtered here: a "/" in a query is encoded %2F for AWS, and
+        // moto_server checks the signature of such a query as if it were not, so one of the two
+        // would refuse the request.
+        try list(asking: String(prefix.prefix { $0 != "/" }), startAfter: nil, session: session).filter { $0.key.hasPrefix(prefix) }
+    }
+
+    /// Every object whose name starts with `asking` and comes after `startAfter`, a thousand a
+    /// page. Values are encoded as AWS wants them, "/" as %2F.
+    func list(asking prefix: String, startAfter: String?, session: Curl.Session) throws(StoreFailure) -> [Listed] {
         var objects: [Listed] = []
         var token: String?
         repeat {
             // SigV4 wants the query's parameters sorted, as here.
             var query = ""
             if let token { query += "continuation-token=\(S3Location.encode(token, keepingSlash: false))&" }
-            query += "list-type=2&prefix=\(S3Location.encode(asked, keepingSlash: false))"
+            query += "list-type=2&prefix=\(S3Location.encode(prefix, keepingSlash: false))"
+            if let startAfter { query += "&start-after=\(S3Location.encode(startAfter, keepingSlash: false))" }
             let answer = try send("GET", key: "", query: query, session: session)
             try check(answer, doing: "list \(location.description)")
             let page = ListingParser.parse(answer.body)
-            objects += page.objects.filter { $0.key.hasPrefix(prefix) }
+            objects += page.objects
             token = page.next
         } while token != nil
         return objects
@@ -73,16 +79,16 @@ struct S3Store: Sendable {
 
     // MARK: Multipart
 
-    private func putInParts(_ key: String, body: Data, headers: [String], session: Curl.Session) throws(DeployFailure) -> String {
+    private func putInParts(_ key: String, body: Data, headers: [String], session: Curl.Session) throws(StoreFailure) -> String {
         let started = try send("POST", key: key, query: "uploads=", headers: headers.filter { !$0.hasPrefix("x-amz-content-sha256") },
                                body: Data(), session: session)
         try check(started, doing: "start uploading \(key)")
         guard let uploadID = ListingParser.value(of: "UploadId", in: started.body) else {
-            throw DeployFailure("\(location.endpoint) started an upload of \(key) without an UploadId")
+            throw StoreFailure("\(location.endpoint) started an upload of \(key) without an UploadId")
         }
         let upload = S3Location.encode(uploadID, keepingSlash: false)
         var parts: [(number: Int, etag: String)] = []
-        do throws(DeployFailure) {
+        do throws(StoreFailure) {
             var offset = 0
             while offset < body.count {
                 let number = parts.count + 1
@@ -99,7 +105,7 @@ struct S3Store: Sendable {
             try check(done, doing: "finish uploading \(key)")
             // A store can answer 200 and still report an error in the body.
             if ListingParser.value(of: "Code", in: done.body) != nil {
-                throw DeployFailure("\(location.endpoint) could not finish uploading \(key): \(Self.reason(done.body))")
+                throw StoreFailure("\(location.endpoint) could not finish uploading \(key): \(Self.reason(done.body))")
             }
             return ListingParser.value(of: "ETag", in: done.body)?.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) ?? ""
         } catch {
@@ -111,7 +117,7 @@ struct S3Store: Sendable {
     // MARK: Sending
 
     private func send(_ method: String, key: String, query: String = "", headers: [String] = [], body: Data? = nil,
-                      session: Curl.Session) throws(DeployFailure) -> Curl.Answer {
+                      session: Curl.Session) throws(StoreFailure) -> Curl.Answer {
         let payload = body ?? Data()
         var lines = headers
         if !lines.contains(where: { $0.hasPrefix("x-amz-content-sha256") }) {
@@ -130,25 +136,25 @@ struct S3Store: Sendable {
             case .success(let answer) where attempt == 5:
                 return answer
             case .failure(let failure) where attempt == 5:
-                throw DeployFailure("cannot reach \(location.endpoint): \(failure.message)")
+                throw StoreFailure("cannot reach \(location.endpoint): \(failure.message)")
             default:
                 Thread.sleep(forTimeInterval: pause * Double.random(in: 0.75...1.25))
                 pause *= 2
             }
         }
-        throw DeployFailure("cannot reach \(location.endpoint)")
+        throw StoreFailure("cannot reach \(location.endpoint)")
     }
 
-    private func check(_ answer: Curl.Answer, doing what: String) throws(DeployFailure) {
+    private func check(_ answer: Curl.Answer, doing what: String) throws(StoreFailure) {
         guard !(200..<300).contains(answer.status) else { return }
         let code = ListingParser.value(of: "Code", in: answer.body) ?? ""
         switch (answer.status, code) {
         case (_, "NoSuchBucket"):
-            throw DeployFailure("\(location.endpoint) has no bucket \(location.bucket)")
+            throw StoreFailure("\(location.endpoint) has no bucket \(location.bucket)")
         case (403, "InvalidAccessKeyId"), (403, "SignatureDoesNotMatch"), (403, "ExpiredToken"), (403, "InvalidToken"):
-            throw DeployFailure("\(location.endpoint) refused the credentials (\(Self.reason(answer.body)))")
+            throw StoreFailure("\(location.endpoint) refused the credentials (\(Self.reason(answer.body)))")
         default:
-            throw DeployFailure("\(location.endpoint) could not \(what): HTTP \(answer.status)\(code.isEmpty ? "" : ", " + Self.reason(answer.body))")
+            throw StoreFailure("\(location.endpoint) could not \(what): HTTP \(answer.status)\(code.isEmpty ? "" : ", " + Self.reason(answer.body))")
         }
     }
 

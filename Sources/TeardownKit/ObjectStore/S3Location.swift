@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where a deploy goes: `s3://BUCKET[/PREFIX]`, and the store that holds it.
+/// A place in an S3-compatible store, `s3://BUCKET[/PREFIX]`: where a deploy goes, or a shared inbox.
 public struct S3Location: Sendable, Equatable {
     public let bucket: String
     /// Object names start with it; empty, or ending in "/".
@@ -10,24 +10,24 @@ public struct S3Location: Sendable, Equatable {
     public let region: String
 
     /// Reads `s3://BUCKET[/PREFIX]`; nil with the reason when it is not one.
-    public static func parse(_ text: String, endpoint: String?, region: String) -> Result<S3Location, DeployFailure> {
-        guard text.hasPrefix("s3://") else { return .failure(DeployFailure("\(text) is not an s3://BUCKET[/PREFIX] address")) }
+    public static func parse(_ text: String, endpoint: String?, region: String) -> Result<S3Location, StoreFailure> {
+        guard text.hasPrefix("s3://") else { return .failure(StoreFailure("\(text) is not an s3://BUCKET[/PREFIX] address")) }
         let rest = text.dropFirst("s3://".count)
         let bucket = String(rest.prefix { $0 != "/" })
         // The rules every S3-compatible store shares: 3 to 63 lowercase letters, digits, dots and dashes.
         guard (3...63).contains(bucket.count),
               bucket.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == ".") }),
               bucket.first?.isLetter == true || bucket.first?.isNumber == true else {
-            return .failure(DeployFailure("\(text): '\(bucket)' is not a bucket name (3 to 63 lowercase letters, digits, dots and dashes)"))
+            return .failure(StoreFailure("\(text): '\(bucket)' is not a bucket name (3 to 63 lowercase letters, digits, dots and dashes)"))
         }
         var prefix = rest.dropFirst(bucket.count).split(separator: "/").joined(separator: "/")
         if prefix.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) {
-            return .failure(DeployFailure("\(text): a prefix cannot hold '.' or '..'"))
+            return .failure(StoreFailure("\(text): a prefix cannot hold '.' or '..'"))
         }
         if !prefix.isEmpty { prefix += "/" }
         var base = endpoint ?? "https://s3.\(region).amazonaws.com"
         guard let url = URL(string: base), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
-            return .failure(DeployFailure("--endpoint \(base) is not an http:// or https:// address"))
+            return .failure(StoreFailure("--endpoint \(base) is not an http:// or https:// address"))
         }
         while base.hasSuffix("/") { base.removeLast() }
         return .success(S3Location(bucket: bucket, prefix: prefix, endpoint: base, region: region))
@@ -48,8 +48,8 @@ public struct S3Location: Sendable, Equatable {
     }
 }
 
-/// Why a deploy stopped, in words that name the store and never the credentials.
-public struct DeployFailure: Error, CustomStringConvertible, Sendable {
+/// Why a request to an object store failed, in words that name the store and never the credentials.
+public struct StoreFailure: Error, CustomStringConvertible, Sendable {
     public let description: String
 
     init(_ description: String) {

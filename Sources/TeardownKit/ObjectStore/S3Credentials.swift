@@ -9,7 +9,7 @@ public struct S3Credentials: Sendable {
     let secret: String
     let sessionToken: String?
 
-    public static func find(environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<S3Credentials, DeployFailure> {
+    public static func find(environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<S3Credentials, StoreFailure> {
         if let keyID = environment["AWS_ACCESS_KEY_ID"], !keyID.isEmpty,
            let secret = environment["AWS_SECRET_ACCESS_KEY"], !secret.isEmpty {
             return .success(S3Credentials(keyID: keyID, secret: secret, sessionToken: environment["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }))
@@ -22,7 +22,7 @@ public struct S3Credentials: Sendable {
                 return .success(S3Credentials(keyID: keyID, secret: secret, sessionToken: section["aws_session_token"]))
             }
         }
-        return .failure(DeployFailure("no credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, "
+        return .failure(StoreFailure("no credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, "
                                       + "or give profile '\(profile)' keys in \(file)"))
     }
 
