@@ -33,7 +33,7 @@ BENCH_PACKAGES := libvips-tools
 # ...and those only make demo-art needs: POV-Ray for the demo's photos, vips to save them as JPEG.
 ART_PACKAGES := povray povray-includes libvips-tools
 
-.PHONY: deps deps-preview install build site preview test check check-site fuzz bench bench-images bench-manual bench-view demo-art clean
+.PHONY: deps deps-preview install build site preview test check check-site fuzz bench bench-images bench-manual bench-view bench-deploy demo-art clean
 
 ## deps: install the missing system packages for everything, tests included (idempotent)
 deps:
@@ -114,7 +114,13 @@ bench: deps
 	python3 Benchmarks/bench.py --teardown .build/release/teardown --sizes $(SIZES) --runs $(RUNS)
 	python3 Benchmarks/rebuilds.py --teardown .build/release/teardown --sizes $(REBUILD_SIZES)
 	python3 Benchmarks/search.py --teardown .build/release/teardown --parts $(SEARCH_PARTS)
-	$(MAKE) bench-images bench-manual bench-view
+	$(MAKE) bench-images bench-manual bench-view bench-deploy
+
+## bench-deploy: teardown deploy against aws s3 sync on a 10,000-part catalog, to moto_server on loopback
+bench-deploy: deps
+	@python3 -c "import awscli" 2>/dev/null || python3 -m pip install -q awscli || python3 -m pip install -q --break-system-packages awscli
+	$(SWIFT) build -c release --product teardown
+	python3 Benchmarks/deploy.py --teardown .build/release/teardown --parts $(SEARCH_PARTS)
 
 ## bench-manual: a 4,000-page manual against a catalog of as many parts, and against Hugo
 bench-manual: deps

@@ -7,6 +7,8 @@ Every check reads the bucket through the S3 API (boto3), not through Teardown's 
 
 import argparse
 import hashlib
+import http.client
+import http.server
 import json
 import os
 import random
@@ -102,6 +104,54 @@ def local_files(folder):
                 data = handle.read()
             found[os.path.relpath(path, folder)] = (len(data), hashlib.md5(data).hexdigest())
     return found
+
+
+class FlakyProxy:
+    """Stands between Teardown and the store and answers 503 to the first upload of every
+    object, as a store under load does now and then; everything else passes through as it
+    came, Host header and all, so the signatures still hold."""
+
+    def __init__(self, target_port):
+        refused = set()
+        self.refusals = 0
+        proxy = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *arguments):
+                pass
+
+            def relay(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0) or 0))
+                if self.command == "PUT" and self.path not in refused:
+                    refused.add(self.path)
+                    proxy.refusals += 1
+                    self.send_response(503)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                upstream = http.client.HTTPConnection("127.0.0.1", target_port, timeout=60)
+                upstream.request(self.command, self.path, body=body, headers=dict(self.headers))
+                answer = upstream.getresponse()
+                data = answer.read()
+                self.send_response(answer.status)
+                for name, value in answer.getheaders():
+                    if name.lower() not in ("content-length", "transfer-encoding", "connection"):
+                        self.send_header(name, value)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                upstream.close()
+
+            do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = relay
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.endpoint = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
 
 
 class DeployTest(unittest.TestCase):
@@ -350,6 +400,16 @@ class DeployTest(unittest.TestCase):
                 except subprocess.TimeoutExpired:
                     process.kill()
                 os.unlink(log.name)
+
+    def test_10_server_errors_are_retried(self):
+        proxy = FlakyProxy(self.store.port)
+        try:
+            result = self.deploy("flaky", endpoint=proxy.endpoint)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertGreater(proxy.refusals, 100, "every upload met a 503 first")
+            self.assertEqual(self.store.objects("flaky/"), local_files(self.public()))
+        finally:
+            proxy.stop()
 
 
 if __name__ == "__main__":
