@@ -338,6 +338,68 @@ class DeployTest(unittest.TestCase):
                         os.remove(os.path.join(base, name))
             self.build()
 
+    def start_intake(self, inbox, env, *extra):
+        port = free_port()
+        log = tempfile.NamedTemporaryFile("w+", suffix=".log", delete=False)
+        process = subprocess.Popen([TEARDOWN, "intake", "--site", self.site, "--inbox", inbox,
+                                    "--endpoint", self.store.endpoint, "--port", str(port), *extra],
+                                   env=env, stdout=log, stderr=subprocess.STDOUT)
+        for _ in range(600):
+            if "Taking submissions on" in read(log.name) or process.poll() is not None:
+                break
+            time.sleep(0.1)
+        self.assertIn("Taking submissions on", read(log.name))
+        return process, port, log
+
+    def test_91_moderation_works_on_a_bucket_inbox(self):
+        self.store.s3.create_bucket(Bucket="moderated")
+        env = {**os.environ, "AWS_ACCESS_KEY_ID": self.store.key_id, "AWS_SECRET_ACCESS_KEY": self.store.secret,
+               "NO_COLOR": "1"}
+        settings = os.path.join(self.site, "content/site.yaml")
+        saved = read(settings)
+        with open(settings, "a") as handle:
+            handle.write("\nmoderation: true\n")
+        process, port, log = self.start_intake("s3://moderated", env)
+        try:
+            ids = []
+            for words in ("Held, then approved.", "Held, then rejected."):
+                request = urllib.request.Request(
+                    f"http://127.0.0.1:{port}/api/v1/comments", headers={"Content-Type": "application/json"},
+                    data=json.dumps({"machine": "desk-fan", "author": "Mod", "body": words}).encode())
+                with urllib.request.urlopen(request, timeout=60) as answer:
+                    reply = json.loads(answer.read())
+                self.assertEqual(reply["status"], "held")
+                ids.append(reply["id"])
+        finally:
+            process.send_signal(signal.SIGINT)
+            process.wait(timeout=20)
+            os.unlink(log.name)
+            with open(settings, "w") as handle:
+                handle.write(saved)
+        moderate = [TEARDOWN, "moderate", "--inbox", "s3://moderated", "--endpoint", self.store.endpoint]
+        sync = [TEARDOWN, "sync", "--site", self.site, "--from", "s3://moderated", "--endpoint", self.store.endpoint]
+        listed = subprocess.run(moderate + ["list"], capture_output=True, text=True, env=env)
+        self.assertEqual(listed.returncode, 0, listed.stderr)
+        self.assertIn("Held, then approved.", listed.stdout)
+        self.assertIn("2 waiting", listed.stdout)
+        before = subprocess.run(sync, capture_output=True, text=True, env=env, timeout=300)
+        self.assertIn("0 accepted", before.stdout, "held submissions are not synced")
+        self.assertEqual(subprocess.run(moderate + ["approve", ids[0]], capture_output=True, env=env).returncode, 0)
+        self.assertEqual(subprocess.run(moderate + ["reject", ids[1]], capture_output=True, env=env).returncode, 0)
+        self.assertIn("Nothing is waiting", subprocess.run(moderate + ["list"], capture_output=True, text=True, env=env).stdout)
+        after = subprocess.run(sync, capture_output=True, text=True, env=env, timeout=300)
+        self.assertEqual(after.returncode, 0, after.stderr)
+        self.assertIn("1 accepted, 0 rejected", after.stdout)
+        keys = [item["Key"] for item in self.store.s3.list_objects_v2(Bucket="moderated").get("Contents", [])]
+        self.assertFalse(any(ids[1] in key for key in keys), "a rejected submission leaves nothing")
+        pruned = subprocess.run(moderate + ["prune", "--before", "2999-01-01"], capture_output=True, text=True, env=env)
+        self.assertIn("Pruned 1 submission", pruned.stdout, pruned.stderr)
+        self.assertEqual(self.store.s3.list_objects_v2(Bucket="moderated").get("KeyCount"), 0)
+        for base, _, files in os.walk(os.path.join(self.site, "content")):
+            for name in files:
+                if ids[0] in name:
+                    os.remove(os.path.join(base, name))
+
     def test_9_two_intakes_share_one_bucket_inbox_and_sync_files_each_comment_once(self):
         self.store.s3.create_bucket(Bucket="inbox")
         env = {**os.environ, "AWS_ACCESS_KEY_ID": self.store.key_id, "AWS_SECRET_ACCESS_KEY": self.store.secret,
@@ -345,19 +407,8 @@ class DeployTest(unittest.TestCase):
         services = []
         try:
             for _ in range(2):
-                port = free_port()
-                log = tempfile.NamedTemporaryFile("w+", suffix=".log", delete=False)
-                process = subprocess.Popen([TEARDOWN, "intake", "--site", self.site, "--inbox", "s3://inbox",
-                                            "--endpoint", self.store.endpoint, "--port", str(port),
-                                            "--rate-limit", "100000"], env=env, stdout=log, stderr=subprocess.STDOUT)
-                services.append((process, port, log))
-            for process, port, log in services:
-                for _ in range(600):
-                    if "Taking submissions on" in read(log.name) or process.poll() is not None:
-                        break
-                    time.sleep(0.1)
-                self.assertIn("Taking submissions on", read(log.name))
-                self.assertIn("Sync reads s3://inbox/", read(log.name))
+                services.append(self.start_intake("s3://inbox", env, "--rate-limit", "100000"))
+                self.assertIn("Sync reads s3://inbox/", read(services[-1][2].name))
             acknowledged, failures = [], []
 
             def post(numbers):

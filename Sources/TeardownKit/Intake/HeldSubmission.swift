@@ -9,6 +9,14 @@ public struct HeldSubmission: Sendable {
     /// The comment's Markdown, or the photo's details, as the moderator reads them.
     public let text: String
 
+    init(id: String, files: [String], sha256: [String: String], text: String) {
+        self.id = id
+        folder = ""
+        self.files = files
+        self.sha256 = sha256
+        self.text = text
+    }
+
     init?(id: String, folder: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder), !names.isEmpty else { return nil }
         self.id = id

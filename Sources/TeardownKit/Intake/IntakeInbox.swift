@@ -19,9 +19,9 @@ public final class IntakeInbox: Sendable {
     /// The inbox, or with `bucket`, the folder where uploads arrive before they go to the bucket.
     public let folder: String
     /// A bucket the submissions go to instead of the folder, shared with other intake processes.
-    let bucket: S3Store?
+    let bucket: BucketShelf?
     /// Where the inbox is, in words: its folder, or its bucket.
-    public var name: String { bucket?.location.description ?? folder }
+    public var name: String { bucket?.store.location.description ?? folder }
     private let journal: ManifestJournal
     /// The files the manifest lists, kept until the manifest changes.
     private let listing = Locked<(stamp: ContentDigest?, files: Set<String>)>((nil, []))
@@ -35,7 +35,7 @@ public final class IntakeInbox: Sendable {
     public init(folder: String, bucket: (location: S3Location, credentials: S3Credentials)? = nil) throws(InboxFailure) {
         let folder = folder.hasSuffix("/") && folder.count > 1 ? String(folder.dropLast()) : folder
         self.folder = folder
-        self.bucket = bucket.map { S3Store(location: $0.location, credentials: $0.credentials) }
+        self.bucket = bucket.map { BucketShelf(store: S3Store(location: $0.location, credentials: $0.credentials)) }
         journal = ManifestJournal(folder: folder)
         for path in [folder, folder + "/.incoming", folder + "/.pending"] {
             do {
@@ -99,7 +99,13 @@ public final class IntakeInbox: Sendable {
         defer { try? FileSystem.removeTree(upload.folder) }
         let (folder, pendingFolder) = (self.folder, self.pendingFolder)
         // Digests, renames and fsync wait on the disk: on the blocking pool.
+        let bucket = self.bucket
         let entry = try await BlockingPool.run { () throws(InboxFailure) -> InboxSubmission? in
+            if let bucket {
+                try upload.digestFiles()
+                try bucket.put(upload, held: hold)
+                return nil
+            }
             if hold {
                 // Digests are taken when a moderator approves it, from the files as they are then.
                 try Self.durableRename(upload.folder, to: pendingFolder + "/" + upload.id, folder: pendingFolder)
@@ -107,10 +113,6 @@ public final class IntakeInbox: Sendable {
             }
             try upload.digestFiles()
             let names = upload.files
-            if let bucket = self.bucket {
-                try Self.send(upload, to: bucket)
-                return nil
-            }
             for name in names {
                 try Self.durableRename(upload.folder + "/" + name, to: folder + "/" + name, folder: nil)
             }
@@ -120,49 +122,24 @@ public final class IntakeInbox: Sendable {
         if let entry { try await journal.append(entry) }
     }
 
-    /// Asks the bucket for an object that is not there: wrong keys, a missing bucket or a dead
-    /// store stop intake before it takes a submission it could not keep.
+    /// With a bucket, asks it once: wrong keys, a missing bucket or a dead store stop intake
+    /// before it takes a submission it could not keep.
     public func checkBucket() throws(InboxFailure) {
-        guard let bucket else { return }
-        guard let session = Curl.Session() else { throw InboxFailure(source: bucket.location.description, reason: "libcurl could not start") }
-        do throws(StoreFailure) {
-            _ = try bucket.get(bucket.location.prefix + ".teardown-intake-check", session: session)
-        } catch {
-            throw InboxFailure(source: bucket.location.description, reason: error.description)
-        }
-    }
-
-    /// Puts a submission's files in the bucket, then its manifest: the store has confirmed
-    /// every object before the sender is answered, and sync lists only manifests, so a
-    /// submission cut off half-way is never seen.
-    private static func send(_ upload: IntakeUpload, to bucket: S3Store) throws(InboxFailure) {
-        guard let session = Curl.Session() else { throw InboxFailure(source: bucket.location.description, reason: "libcurl could not start") }
-        let prefix = bucket.location.prefix
-        do throws(StoreFailure) {
-            for name in upload.files {
-                guard let data = FileManager.default.contents(atPath: upload.folder + "/" + name) else {
-                    throw StoreFailure("\(upload.folder)/\(name) cannot be read back")
-                }
-                try bucket.put(prefix + name, body: data, headers: ["Content-Type: application/octet-stream"], session: session)
-            }
-            let entry = InboxSubmission(id: upload.id, files: upload.files, sha256: upload.sha256)
-            try bucket.put(prefix + upload.id + BucketInbox.manifestSuffix, body: ManifestJournal.encode([entry]),
-                           headers: ["Content-Type: application/json"], session: session)
-        } catch {
-            throw InboxFailure(source: bucket.location.description, reason: error.description)
-        }
+        try bucket?.check()
     }
 
     // MARK: Moderation
 
     /// Submissions held for moderation, oldest first.
-    public func held() -> [HeldSubmission] {
+    public func held() throws(InboxFailure) -> [HeldSubmission] {
+        if let bucket { return try bucket.held() }
         let ids = ((try? FileManager.default.contentsOfDirectory(atPath: pendingFolder)) ?? []).filter(Inbox.isValidID).sorted()
         return ids.compactMap { HeldSubmission(id: $0, folder: pendingFolder + "/" + $0) }
     }
 
     /// Publishes held submissions; returns the ids not found.
     public func approve(_ ids: [String]) throws(InboxFailure) -> [String] {
+        if let bucket { return try bucket.approve(ids) }
         var missing: [String] = []
         try journal.update { manifest throws(InboxFailure) in
             for id in ids {
@@ -183,6 +160,7 @@ public final class IntakeInbox: Sendable {
 
     /// Deletes held submissions: a rejected submission is not kept anywhere. Returns the ids not found.
     public func reject(_ ids: [String]) throws(InboxFailure) -> [String] {
+        if let bucket { return try bucket.reject(ids) }
         var missing: [String] = []
         for id in ids {
             let path = pendingFolder + "/" + id
@@ -208,6 +186,7 @@ public final class IntakeInbox: Sendable {
             throw InboxFailure(source: day, reason: "not a day of the form YYYY-MM-DD")
         }
         let cutoff = day.replacingOccurrences(of: "-", with: "")
+        if let bucket { return try bucket.prune(before: cutoff) }
         var dropped: [InboxSubmission] = []
         try journal.update { entries in
             dropped = entries.filter { IntakeID.isIntakeFile($0.id) && $0.id.prefix(8) < cutoff }

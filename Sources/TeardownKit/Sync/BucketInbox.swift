@@ -2,18 +2,23 @@ import Foundation
 
 /// An inbox in an S3-compatible bucket, written by any number of `teardown intake` processes.
 /// It has the folder inbox's files (`<id>.comment.md`, `<id>.jpg`, ...) under the prefix, and
-/// instead of one manifest.json that every writer would rewrite, one `<id>.manifest.json` per
-/// submission, written after the submission's files, in the manifest.json format.
+/// instead of one manifest.json that every writer would rewrite, one manifest object per
+/// submission, written after the submission's files, in the manifest.json format:
+/// `<id>.manifest.json`, or `<time>-approved-<id>.manifest.json` for one a moderator approved
+/// (see `BucketShelf`). Held submissions wait under `.pending-`, which sync never lists.
 ///
-/// Ids start with their UTC time (`20261123-101500-…`), so the listing is in time order. Sync
-/// remembers the newest id it saw and lists only what comes after a quarter of an hour before
-/// it: a writer whose submission took long to arrive, or whose clock is a little behind, is not
-/// skipped, and the ledger drops what was filed already. Submissions listed but not settled (a
-/// rejected photo whose part does not exist yet, say) are remembered and read again.
+/// Manifest names start with a UTC time (`20261123-101500-…`), so the listing is in time
+/// order. Sync remembers the newest it saw and lists only what comes after a quarter of an
+/// hour before it: a writer whose submission took long to arrive, or whose clock is a little
+/// behind, is not skipped, and the ledger drops what was filed already. Manifests listed but
+/// not settled (a rejected photo whose part does not exist yet, say) are remembered and read
+/// again.
 public struct BucketInbox: InboxSource {
     let store: S3Store
     /// Where sync keeps how far it got.
     let stateFile: String
+    /// Which manifest each listed submission came from, for `synced`.
+    private let listedManifests = Locked<[String: String]>([:])
     public var name: String { store.location.description }
     public var requiresDigests: Bool { true }
     static let manifestSuffix = ".manifest.json"
@@ -27,7 +32,9 @@ public struct BucketInbox: InboxSource {
     }
 
     struct State: Codable {
+        /// The newest manifest seen, without the prefix.
         var newest: String?
+        /// Manifests whose submissions were listed but not settled, without the prefix.
         var unsettled: [String] = []
     }
 
@@ -36,25 +43,29 @@ public struct BucketInbox: InboxSource {
         let state = readState()
         let prefix = store.location.prefix
         let startAfter = state.newest.flatMap(Self.stamp(before:)).map { prefix + $0 }
-        var ids = Set(state.unsettled)
+        var manifests = Set(state.unsettled)
         do throws(StoreFailure) {
             for object in try store.list(asking: prefix, startAfter: startAfter, session: session)
-            where object.key.hasSuffix(Self.manifestSuffix) {
-                ids.insert(String(object.key.dropFirst(prefix.count).dropLast(Self.manifestSuffix.count)))
+            where object.key.hasSuffix(Self.manifestSuffix) && !object.key.hasPrefix(prefix + BucketShelf.pending) {
+                manifests.insert(String(object.key.dropFirst(prefix.count)))
             }
         } catch {
             throw InboxFailure(source: name, reason: error.description)
         }
         var found: [InboxSubmission] = []
-        for id in ids.sorted() where Inbox.isValidID(id) {
+        for manifest in manifests.sorted() {
             let data: Data?
             do throws(StoreFailure) {
-                data = try store.get(prefix + id + Self.manifestSuffix, session: session)
+                data = try store.get(prefix + manifest, session: session)
             } catch {
                 throw InboxFailure(source: name, reason: error.description)
             }
-            guard let data else { continue }  // an unsettled id taken away since
-            found += try Inbox.parseManifest(data, source: name + id + Self.manifestSuffix).filter { $0.id == id }
+            guard let data else { continue }  // an unsettled one taken away since
+            let entries = try Inbox.parseManifest(data, source: name + manifest)
+            listedManifests.withLock { known in
+                for entry in entries { known[entry.id] = manifest }
+            }
+            found += entries
         }
         return found
     }
@@ -74,9 +85,11 @@ public struct BucketInbox: InboxSource {
 
     public func synced(listed: [InboxSubmission], settled: Set<String>) {
         var state = readState()
-        let ids = listed.map(\.id)
-        if let newest = ids.max(), newest > (state.newest ?? "") { state.newest = newest }
-        state.unsettled = Array(Set(state.unsettled).union(ids).subtracting(settled)).sorted()
+        let manifests = listedManifests.withLock { $0 }
+        let seen = Set(listed.compactMap { manifests[$0.id] })
+        let open = Set(listed.filter { !settled.contains($0.id) }.compactMap { manifests[$0.id] })
+        if let newest = seen.max(), newest > (state.newest ?? "") { state.newest = newest }
+        state.unsettled = Array(Set(state.unsettled).subtracting(seen).union(open)).sorted()
         if let data = try? JSONEncoder().encode(state) {
             try? FileManager.default.createDirectory(atPath: (stateFile as NSString).deletingLastPathComponent,
                                                      withIntermediateDirectories: true)
@@ -88,9 +101,9 @@ public struct BucketInbox: InboxSource {
         FileManager.default.contents(atPath: stateFile).flatMap { try? JSONDecoder().decode(State.self, from: $0) } ?? State()
     }
 
-    /// The time part of an id, a quarter of an hour earlier: `20261123-100000`.
-    static func stamp(before id: String) -> String? {
-        let parts = id.split(separator: "-")
+    /// The time a manifest's name starts with, a quarter of an hour earlier: `20261123-100000`.
+    static func stamp(before name: String) -> String? {
+        let parts = name.split(separator: "-")
         guard parts.count >= 2 else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!

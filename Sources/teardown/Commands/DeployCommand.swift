@@ -68,19 +68,8 @@ struct DeployOptions: ParsableArguments {
         guard let destination = to ?? settings.to else {
             throw ValidationError("No target given: pass --to s3://BUCKET[/PREFIX] or set deploy.to in content/site.yaml.")
         }
-        let environment = ProcessInfo.processInfo.environment
-        let region = region ?? settings.region ?? S3Credentials.region()
-        let endpoint = endpoint ?? settings.endpoint ?? environment["AWS_ENDPOINT_URL_S3"] ?? environment["AWS_ENDPOINT_URL"]
-        let location: S3Location
-        let credentials: S3Credentials
-        switch (S3Location.parse(destination, endpoint: endpoint, region: region), S3Credentials.find()) {
-        case (.failure(let failure), _), (_, .failure(let failure)):
-            Terminal.error(failure.description)
-            throw ExitCode.failure
-        case (.success(let parsed), .success(let found)):
-            location = parsed
-            credentials = found
-        }
+        let (location, credentials) = try BucketAccess.resolve(destination, endpoint: endpoint ?? settings.endpoint,
+                                                               region: region ?? settings.region)
         var deployOptions = Deployer.Options(location: location, credentials: credentials)
         deployOptions.dryRun = dryRun
         deployOptions.maxDeletes = maxDeletes

@@ -89,10 +89,6 @@ struct IntakeCommand: AsyncParsableCommand {
             Terminal.report("Intake not started: the site has \(DiagnosticPrinter.summary(error.diagnostics)).")
             throw ExitCode.failure
         }
-        if bucket, desk.config.moderation {
-            Terminal.error("moderation: true needs a folder inbox: a bucket inbox has no place yet for submissions held for a moderator")
-            throw ExitCode.failure
-        }
         let token = try InboxToken.read(file: tokenFile) ?? InboxToken.stored(in: inboxStore.folder)
         var settings = IntakeServer.Settings(token: token, siteURL: siteURL ?? desk.config.baseURL)
         settings.host = host
@@ -119,24 +115,16 @@ extension IntakeCommand {
     /// A bucket inbox, with a folder of the site's cache for uploads in progress, one per
     /// address and port, so that intake processes on one machine never share one.
     func openBucket() throws -> IntakeInbox {
-        let region = region ?? S3Credentials.region()
-        let environment = ProcessInfo.processInfo.environment
-        let endpoint = endpoint ?? environment["AWS_ENDPOINT_URL_S3"] ?? environment["AWS_ENDPOINT_URL"]
-        switch (S3Location.parse(inbox, endpoint: endpoint, region: region), S3Credentials.find()) {
-        case (.failure(let failure), _), (_, .failure(let failure)):
-            Terminal.error(failure.description)
+        let (location, credentials) = try BucketAccess.resolve(inbox, endpoint: endpoint, region: region)
+        let staging = (options.site as NSString).appendingPathComponent(".teardown-cache/intake/\(host)-\(port)")
+        do {
+            let store = try IntakeInbox(folder: staging, bucket: (location, credentials))
+            try store.recover()
+            try store.checkBucket()
+            return store
+        } catch {
+            Terminal.error("\(error)")
             throw ExitCode.failure
-        case (.success(let location), .success(let credentials)):
-            let staging = (options.site as NSString).appendingPathComponent(".teardown-cache/intake/\(host)-\(port)")
-            do {
-                let store = try IntakeInbox(folder: staging, bucket: (location, credentials))
-                try store.recover()
-                try store.checkBucket()
-                return store
-            } catch {
-                Terminal.error("\(error)")
-                throw ExitCode.failure
-            }
         }
     }
 

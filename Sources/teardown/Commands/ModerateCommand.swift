@@ -19,8 +19,14 @@ struct ModerateCommand: ParsableCommand {
         case list, approve, reject, prune
     }
 
-    @Option(name: .long, help: ArgumentHelp("The inbox folder intake writes.", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("The inbox intake writes: a folder, or s3://BUCKET[/PREFIX].", valueName: "dir"))
     var inbox: String
+
+    @Option(name: .long, help: ArgumentHelp("For an s3:// inbox, the store's address (default: AWS).", valueName: "url"))
+    var endpoint: String?
+
+    @Option(name: .long, help: ArgumentHelp("For an s3:// inbox, the region to sign for.", valueName: "region"))
+    var region: String?
 
     @Argument(help: "list, approve, reject or prune.")
     var action: Action = .list
@@ -44,18 +50,41 @@ struct ModerateCommand: ParsableCommand {
     }
 
     func run() throws {
+        let store: IntakeInbox
+        if inbox.hasPrefix("s3://") {
+            let (location, credentials) = try BucketAccess.resolve(inbox, endpoint: endpoint, region: region)
+            // Nothing arrives here: the folder only satisfies the inbox's shape, and goes at the end.
+            let scratch = NSTemporaryDirectory() + "teardown-moderate-\(getpid())"
+            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            do {
+                store = try IntakeInbox(folder: scratch, bucket: (location, credentials))
+            } catch {
+                throw ValidationError("Cannot use the inbox: \(error)")
+            }
+            try act(on: store)
+            return
+        }
         guard FileManager.default.fileExists(atPath: inbox + "/manifest.json") else {
             throw ValidationError("\(inbox) is not an intake inbox: it has no manifest.json.")
         }
-        let store: IntakeInbox
         do {
             store = try IntakeInbox(folder: inbox)
         } catch {
             throw ValidationError("Cannot use the inbox: \(error)")
         }
+        try act(on: store)
+    }
+
+    private func act(on store: IntakeInbox) throws {
         switch action {
         case .list:
-            let held = store.held()
+            let held: [HeldSubmission]
+            do {
+                held = try store.held()
+            } catch {
+                Terminal.report("Cannot list the inbox: \(error)")
+                throw ExitCode.failure
+            }
             for submission in held {
                 print(Terminal.safe("\(submission.id)  \(submission.isPhoto ? "photo" : "comment")"))
                 // What senders wrote, shown as written: an escape sequence that clears the screen

@@ -57,15 +57,8 @@ struct SyncCommand: ParsableCommand {
         let token = try InboxToken.read(file: tokenFile)
         let source: any InboxSource
         if location.hasPrefix("s3://") {
-            let environment = ProcessInfo.processInfo.environment
-            let endpoint = endpoint ?? environment["AWS_ENDPOINT_URL_S3"] ?? environment["AWS_ENDPOINT_URL"]
-            switch (S3Location.parse(location, endpoint: endpoint, region: region ?? S3Credentials.region()), S3Credentials.find()) {
-            case (.failure(let failure), _), (_, .failure(let failure)):
-                Terminal.error(failure.description)
-                throw ExitCode.failure
-            case (.success(let bucket), .success(let credentials)):
-                source = BucketInbox(location: bucket, credentials: credentials, cacheFolder: cache)
-            }
+            let (bucket, credentials) = try BucketAccess.resolve(location, endpoint: endpoint, region: region)
+            source = BucketInbox(location: bucket, credentials: credentials, cacheFolder: cache)
         } else {
             source = Inbox.source(location, scratch: cache + "/sync/downloads", token: token, timeout: TimeInterval(timeout))
         }
