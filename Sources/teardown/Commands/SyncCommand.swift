@@ -47,6 +47,10 @@ struct SyncCommand: ParsableCommand {
 
     func validate() throws {
         if timeout < 1 { throw ValidationError("--timeout must be at least 1 second") }
+        // Before the sync, not after it and its build.
+        if deploy, Deployer.settings(siteRoot: options.site).settings.to == nil {
+            throw ValidationError("--deploy needs deploy.to in content/site.yaml (see the manual's Publishing page)")
+        }
     }
 
     func run() throws {
