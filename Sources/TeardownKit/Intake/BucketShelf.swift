@@ -58,8 +58,7 @@ struct BucketShelf: Sendable {
         return try run { () throws(StoreFailure) in
             var missing: [String] = []
             for id in ids {
-                guard Inbox.isValidID(id), let data = try store.get(prefix + Self.pending + id + BucketInbox.manifestSuffix, session: session),
-                      let entry = try? Inbox.parseManifest(data, source: id).first else {
+                guard let (data, entry) = try heldManifest(id, session: session) else {
                     missing.append(id)
                     continue
                 }
@@ -83,8 +82,7 @@ struct BucketShelf: Sendable {
         return try run { () throws(StoreFailure) in
             var missing: [String] = []
             for id in ids {
-                guard Inbox.isValidID(id), let data = try store.get(prefix + Self.pending + id + BucketInbox.manifestSuffix, session: session),
-                      let entry = try? Inbox.parseManifest(data, source: id).first else {
+                guard let (_, entry) = try heldManifest(id, session: session) else {
                     missing.append(id)
                     continue
                 }
@@ -118,6 +116,13 @@ struct BucketShelf: Sendable {
     func check() throws(InboxFailure) {
         let session = try session()
         try run { () throws(StoreFailure) in _ = try store.get(prefix + ".teardown-intake-check", session: session) }
+    }
+
+    /// A held submission's manifest, as stored and as read; nil when there is none.
+    private func heldManifest(_ id: String, session: Curl.Session) throws(StoreFailure) -> (Data, InboxSubmission)? {
+        guard Inbox.isValidID(id), let data = try store.get(prefix + Self.pending + id + BucketInbox.manifestSuffix, session: session),
+              let entry = try? Inbox.parseManifest(data, source: id).first else { return nil }
+        return (data, entry)
     }
 
     /// The held objects of a submission, manifest first.
