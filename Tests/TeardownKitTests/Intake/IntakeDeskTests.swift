@@ -129,13 +129,13 @@ private struct IntakeScratch {
             ids.append(id)
         }
         #expect(try scratch.inbox.submissions().isEmpty, "nothing is listed for sync while held")
-        #expect(scratch.inbox.held().map(\.id).sorted() == ids.sorted())
-        #expect(scratch.inbox.held().first { $0.id == ids[0] }?.text.contains("First") == true)
+        #expect(try scratch.inbox.held().map(\.id).sorted() == ids.sorted())
+        #expect(try scratch.inbox.held().first { $0.id == ids[0] }?.text.contains("First") == true)
 
         #expect(try scratch.inbox.approve([ids[0], "unknown-id"]) == ["unknown-id"])
         #expect(try scratch.inbox.reject([ids[1]]) == [])
         #expect(try scratch.inbox.submissions().map(\.id) == [ids[0]])
-        #expect(scratch.inbox.held().map(\.id) == [ids[2]])
+        #expect(try scratch.inbox.held().map(\.id) == [ids[2]])
         #expect(!FileManager.default.fileExists(atPath: scratch.inbox.pendingFolder + "/" + ids[1]), "a rejected submission is gone")
         let report = try scratch.sync()
         #expect(report.count(.accept) == 1)
