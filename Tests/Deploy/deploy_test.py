@@ -269,12 +269,13 @@ class DeployTest(unittest.TestCase):
         print(f"\nkill seed {seed} (TEARDOWN_KILL_SEED replays it)", file=sys.stderr)
         chance = random.Random(seed)
         env = {**os.environ, "AWS_ACCESS_KEY_ID": self.store.key_id, "AWS_SECRET_ACCESS_KEY": self.store.secret}
-        for _ in range(4):
+        # Ctrl-C as a person stops it, and SIGKILL as a machine going down does, in turn.
+        for attempt in range(4):
             process = subprocess.Popen([TEARDOWN, "deploy", "--site", self.site, "--to", f"s3://{BUCKET}/killed",
                                         "--endpoint", self.store.endpoint], env=env,
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             time.sleep(chance.uniform(0.05, 1.5))
-            process.send_signal(signal.SIGKILL)
+            process.send_signal(signal.SIGINT if attempt % 2 == 0 else signal.SIGKILL)
             process.wait()
         finished = self.deploy("killed")
         self.assertEqual(finished.returncode, 0, finished.stderr)

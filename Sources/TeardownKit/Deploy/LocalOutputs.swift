@@ -30,6 +30,11 @@ struct LocalOutputs {
             return File(path: entry.path, size: data.count, sha256: SHA256Hex.of(data))
         }
         guard files.allSatisfy({ $0 != nil }) else { throw StoreFailure("\(root) changed while it was read; run the deploy again") }
+        // Rewritten only when it no longer matches the folder: at 30,000 files it is megabytes,
+        // and a deploy with nothing new would otherwise write it all again.
+        let current = stamps.count == known.count
+            && stamps.allSatisfy { known[$0.path]?.signature == $0.status.contentSignature }
+        guard !current else { return files.compactMap { $0 } }
         var text = cacheHeader + "\n"
         for (entry, file) in zip(stamps, files) {
             text += "\(entry.status.contentSignature) \(file!.sha256) \(entry.path)\n"
