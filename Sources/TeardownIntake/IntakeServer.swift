@@ -258,6 +258,11 @@ public struct IntakeServer: Sendable {
     // MARK: Inbox
 
     private func inboxFile(_ name: String) -> Response {
+        // The folder of a bucket inbox holds only uploads in progress: its empty manifest would
+        // tell sync there is nothing to take.
+        if let bucket = desk.inbox.bucketName {
+            return text(.notFound, "this inbox is kept in \(bucket): sync reads it there (teardown sync --from \(bucket))\n")
+        }
         var listed = name == "manifest.json"
         do throws(InboxFailure) {
             if !listed { listed = try desk.inbox.lists(name) }

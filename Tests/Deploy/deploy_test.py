@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 import unittest
+import urllib.error
 import urllib.request
 
 import boto3
@@ -410,6 +411,14 @@ class DeployTest(unittest.TestCase):
             for _ in range(2):
                 services.append(self.start_intake("s3://inbox", env, "--rate-limit", "100000"))
                 self.assertIn("Sync reads s3://inbox/", read(services[-1][2].name))
+            # The service's own /inbox/ does not pass for the bucket with an empty manifest.
+            token = read(os.path.join(self.site, f".teardown-cache/intake/127.0.0.1-{services[0][1]}/.token")).strip()
+            request = urllib.request.Request(f"http://127.0.0.1:{services[0][1]}/inbox/manifest.json",
+                                             headers={"Authorization": f"Bearer {token}"})
+            with self.assertRaises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=10)
+            self.assertEqual(refused.exception.code, 404)
+            self.assertIn("kept in s3://inbox/", refused.exception.read().decode())
             acknowledged, failures = [], []
 
             def post(numbers):

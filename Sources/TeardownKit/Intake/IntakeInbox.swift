@@ -22,6 +22,8 @@ public final class IntakeInbox: Sendable {
     let bucket: BucketShelf?
     /// Where the inbox is, in words: its folder, or its bucket.
     public var name: String { bucket?.store.location.description ?? folder }
+    /// The bucket the inbox is kept in, if it is not the folder.
+    public var bucketName: String? { bucket?.store.location.description }
     private let journal: ManifestJournal
     /// The files the manifest lists, kept until the manifest changes.
     private let listing = Locked<(stamp: ContentDigest?, files: Set<String>)>((nil, []))
