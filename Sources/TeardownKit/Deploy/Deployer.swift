@@ -2,11 +2,11 @@ import Foundation
 
 /// `teardown deploy`: uploads what changed in the output folder to an S3-compatible bucket.
 ///
-/// The order keeps the bucket whole at every moment: assets first, then pages, then the
-/// deploy manifest, then deletions. A deploy stopped at any point leaves pages whose assets
-/// are there, and the next deploy finishes the work: until the manifest is written, the
-/// bucket is compared with the previous one; objects still to be deleted stay listed in it
-/// until they are gone.
+/// The order keeps the bucket whole at every moment: assets first, then pages, then
+/// deletions, then the deploy manifest. A deploy stopped at any point leaves pages whose
+/// assets are there, and the next deploy finishes the work: until the manifest is written,
+/// the bucket is compared with the previous one; refused deletions stay listed in it until
+/// they are made.
 public struct Deployer: Sendable {
     public struct Options: Sendable {
         public var location: S3Location
@@ -87,27 +87,27 @@ public struct Deployer: Sendable {
             }
         }
 
-        // The objects still to delete stay in the manifest until they are gone, so a deploy
-        // stopped before the deletions, or refused them, makes the next one try again.
+        // The manifest is written once, after whatever deleting there is. A deploy stopped
+        // during the deletions leaves the previous manifest, so the next one compares with that,
+        // uploads the few changed files again and repeats the deletions. Refused deletions stay
+        // listed, so that the next deploy tries them again.
         var entries = Dictionary(uniqueKeysWithValues: local.map { ($0.path, DeployManifest.Entry(sha256: $0.sha256, size: $0.size)) })
-        for step in plan.deletions {
-            entries[step.path] = manifest?.entries[step.path] ?? DeployManifest.Entry(sha256: String(repeating: "0", count: 64), size: step.size)
+        let refused = plan.deletions.count > options.maxDeletes
+        if refused {
+            onEvent(.deletionsRefused(count: plan.deletions.count, limit: options.maxDeletes))
+            for step in plan.deletions {
+                entries[step.path] = manifest?.entries[step.path]
+                    ?? DeployManifest.Entry(sha256: String(repeating: "0", count: 64), size: step.size)
+            }
+        } else if !plan.deletions.isEmpty {
+            try Self.inParallel(plan.deletions, workers: options.concurrency) { step, session throws(StoreFailure) in
+                try store.delete(prefix + step.path, session: session)
+                onEvent(.deleted(step))
+            }
         }
         let written = DeployManifest(entries: entries)
         if written != manifest { try putManifest(written, key: manifestKey, store: store, session: session) }
-
-        guard !plan.deletions.isEmpty else { return Report(plan: plan, uploaded: plan.uploads.count, deleted: 0) }
-        guard plan.deletions.count <= options.maxDeletes else {
-            onEvent(.deletionsRefused(count: plan.deletions.count, limit: options.maxDeletes))
-            return Report(plan: plan, uploaded: plan.uploads.count, deleted: 0)
-        }
-        try Self.inParallel(plan.deletions, workers: options.concurrency) { step, session throws(StoreFailure) in
-            try store.delete(prefix + step.path, session: session)
-            onEvent(.deleted(step))
-        }
-        for step in plan.deletions { entries[step.path] = nil }
-        try putManifest(DeployManifest(entries: entries), key: manifestKey, store: store, session: session)
-        return Report(plan: plan, uploaded: plan.uploads.count, deleted: plan.deletions.count)
+        return Report(plan: plan, uploaded: plan.uploads.count, deleted: refused ? 0 : plan.deletions.count)
     }
 
     private func putManifest(_ manifest: DeployManifest, key: String, store: S3Store, session: Curl.Session) throws(StoreFailure) {

@@ -8,8 +8,8 @@ struct DeployCommand: ParsableCommand {
         abstract: "Upload what changed in the built site to an S3-compatible bucket.",
         discussion: """
             Compares the output folder with the bucket's deploy manifest and uploads only new \
-            and changed files: assets first, then pages, then the manifest; deletions come last, \
-            and more than --max-deletes are refused. Credentials come from AWS_ACCESS_KEY_ID and \
+            and changed files: assets first, then pages, then deletions (more than \
+            --max-deletes are refused), then the manifest. Credentials come from AWS_ACCESS_KEY_ID and \
             AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN), or from ~/.aws/credentials under \
             AWS_PROFILE. The target and headers can be set in site.yaml's deploy: section.
             """
