@@ -121,32 +121,9 @@ enum FuzzTargets {
         if let language = CodeHighlighter.Language(name: ["sh", "yaml", "json", "markdown", "c"][Int(selector) % 5]) {
             let code = Array(text.utf8)
             // Compared as bytes: as Characters, a combining mark after ">" or ";" joins it.
-            let plain = Self.plainText(CodeHighlighter.highlight(code, as: language))
+            let plain = CodeHighlighter.text(of: CodeHighlighter.highlight(code, as: language))
             precondition(plain == code, "the highlighter changed the code")
         }
-    }
-
-    /// HTML's text: tags dropped and the five entities the highlighter writes turned back.
-    static func plainText(_ html: [UInt8]) -> [UInt8] {
-        var result: [UInt8] = []
-        var index = 0
-        while index < html.count {
-            if html[index] == UInt8(ascii: "<") {
-                while index < html.count, html[index] != UInt8(ascii: ">") { index += 1 }
-                index += 1
-                continue
-            }
-            if html[index] == UInt8(ascii: "&"),
-               let entity = [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")]
-                .first(where: { html[index...].starts(with: $0.0.utf8) }) {
-                result += Array(entity.1.utf8)
-                index += entity.0.utf8.count
-                continue
-            }
-            result.append(html[index])
-            index += 1
-        }
-        return result
     }
 
     static func run(_ target: String, _ input: [UInt8]) {

@@ -68,7 +68,7 @@ struct InputSnapshot: Sendable {
                 entries += part
             }
         }
-        guard !entries.contains(where: { $0.path.contains("\n") }) else { return nil }
+        guard !entries.contains(where: { $0.path.utf8.contains(UInt8(ascii: "\n")) }) else { return nil }
         return InputSnapshot(key: key, roots: roots, entries: entries)
     }
 
@@ -158,10 +158,12 @@ struct InputSnapshot: Sendable {
     /// content digest, as git refreshes racily clean index entries: their `stat` signature now
     /// vouches for them, and otherwise every later build would read and hash them again (a
     /// catalog built right after a checkout re-read a third of its files on every build).
-    static func unchanged(at path: String, roots: [String], key: ContentDigest, racyWindow: Double = racyWindow) -> Record? {
+    static func unchanged(at path: String, roots: [String], key: ContentDigest, racyWindow: Double = racyWindow,
+                          tree: (String) -> Bool = { _ in true }) -> Record? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let bytes = [UInt8](data)
-        guard let (record, settled) = read(bytes, roots: roots, key: key, settledBefore: Date().timeIntervalSince1970 - racyWindow)
+        guard let (record, settled) = read(bytes, roots: roots, key: key, tree: tree,
+                                           settledBefore: Date().timeIntervalSince1970 - racyWindow)
         else { return nil }
         if !settled.isEmpty {
             var refreshed = Data(capacity: bytes.count)
@@ -179,13 +181,14 @@ struct InputSnapshot: Sendable {
 
     /// The record in `data`, whole and for these roots and key, checking nothing on disk.
     static func record(in data: Data, roots: [String], key: ContentDigest) -> Record? {
-        read([UInt8](data), roots: roots, key: key, settledBefore: nil)?.record
+        read([UInt8](data), roots: roots, key: key, tree: { _ in true }, settledBefore: nil)?.record
     }
 
     /// The record in `bytes`, whole and for these roots and key. With `settledBefore`, only if
     /// every entry is as it is on disk, with the byte ranges of the content digests of racy
     /// entries that settled before that time.
-    private static func read(_ bytes: [UInt8], roots: [String], key: ContentDigest, settledBefore: Double?)
+    private static func read(_ bytes: [UInt8], roots: [String], key: ContentDigest, tree expected: (String) -> Bool,
+                             settledBefore: Double?)
         -> (record: Record, settled: [Range<Int>])? {
         guard let marker = bytes.firstRange(of: Array("\nentries\n".utf8)), bytes.last == UInt8(ascii: "\n"),
               let trailer = bytes[..<(bytes.count - 1)].lastIndex(of: UInt8(ascii: "\n")), trailer + 1 >= marker.upperBound
@@ -197,7 +200,7 @@ struct InputSnapshot: Sendable {
         let head = String(decoding: bytes[..<marker.lowerBound], as: UTF8.self).split(separator: "\n").map(String.init)
         guard head.first == header, head.contains("key \(key)"),
               head.filter({ $0.hasPrefix("root ") }).map({ String($0.dropFirst(5)) }) == roots,
-              let tree = head.first(where: { $0.hasPrefix("tree ") })?.dropFirst(5),
+              let tree = head.first(where: { $0.hasPrefix("tree ") })?.dropFirst(5), expected(String(tree)),
               let counts = head.first(where: { $0.hasPrefix("counts ") })?.split(separator: " "), counts.count == 3,
               let pages = Int(counts[1]), let files = Int(counts[2])
         else { return nil }

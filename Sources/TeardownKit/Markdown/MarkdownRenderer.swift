@@ -126,18 +126,21 @@ public struct MarkdownRenderer: Sendable {
         return body(document, parser, options)
     }
 
+    private static let anchor = Array("<a href=".utf8)
+    private static let untrustedAnchor = Array("<a rel=\"nofollow ugc\" href=".utf8)
+
     private func html(_ document: OpaquePointer, parser: OpaquePointer, options: Int32, trust: Trust) -> String {
         guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else {
             return ""
         }
         defer { free(rendered) }
-        let html = CodeHighlighter.highlight(html: String(cString: rendered))
+        var html = CodeHighlighter.highlight(html: Array(UnsafeBufferPointer(
+            start: UnsafeRawPointer(rendered).assumingMemoryBound(to: UInt8.self), count: strlen(rendered))))
         if case .community = trust {
             // Safe mode omits raw HTML, so every anchor here came from a Markdown link.
-            // (The standard library's replacing: Foundation's copied each comment through NSString.)
-            return html.replacing("<a href=", with: "<a rel=\"nofollow ugc\" href=")
+            html = ByteSearch.replacing(Self.anchor, with: Self.untrustedAnchor, in: html)
         }
-        return html
+        return String(decoding: html, as: UTF8.self)
     }
 }
 

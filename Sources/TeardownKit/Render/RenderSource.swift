@@ -94,7 +94,7 @@ final class RenderSource: Sendable {
     }
 
     func stack(of machine: Int, _ reads: ReadSet) -> StackLayout {
-        let stack = Self.memo(stacks, at: \.[machine]) {
+        let stack = Self.memo(stacks, get: { $0[machine] }, set: { $0[machine] = $1 }) {
             Shared({ StackLayout($0.machines[machine], images: images) }, from: content)
         }
         reads.record(stack.reads)
@@ -102,20 +102,22 @@ final class RenderSource: Sendable {
     }
 
     func allPhotos(_ reads: ReadSet) -> [(photo: Photo, owner: URLPath)] {
-        let photos = Self.memo(allPhotos, at: \.self) {
+        let photos = Self.memo(allPhotos, get: { $0 }, set: { $0 = $1 }) {
             Shared({ view in view.machines.indices.flatMap { PageRenderer.photos(of: $0, part: nil, in: view) } }, from: content)
         }
         reads.record(photos.reads)
         return photos.value
     }
 
-    /// The value at `path`, made by `make` the first time. It is made outside the lock, so
+    /// The value `get` finds, made by `make` the first time. It is made outside the lock, so
     /// pages rendering on other cores wait for no one; two that race make it twice, alike.
-    private static func memo<Memo, Value>(_ store: Locked<Memo>, at path: WritableKeyPath<Memo, Value?>,
+    /// (Closures, not a key path: a subscript key path is built at run time on every call,
+    /// which took 4% of a cold build.)
+    private static func memo<Memo, Value>(_ store: Locked<Memo>, get: (Memo) -> Value?, set: (inout Memo, Value) -> Void,
                                           _ make: () -> Value) -> Value {
-        if let made = store.withLock({ $0[keyPath: path] }) { return made }
+        if let made = store.withLock({ get($0) }) { return made }
         let made = make()
-        store.withLock { $0[keyPath: path] = made }
+        store.withLock { set(&$0, made) }
         return made
     }
 

@@ -172,7 +172,9 @@ public struct SiteBuilder: Sendable {
             // Events that touched no input (an editor's hidden swap file) leave the site as it was.
             return snapshot.sameEntries(as: stored) ? .unchanged(record) : .changed(snapshot)
         }
-        if !full, let record = InputSnapshot.unchanged(at: snapshotPath, roots: inputRoots, key: key), record.tree == tree {
+        // The published tree is compared first: a snapshot of another tree is not worth
+        // checking against the disk, which stats every input.
+        if !full, let record = InputSnapshot.unchanged(at: snapshotPath, roots: inputRoots, key: key, tree: { $0 == tree }) {
             return .unchanged(record)
         }
         // Taken before anything is read, so an edit made during the build shows as a change next time.
