@@ -22,8 +22,13 @@ struct ImageProcessor: Sendable {
                 for photo in part.photos { jobs.append(.photo(photo.file, widths: settings.widths)) }
             }
         }
-        // Keys first (cheap when the sources are known), then the work that is left.
-        let keys = ParallelMap.map(jobs) { job in Result { () throws(ImageFailure) in try key(of: job) } }
+        // Keys and cache lookups first, on all cores (each looks at the disk), then the work that is left.
+        let keys = ParallelMap.map(jobs) { job in
+            Result { () throws(ImageFailure) in
+                let key = try key(of: job)
+                return (key, cache.outcome(key))
+            }
+        }
         var outcomes = [String: ImageCache.Outcome]()
         var layerKeys = [String: String]()
         var missing: [(Job, String)] = []
@@ -33,9 +38,9 @@ struct ImageProcessor: Sendable {
         for (job, key) in zip(jobs, keys) {
             switch key {
             case .failure(let failure): outcomes[job.source.absolutePath] = .failed(failure)
-            case .success(let key):
+            case .success(let (key, cached)):
                 if case .layer = job { layerKeys[job.source.absolutePath] = key }
-                if let outcome = cache.outcome(key) {
+                if let outcome = cached {
                     outcomes[job.source.absolutePath] = outcome
                 } else if sharing[key] != nil {
                     sharing[key]!.append(job.source.absolutePath)
