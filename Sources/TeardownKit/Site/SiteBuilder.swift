@@ -319,13 +319,15 @@ public struct SiteBuilder: Sendable {
                                   downloads: site.downloads, sitemapPages: site.plan.sitemapPages)
         let units = outputs.units
         let counter = ProgressCounter(.pages, total: pages.count, handler: progress)
-        let rendered = ParallelMap.map(pages) { entry -> (keys: [String], failure: String?) in
+        let rendered = ParallelMap.map(pages) { entry -> (keys: [String], digest: ContentDigest, failure: String?) in
             let reads = ReadSet()
             let html = PageRenderer(source: source, reads: reads).render(entry.page, at: entry.url)
             let keys = reads.units.map(units.key(of:))
+            // Digested here, on every core, rather than page by page after the map.
+            let digest = DependencyIndex.digest(of: entry.url.outputPath, reading: keys, units.all)
             defer { counter.step() }
-            do { try writer.write(html, to: entry.url.outputPath) } catch { return (keys, "\(error)") }
-            return (keys, nil)
+            do { try writer.write(html, to: entry.url.outputPath) } catch { return (keys, digest, "\(error)") }
+            return (keys, digest, nil)
         }
         let failures = rendered.map(\.failure) + ParallelMap.map(copies) { copy -> String? in
             do {
@@ -342,7 +344,7 @@ public struct SiteBuilder: Sendable {
         }
         for (entry, result) in zip(pages, rendered) {
             let path = entry.url.outputPath
-            outputs.target[path] = DependencyIndex.digest(of: path, reading: result.keys, units.all)
+            outputs.target[path] = result.digest
             outputs.rendered[path] = result.keys
         }
         return pages.count + copies.count
