@@ -248,7 +248,7 @@ struct PageRenderer {
     private func machineData(_ index: Int, at url: URLPath) -> MachineData {
         MachineData(content.machines[index], images: images, at: url, notes: { description, comments in
             MachineData.Notes(
-                description: description.map(html(ofDescription:)) ?? "",
+                description: description.map { html(ofDescription: $0, keep: true) } ?? "",
                 latestComments: comments.prefix(MachineData.latestComments).map {
                     MachineData.CommentData(author: $0.author, date: $0.date.day, html: html(of: $0))
                 })
@@ -303,9 +303,14 @@ struct PageRenderer {
         tags.map { LinkModel(title: $0, url: Routes.tag(named: $0).relative(from: url)) }
     }
 
-    /// A designer's description: raw HTML only when site.yaml allows it.
-    func html(ofDescription description: MarkdownSource) -> String {
-        markdown.render(description.text, trust: .designer(allowHTML: content.config.unsafeHTML), topLevel: Self.entryHeading)
+    /// A designer's description: raw HTML only when site.yaml allows it. `machine.json` keeps
+    /// what it renders for the part pages planned after it, which take it instead of
+    /// rendering the same Markdown again.
+    func html(ofDescription description: MarkdownSource, keep: Bool = false) -> String {
+        let trust = MarkdownRenderer.Trust.designer(allowHTML: content.config.unsafeHTML)
+        return source.descriptionHTML(description.text, keep: keep) {
+            markdown.render(description.text, trust: trust, topLevel: Self.entryHeading)
+        }
     }
 
     /// Descriptions and comments are entries under the page's "Discussion" (an h2): their

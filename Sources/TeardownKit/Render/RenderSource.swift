@@ -19,6 +19,17 @@ final class RenderSource: Sendable {
     private let stacks = Locked([Int: Shared<StackLayout>]())
     private let allPhotos = Locked(Shared<[(photo: Photo, owner: URLPath)]>?.none)
     private let sharedImage: SharingImageModel?
+    /// Descriptions' HTML that a machine's `machine.json` rendered, by Markdown text, for the
+    /// part pages planned after it: on a catalog of long documents, rendering each description
+    /// twice was a tenth of a cold build. A page takes its entry out; past `keptLimit` bytes
+    /// (entries no page took, as when only `machine.json` is rendered again) all are dropped.
+    private let keptDescriptions = Locked(KeptHTML())
+    private static let keptLimit = 16 << 20
+
+    private struct KeptHTML {
+        var byText: [String: String] = [:]
+        var bytes = 0
+    }
 
     /// A value several outputs use, with what making it read.
     private struct Shared<Value: Sendable>: Sendable {
@@ -119,6 +130,28 @@ final class RenderSource: Sendable {
         let made = make()
         store.withLock { set(&$0, made) }
         return made
+    }
+
+    /// The HTML of a description's Markdown `text`: taken from what was kept, or made by
+    /// `make`, and kept for a later page when `keep` is set. Reads are recorded by the
+    /// caller, which reads the description and the settings either way.
+    func descriptionHTML(_ text: String, keep: Bool, make: () -> String) -> String {
+        if !keep, let kept = keptDescriptions.withLock({ (kept: inout KeptHTML) -> String? in
+            guard let html = kept.byText.removeValue(forKey: text) else { return nil }
+            kept.bytes -= html.utf8.count
+            return html
+        }) {
+            return kept
+        }
+        let html = make()
+        if keep {
+            keptDescriptions.withLock { kept in
+                if kept.bytes + html.utf8.count > Self.keptLimit { kept = KeptHTML() }
+                if let replaced = kept.byText.updateValue(html, forKey: text) { kept.bytes -= replaced.utf8.count }
+                kept.bytes += html.utf8.count
+            }
+        }
+        return html
     }
 
     func sharedImage(_ reads: ReadSet) -> SharingImageModel? {
