@@ -21,7 +21,7 @@ public final class IntakeInbox: Sendable {
     /// A bucket the submissions go to instead of the folder, shared with other intake processes.
     let bucket: BucketShelf?
     /// Where the inbox is, in words: its folder, or its bucket.
-    public var name: String { bucket?.store.location.description ?? folder }
+    public var name: String { bucketName ?? folder }
     /// The bucket the inbox is kept in, if it is not the folder.
     public var bucketName: String? { bucket?.store.location.description }
     private let journal: ManifestJournal

@@ -376,7 +376,7 @@ public struct SiteBuilder: Sendable {
         let target = outputs.target
         // Pagefind keeps about one and a half cores busy, less while it writes its files, so
         // shards are indexed two at a time (or half as many as there are cores): on two
-        // cores that took a 4,000-part catalog's index from 5.7 to 4.2 s.
+        // cores that took a 4,000-part catalog's index from 5.8 to 3.2 s.
         let width = max(2, ProcessInfo.processInfo.activeProcessorCount / 2)
         let indexed = ParallelMap.map(outputs.staleShards, width: width) { stale -> Result<ContentDigest, Pagefind.Failure> in
             defer { counter.step() }
