@@ -194,10 +194,8 @@ public struct Machine: Sendable, Hashable, Codable {
     public var partsByName: [Int] {
         nameOrder.withLock { order in
             if let order { return order }
-            let outlines = head.parts
-            let sorted = outlines.indices.sorted {
-                outlines[$0].name.localizedStandardCompare(outlines[$1].name) == .orderedAscending
-            }
+            let keys = head.parts.map { NaturalOrder($0.name) }
+            let sorted = keys.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }
             order = sorted
             return sorted
         }

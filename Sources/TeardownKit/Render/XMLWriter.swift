@@ -31,23 +31,42 @@ struct XMLWriter {
         attributes.map { " \($0.key)=\"\(escape($0.value))\"" }.joined()
     }
 
+    /// Works on UTF-8 bytes: a feed carries fifty comments' HTML, and escaping it scalar by
+    /// scalar was 2.6% of a cold build's samples. Text with nothing to change is returned as is.
     static func escape(_ text: String) -> String {
-        var result = ""
-        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
-            default:
-                let value = scalar.value
-                if value < 0x20 || value == 0xFFFE || value == 0xFFFF { continue }
-                result.unicodeScalars.append(scalar)
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            guard let first = bytes.firstIndex(where: needsWork) else { return nil }
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count + bytes.count / 8)
+            output += bytes[..<first]
+            var index = first
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "&"): output += Array("&amp;".utf8)
+                case UInt8(ascii: "<"): output += Array("&lt;".utf8)
+                case UInt8(ascii: ">"): output += Array("&gt;".utf8)
+                case UInt8(ascii: "\""): output += Array("&quot;".utf8)
+                case UInt8(ascii: "'"): output += Array("&apos;".utf8)
+                case UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): output.append(byte)
+                case ..<0x20: break
+                // U+FFFE and U+FFFF, which XML 1.0 forbids, are EF BF BE and EF BF BF.
+                case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBF && bytes[index + 2] >= 0xBE:
+                    index += 2
+                default: output.append(byte)
+                }
+                index += 1
             }
+            return String(decoding: output, as: UTF8.self)
+        } ?? text
+    }
+
+    private static func needsWork(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"), 0xEF: true
+        case UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): false
+        default: byte < 0x20
         }
-        return result
     }
 }

@@ -82,16 +82,24 @@ enum FileSystem {
         /// file leaves as it was. Outputs are never rewritten in place, so this names their bytes.
         let contentSignature: UInt64
         let size: Int
-    }
 
-    /// The status of `path`, following symbolic links; nil when it cannot be read.
-    static func status(_ path: UnsafePointer<CChar>) -> Status? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        func mix(_ fields: [UInt64]) -> UInt64 {
+        init(_ info: stat) {
+            let size = UInt64(bitPattern: Int64(info.st_size))
+            let seconds = UInt64(bitPattern: Int64(info.st_mtim.tv_sec)), nanoseconds = UInt64(info.st_mtim.tv_nsec)
+            let inode = UInt64(info.st_ino)
+            signature = Self.mix(size, seconds, nanoseconds, UInt64(bitPattern: Int64(info.st_ctim.tv_sec)),
+                                 UInt64(info.st_ctim.tv_nsec), inode, UInt64(info.st_mode))
+            contentSignature = Self.mix(size, seconds, nanoseconds, inode)
+            let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+            changed = max(modified, Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9)
+            isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
+            self.size = Int(info.st_size)
+        }
+
+        /// splitmix64 over the fields: deterministic across runs, unlike Hasher.
+        private static func mix(_ fields: UInt64...) -> UInt64 {
             var mixed: UInt64 = 0x9E37_79B9_7F4A_7C15
             for field in fields {
-                // splitmix64: deterministic across runs, unlike Hasher.
                 mixed = (mixed ^ field) &+ 0x9E37_79B9_7F4A_7C15
                 mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
                 mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -99,14 +107,22 @@ enum FileSystem {
             }
             return mixed
         }
-        let size = UInt64(bitPattern: Int64(info.st_size))
-        let mtime = [UInt64(bitPattern: Int64(info.st_mtim.tv_sec)), UInt64(info.st_mtim.tv_nsec)]
-        let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-        let changed = Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9
-        return Status(signature: mix([size] + mtime + [UInt64(bitPattern: Int64(info.st_ctim.tv_sec)), UInt64(info.st_ctim.tv_nsec),
-                                                      UInt64(info.st_ino), UInt64(info.st_mode)]),
-                      changed: max(modified, changed), isDirectory: (info.st_mode & S_IFMT) == S_IFDIR,
-                      contentSignature: mix([size] + mtime + [UInt64(info.st_ino)]), size: Int(info.st_size))
+    }
+
+    /// The status of `path`, following symbolic links; nil when it cannot be read.
+    static func status(_ path: UnsafePointer<CChar>) -> Status? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Status(info)
+    }
+
+    /// The status of `name` in the open folder `folder`, following symbolic links. A walk
+    /// asks this way: a whole path is resolved folder by folder on every call, which was most
+    /// of the kernel's share of checking a catalog's inputs.
+    static func status(in folder: Int32, _ name: UnsafePointer<CChar>) -> Status? {
+        var info = stat()
+        guard fstatat(folder, name, &info, 0) == 0 else { return nil }
+        return Status(info)
     }
 
     static func status(_ path: String) -> Status? { path.withCString { status($0) } }
@@ -123,11 +139,15 @@ enum FileSystem {
             let folder = relative.isEmpty ? root : root + "/" + relative
             guard let stream = opendir(folder) else { return false }
             defer { closedir(stream) }
+            let descriptor = dirfd(stream)
             while let entry = readdir(stream) {
                 let name = Self.name(of: entry)
                 if name.hasPrefix(".") { continue }
                 let path = relative.isEmpty ? name : relative + "/" + name
-                guard let entryStatus = status(root + "/" + path) else { return false }
+                let found = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                    status(in: descriptor, raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+                }
+                guard let entryStatus = found else { return false }
                 if entryStatus.isDirectory {
                     if entry.pointee.d_type == UInt8(DT_LNK) { return false }
                     if descend(path) { pending.append(path) }

@@ -79,4 +79,19 @@ struct SpecConverterTests {
     func format(_ value: Double, _ expected: String) {
         #expect(SpecConverter.format(value) == expected)
     }
+
+    @Test("Numbers are written as printf writes them, without trailing zeros, for random values of every size")
+    func formatAgreesWithPrintf() {
+        for _ in 0..<20_000 {
+            let value = Double.random(in: -1...1) * pow(10, Double.random(in: -6...17))
+            var expected = String(format: "%.\(value == 0 || abs(value) >= 1 ? 2 : max(2, 2 - Int(floor(log10(abs(value))))))f",
+                                  SpecConverter.rounded(value))
+            if expected.contains(".") {
+                while expected.hasSuffix("0") { expected.removeLast() }
+                if expected.hasSuffix(".") { expected.removeLast() }
+            }
+            if expected == "-0" { expected = "0" }
+            #expect(SpecConverter.format(value) == expected, "\(value)")
+        }
+    }
 }
