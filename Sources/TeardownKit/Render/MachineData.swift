@@ -72,6 +72,89 @@ struct MachineData: Encodable {
     /// How many comments Details & Discuss shows; the page has them all.
     static let latestComments = 3
 
+    /// The same bytes as JSONEncoder with `.sortedKeys` and `.withoutEscapingSlashes` writes
+    /// (`encoded`), written by hand (see `JSONWriter`): every object's keys in sorted order.
+    var json: String {
+        var writer = JSONWriter(capacity: 1024 + parts.count * 512)
+        writer.object { json in
+            json.key("canvas"); Self.write(canvas, &json)
+            json.member("name", name)
+            json.key("notes"); Self.write(notes, &json)
+            json.member("page", page)
+            json.key("parts"); json.array(parts) { json, part in Self.write(part, &json) }
+            json.member("photos", photos)
+            json.member("slug", slug)
+            json.member("version", version)
+        }
+        return writer.text
+    }
+
+    /// What Foundation's encoder makes of this value: the reference the hand-written form is tested against.
+    var encoded: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    private static func write(_ box: Box, _ json: inout JSONWriter) {
+        json.object { json in
+            json.member("height", box.height)
+            json.member("width", box.width)
+            json.member("x", box.x)
+            json.member("y", box.y)
+        }
+    }
+
+    private static func write(_ notes: Notes, _ json: inout JSONWriter) {
+        json.object { json in
+            json.member("description", notes.description)
+            json.key("latestComments")
+            json.array(notes.latestComments) { json, comment in
+                json.object { json in
+                    json.member("author", comment.author)
+                    json.member("date", comment.date)
+                    json.member("html", comment.html)
+                }
+            }
+        }
+    }
+
+    private static func write(_ part: PartData, _ json: inout JSONWriter) {
+        json.object { json in
+            if let bounds = part.bounds { json.key("bounds"); write(bounds, &json) }
+            json.key("box"); write(part.box, &json)
+            json.member("comments", part.comments)
+            json.member("image", part.image)
+            json.key("lightbox")
+            json.array(part.lightbox) { json, slide in
+                json.object { json in
+                    json.member("caption", slide.caption)
+                    json.member("height", slide.height)
+                    json.member("image", slide.image)
+                    json.member("page", slide.page)
+                    json.member("width", slide.width)
+                }
+            }
+            if let mask = part.mask {
+                json.key("mask")
+                json.object { json in
+                    json.member("bits", mask.bits)
+                    json.member("columns", mask.columns)
+                    json.member("rows", mask.rows)
+                }
+            }
+            json.member("name", part.name)
+            json.key("notes"); write(part.notes, &json)
+            json.member("page", part.page)
+            json.member("photoCount", part.photoCount)
+            json.member("photos", part.photos)
+            json.member("slug", part.slug)
+            json.member("z", part.z)
+        }
+    }
+}
+
+extension MachineData {
     /// `notes` renders a description and comments; `slides` lists photos kept under a page.
     init(_ machine: MachineView, images: ProcessedImages, at url: URLPath,
          notes: (MarkdownSource?, [Comment]) -> Notes, slides: ([Photo], URLPath) -> [Slide]) {
@@ -97,11 +180,5 @@ struct MachineData: Encodable {
                 notes: notes(part.description, part.community.comments),
                 lightbox: slides(part.community.photos, partURL))
         }
-    }
-
-    var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 }

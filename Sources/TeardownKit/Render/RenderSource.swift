@@ -24,6 +24,8 @@ final class RenderSource: Sendable {
     /// twice was a tenth of a cold build. A page takes its entry out; past `keptLimit` bytes
     /// (entries no page took, as when only `machine.json` is rendered again) all are dropped.
     private let keptDescriptions = Locked(KeptHTML())
+    /// By `SiteLinks.key`: a build has a few dozen.
+    private let siteLinks = Locked([String: SiteLinks]())
     private static let keptLimit = 16 << 20
 
     private struct KeptHTML {
@@ -63,6 +65,16 @@ final class RenderSource: Sendable {
         content.machines.lazy.compactMap { machine in
             images.cover(of: machine).map { PageRenderer.sharingImage($0, of: machine, baseURL: baseURL) }
         }.first
+    }
+
+    /// The site-wide links of a page at `url`. What they read (the icon setting, whether
+    /// there is a search page) the page reads and records through its own accessors.
+    func siteLinks(at url: URLPath, favicon: String?) -> SiteLinks {
+        let key = SiteLinks.key(of: url) + "/" + (favicon ?? "")
+        if let links = siteLinks.withLock({ $0[key] }) { return links }
+        let links = SiteLinks(at: url, favicon: favicon)
+        siteLinks.withLock { $0[key] = links }
+        return links
     }
 
     // MARK: Recording accessors

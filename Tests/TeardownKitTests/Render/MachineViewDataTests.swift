@@ -89,4 +89,36 @@ struct MachineViewDataTests {
         #expect(!hostile.contains("javascript:"))
         #expect(try press.part("core")["comments"] as? Int == 4)
     }
+
+    @Test("machine.json's hand-written bytes are JSONEncoder's with sorted keys, for text of every kind and absent members")
+    func handWrittenMatchesEncoder() {
+        let texts = ["", "plain", "quote \" and \\ back/slash", "lines\nand\ttabs\r", "bell \u{07} nul \u{00} esc \u{1B} \u{0C}\u{08}",
+                     "é 漢字 🙂 \u{2028} \u{7F}", "<p>html &amp; \"attrs\"</p>\n"]
+        func text(_ n: Int) -> String { texts[n % texts.count] }
+        func notes(_ n: Int) -> MachineData.Notes {
+            MachineData.Notes(description: text(n), latestComments: (0..<(n % 4)).map {
+                MachineData.CommentData(author: text(n + $0), date: "2024-05-0\($0)", html: text(n + $0 + 1))
+            })
+        }
+        let parts = (0..<9).map { n in
+            MachineData.PartData(
+                slug: text(n), name: text(n + 1), z: n - 4, image: text(n + 2),
+                box: MachineData.Box(x: -n, y: n, width: 10 * n, height: 0),
+                bounds: n % 2 == 0 ? MachineData.Box(x: 1, y: 2, width: 3, height: 4) : nil,
+                mask: n % 3 == 0 ? MachineData.Mask(columns: n, rows: 2, bits: text(n + 3)) : nil,
+                page: text(n + 4), photos: n % 2 == 1 ? text(n + 5) : nil, comments: n, photoCount: n * 2,
+                notes: notes(n),
+                lightbox: (0..<(n % 3)).map {
+                    MachineData.Slide(image: text($0), width: 800, height: 600, caption: text(n + $0), page: text(n))
+                })
+        }
+        for photos in [nil, "photos/"] {
+            let data = MachineData(name: text(3), slug: "press", canvas: MachineData.Box(x: 0, y: 0, width: 800, height: 600),
+                                   page: "./", photos: photos, notes: notes(5), parts: parts)
+            #expect(data.json == data.encoded)
+        }
+        let empty = MachineData(name: "", slug: "", canvas: MachineData.Box(x: 0, y: 0, width: 0, height: 0), page: "",
+                                photos: nil, notes: MachineData.Notes(description: "", latestComments: []), parts: [])
+        #expect(empty.json == empty.encoded)
+    }
 }

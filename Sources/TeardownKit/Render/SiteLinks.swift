@@ -1,0 +1,47 @@
+/// The site-wide links in every page's head, header and footer: the catalog, the manual, the
+/// indexes, the site's feed, the stylesheet, the icon and the theme's own scripts.
+///
+/// Their targets sit at most one folder below the root, so a link to them from a page depends
+/// only on how deep the page is and on its first folder (a manual page links to the manual as
+/// "../"): pages that agree on both share one set, made once per build (`RenderSource`),
+/// instead of a dozen relative links worked out for every page.
+struct SiteLinks: Sendable, Equatable {
+    let home: String
+    let help: String
+    let partsIndex: String
+    let tags: String
+    let photos: String
+    let feed: String
+    let stylesheet: String
+    let schemeScript: String
+    let icon: String
+    let search: String
+    /// The scripts of every page, before a page's own.
+    let scripts: [String]
+
+    /// Every page's scripts, which `scripts` holds in this order.
+    static let pageScripts = ["lightbox.js", "menu.js"]
+
+    init(at url: URLPath, favicon: String?) {
+        func link(_ target: URLPath) -> String { target.relative(from: url) }
+        home = link(Routes.catalog)
+        help = link(Routes.manual)
+        partsIndex = link(Routes.partsIndex)
+        tags = link(Routes.tags)
+        photos = link(Routes.photos(page: 1))
+        feed = link(Routes.feed)
+        stylesheet = link(Routes.asset("style.css"))
+        schemeScript = link(Routes.asset("scheme.js"))
+        icon = favicon.map { link(Routes.favicon(extension: $0)) } ?? link(Routes.asset("favicon.svg"))
+        search = link(Routes.search)
+        scripts = Self.pageScripts.map { link(Routes.asset($0)) }
+    }
+
+    /// Which pages share their links: the number of folders a page is in, and its first one.
+    static func key(of url: URLPath) -> String {
+        let path = url.value.utf8.dropFirst()
+        let depth = path.count(where: { $0 == UInt8(ascii: "/") })
+        let first = path.prefix { $0 != UInt8(ascii: "/") }
+        return String(depth) + "/" + String(decoding: first, as: UTF8.self)
+    }
+}
