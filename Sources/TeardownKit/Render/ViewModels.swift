@@ -2,7 +2,10 @@
 // rendered, Markdown is HTML, numbers are formatted. Templates never see domain types.
 
 /// What the base layout needs on every page.
-struct LayoutModel: Sendable {
+/// A class, not a struct: templates look up `site.…` dozens of times a page, and each lookup
+/// put a copy of a struct this size into an existential box (an allocation and a retain of
+/// every field).
+final class LayoutModel: Sendable {
     let siteTitle: String
     let language: String
     let pageTitle: String
@@ -40,6 +43,33 @@ struct LayoutModel: Sendable {
     let searchFilters: [SearchFilterModel]
     /// The header's section this page belongs to, which the header marks.
     let section: SectionModel
+
+    init(siteTitle: String, language: String, pageTitle: String, shareTitle: String, description: String, canonical: String, home: String, help: String, partsIndex: String, tags: String, feeds: [FeedLinkModel], twitterCard: String, stylesheet: String, schemeScript: String, icon: String, iconType: String, generator: String, bugReport: String?, photos: String, scripts: [String], image: SharingImageModel?, search: String?, searchFilters: [SearchFilterModel], section: SectionModel) {
+        self.siteTitle = siteTitle
+        self.language = language
+        self.pageTitle = pageTitle
+        self.shareTitle = shareTitle
+        self.description = description
+        self.canonical = canonical
+        self.home = home
+        self.help = help
+        self.partsIndex = partsIndex
+        self.tags = tags
+        self.feeds = feeds
+        self.twitterCard = twitterCard
+        self.stylesheet = stylesheet
+        self.schemeScript = schemeScript
+        self.icon = icon
+        self.iconType = iconType
+        self.generator = generator
+        self.bugReport = bugReport
+        self.photos = photos
+        self.scripts = scripts
+        self.image = image
+        self.search = search
+        self.searchFilters = searchFilters
+        self.section = section
+    }
 }
 
 /// Which of the header's sections a page is in: at most one is true.
