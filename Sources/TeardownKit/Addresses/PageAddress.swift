@@ -52,12 +52,6 @@ extension PageAddress {
             return false
         }
     }
-
-    /// A manual's every page on one page, which search leaves out.
-    var isPrintPage: Bool {
-        if case .manual(let address) = self, case .print = address.output { return true }
-        return false
-    }
 }
 
 /// A page of a manual: the site's (machine nil) or a machine's.

@@ -10,8 +10,6 @@ public struct SearchShards: Sendable, Equatable {
     public struct Shard: Sendable, Equatable {
         /// Where the bundle is written, from the site's root: `pagefind` or `pagefind/shard-<bucket>`.
         public let folder: String
-        /// Which HTML files Pagefind reads for it, from the site's root.
-        public let glob: String
     }
 
     public let shards: [Shard]
@@ -37,7 +35,7 @@ public struct SearchShards: Sendable, Equatable {
         }
         let buckets = requested ?? Self.automaticCount(indexed)
         guard buckets > 1 else {
-            shards = [Shard(folder: Routes.searchIndexFolder, glob: "**/*.html")]
+            shards = [Shard(folder: Routes.searchIndexFolder)]
             machineShard = Array(repeating: 0, count: machines.count)
             manualShard = 0
             return
@@ -46,17 +44,16 @@ public struct SearchShards: Sendable, Equatable {
         // by its own statistics (Pagefind weighs a page's length against its index's average),
         // unlike the same pages in one index.
         func bucket(_ key: String) -> Int { Int(ContentDigest(of: key).low % UInt64(buckets)) }
-        var members = Array(repeating: [String](), count: buckets)
-        if manualPages { members[bucket("manual")].append("manual") }
+        var used = Array(repeating: false, count: buckets)
+        if manualPages { used[bucket("manual")] = true }
         let bucketOf = machines.map { bucket("machines/" + $0.slug) }
-        for (machine, number) in zip(machines, bucketOf) { members[number].append("machines/" + Self.globEscaped(machine.slug)) }
+        for number in bucketOf { used[number] = true }
         var shards: [Shard] = []
         var position = Array(repeating: 0, count: buckets)
-        for (number, paths) in members.enumerated() where !paths.isEmpty {
+        for number in used.indices where used[number] {
             position[number] = shards.count
             let name = String(number, radix: 16)
-            shards.append(Shard(folder: Routes.searchIndexFolder + "/shard-" + (name.count < 2 ? "0" + name : name),
-                                glob: "{" + paths.joined(separator: ",") + "}/**/*.html"))
+            shards.append(Shard(folder: Routes.searchIndexFolder + "/shard-" + (name.count < 2 ? "0" + name : name)))
         }
         self.shards = shards
         machineShard = bucketOf.map { position[$0] }
@@ -86,16 +83,5 @@ public struct SearchShards: Sendable, Equatable {
         var count = 1
         while count * pagesPerShard < pages && count < automaticMaximum { count *= 2 }
         return count
-    }
-
-    /// Pagefind's globs give `{}`, `[]`, `*`, `?`, `,` and a few more a meaning; a slug is a
-    /// folder name and may hold any of them.
-    private static func globEscaped(_ slug: String) -> String {
-        var escaped = ""
-        for character in slug {
-            if "\\{}[]*?,<>:!".contains(character) { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return escaped
     }
 }

@@ -41,15 +41,15 @@ struct Pagefind: Sendable {
         let description: String
     }
 
-    /// Indexes the pages of the site in `folder` that `glob` matches, writing the bundle to
-    /// `folder/bundle`.
-    func index(_ folder: String, glob: String, into bundle: String) throws(Failure) {
+    /// Indexes every HTML page in `folder`, as pages of a site rooted there, writing the
+    /// bundle to the folder `bundle`.
+    func index(_ folder: String, into bundle: String) throws(Failure) {
         let log = NSTemporaryDirectory() + "teardown-pagefind-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: log) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--site", folder, "--glob", glob, "--output-subdir", bundle, "--silent"]
+        process.arguments = ["--site", folder, "--output-path", bundle, "--silent"]
         guard let output = FileHandle(forWritingAtPath: log) else { throw Failure(description: "cannot write \(log)") }
         process.standardOutput = output
         process.standardError = output
