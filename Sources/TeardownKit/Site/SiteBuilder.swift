@@ -363,8 +363,13 @@ public struct SiteBuilder: Sendable {
 
     /// Runs Pagefind over the spare tree for each shard holding a changed page, and adds its files to the outputs.
     private func index(_ site: PlannedSite, _ outputs: inout Outputs, progress: BuildProgress.Handler?) throws {
-        guard let indexer = site.indexer, !outputs.staleShards.isEmpty else { return }
         let spare = outputs.publisher.spare
+        // Folders of a shard's pages that a build killed while indexing left beside the spare tree.
+        let parent = (spare as NSString).deletingLastPathComponent, leftover = (spare as NSString).lastPathComponent + ".index-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where name.hasPrefix(leftover) {
+            try? FileSystem.removeTree(parent + "/" + name)
+        }
+        guard let indexer = site.indexer, !outputs.staleShards.isEmpty else { return }
         let counter = ProgressCounter(.search, total: outputs.staleShards.count, handler: progress)
         let target = outputs.target
         // Pagefind keeps about one and a half cores busy, less while it writes its files, so
@@ -400,7 +405,7 @@ public struct SiteBuilder: Sendable {
     /// print page. So a shard's pages are hard-linked into a folder of their own, at the same
     /// paths (so the URLs Pagefind records are the site's), and Pagefind indexes that folder
     /// into the spare tree. (A kill meanwhile leaves the folder beside the spare tree; the
-    /// next index of the shard clears it.)
+    /// next build clears it.)
     private static func index(_ stale: Outputs.Shard, from spare: String, with indexer: Pagefind) throws(Pagefind.Failure) {
         let pages = spare + ".index-" + stale.shard.folder.replacingOccurrences(of: "/", with: "-")
         do {

@@ -41,6 +41,22 @@ struct SearchIndexTests {
         #expect(TextFile.exists(output + "/pagefind/pagefind.js"))
     }
 
+    @Test("A folder of a shard's pages that a killed build left beside the site is cleared by the next build")
+    func leftoverPagesCleared() throws {
+        let site = Fixtures.copy(Fixtures.site("manual"))
+        let output = site + "/public"
+        try SiteBuilder(siteRoot: site).build()
+        let pages = try Self.pageCount(output + "/pagefind")
+        let leftover = site + "/.public.spare.index-pagefind-shard-07"
+        try FileManager.default.createDirectory(atPath: leftover + "/manual", withIntermediateDirectories: true)
+        try "<p>stale</p>".write(toFile: leftover + "/manual/index.html", atomically: true, encoding: .utf8)
+        try "# Glossary\n\nA quixotic flange.\n".write(toFile: site + "/content/manual/glossary.md", atomically: true,
+                                                     encoding: .utf8)
+        try SiteBuilder(siteRoot: site).build()
+        #expect(!FileManager.default.fileExists(atPath: leftover))
+        #expect(try Self.pageCount(output + "/pagefind") == pages, "the same pages, indexed again")
+    }
+
     /// The number of pages a Pagefind bundle holds, from its entry file.
     static func pageCount(_ bundle: String) throws -> Int {
         let entry = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bundle + "/pagefind-entry.json")))
