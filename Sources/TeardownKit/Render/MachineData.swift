@@ -73,7 +73,7 @@ struct MachineData: Encodable {
     static let latestComments = 3
 
     /// The same bytes as JSONEncoder with `.sortedKeys` and `.withoutEscapingSlashes` writes
-    /// (`encoded`), written by hand (see `JSONWriter`): every object's keys in sorted order.
+    /// (a test compares them), written by hand (see `JSONWriter`): every object's keys in sorted order.
     var json: String {
         var writer = JSONWriter(capacity: 1024 + parts.count * 512)
         writer.object { json in
@@ -87,13 +87,6 @@ struct MachineData: Encodable {
             json.member("version", version)
         }
         return writer.text
-    }
-
-    /// What Foundation's encoder makes of this value: the reference the hand-written form is tested against.
-    var encoded: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     private static func write(_ box: Box, _ json: inout JSONWriter) {

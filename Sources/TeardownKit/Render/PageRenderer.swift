@@ -137,10 +137,9 @@ struct PageRenderer {
             absoluteBase.map { $0 + target.value.dropFirst() } ?? target.relative(from: url)
         }
         let favicon = content.config.faviconExtension
-        let hasSearch = search.isAvailable
-        let links = absoluteBase == nil ? source.siteLinks(at: url, favicon: favicon) : nil
+        let links = absoluteBase == nil ? source.siteLinks(at: url, favicon: favicon) : SiteLinks(favicon: favicon, link: link)
         let siteTitle = content.config.title
-        var feeds = [FeedLinkModel(title: "\(siteTitle): new comments and photos", label: "Feed", url: links?.feed ?? link(Routes.feed))]
+        var feeds = [FeedLinkModel(title: "\(siteTitle): new comments and photos", label: "Feed", url: links.feed)]
         // The pages of a machine and its parts offer the machine's feed, named after the machine.
         if let machine {
             feeds.append(FeedLinkModel(title: "\(machine.name): new comments and photos", label: "\(machine.name) feed",
@@ -157,22 +156,22 @@ struct PageRenderer {
             shareTitle: title ?? siteTitle,
             description: description,
             canonical: baseURL + url.value.dropFirst(),
-            home: links?.home ?? link(Routes.catalog),
-            help: links?.help ?? link(Routes.manual),
-            partsIndex: links?.partsIndex ?? link(Routes.partsIndex),
-            tags: links?.tags ?? link(Routes.tags),
+            home: links.home,
+            help: links.help,
+            partsIndex: links.partsIndex,
+            tags: links.tags,
             feeds: feeds,
             twitterCard: image == nil ? "summary" : "summary_large_image",
-            stylesheet: links?.stylesheet ?? link(Routes.asset("style.css")),
-            schemeScript: links?.schemeScript ?? link(Routes.asset("scheme.js")),
-            icon: links?.icon ?? favicon.map { link(Routes.favicon(extension: $0)) } ?? link(Routes.asset("favicon.svg")),
+            stylesheet: links.stylesheet,
+            schemeScript: links.schemeScript,
+            icon: links.icon,
             iconType: SiteConfig.faviconTypes[favicon ?? "svg"] ?? "image/svg+xml",
             generator: "Teardown \(TeardownVersion.current)",
             bugReport: content.config.bugReportURL,
-            photos: links?.photos ?? link(Routes.photos(page: 1)),
-            scripts: (links?.scripts ?? SiteLinks.pageScripts.map { link(Routes.asset($0)) }) + scripts.map { link(Routes.asset($0)) },
+            photos: links.photos,
+            scripts: links.scripts + scripts.map { link(Routes.asset($0)) },
             image: image,
-            search: hasSearch ? links?.search ?? link(Routes.search) : nil,
+            search: search.isAvailable ? links.search : nil,
             searchFilters: filters,
             section: absoluteBase == nil ? SectionModel(url) : SectionModel(Routes.search)
         )

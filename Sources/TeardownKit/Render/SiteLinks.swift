@@ -22,8 +22,13 @@ struct SiteLinks: Sendable, Equatable {
     /// Every page's scripts, which `scripts` holds in this order.
     static let pageScripts = ["lightbox.js", "menu.js"]
 
+    /// The links of a page at `url`, relative to it.
     init(at url: URLPath, favicon: String?) {
-        func link(_ target: URLPath) -> String { target.relative(from: url) }
+        self.init(favicon: favicon) { $0.relative(from: url) }
+    }
+
+    /// The links `link` makes of the targets: relative ones, or a 404 page's from the base URL.
+    init(favicon: String?, link: (URLPath) -> String) {
         home = link(Routes.catalog)
         help = link(Routes.manual)
         partsIndex = link(Routes.partsIndex)

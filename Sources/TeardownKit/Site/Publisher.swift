@@ -34,6 +34,15 @@ struct Publisher: Sendable {
         previous = Self.sibling(of: output, "previous")
     }
 
+    /// A folder beside the trees where the pages of one search index are gathered while
+    /// Pagefind indexes them (`folder`: the index's folder in the site, such as
+    /// `pagefind/shard-03`). `recover` removes what a killed build left of these.
+    func pagesFolder(forIndex folder: String) -> String {
+        Self.sibling(of: output, Self.indexRole + folder.replacingOccurrences(of: "/", with: "-"))
+    }
+
+    private static let indexRole = "index-"
+
     private static func sibling(of output: String, _ role: String) -> String {
         let url = URL(fileURLWithPath: output)
         return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(role)").path
@@ -51,8 +60,13 @@ struct Publisher: Sendable {
                 try FileSystem.removeTree(previous)
             }
         }
-        // The staging folder of earlier versions of Teardown.
+        // The staging folder of earlier versions of Teardown, and folders of a search index's pages.
         try FileSystem.removeTree(Self.sibling(of: output, "staging"))
+        let parent = (output as NSString).deletingLastPathComponent
+        let gathered = (Self.sibling(of: output, Self.indexRole) as NSString).lastPathComponent
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where name.hasPrefix(gathered) {
+            try FileSystem.removeTree(parent + "/" + name)
+        }
         if FileSystem.isDirectory(output) {
             try moveHiddenEntries(from: spare, to: output)
         }

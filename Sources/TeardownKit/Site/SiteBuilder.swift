@@ -363,13 +363,8 @@ public struct SiteBuilder: Sendable {
 
     /// Runs Pagefind over the spare tree for each shard holding a changed page, and adds its files to the outputs.
     private func index(_ site: PlannedSite, _ outputs: inout Outputs, progress: BuildProgress.Handler?) throws {
-        let spare = outputs.publisher.spare
-        // Folders of a shard's pages that a build killed while indexing left beside the spare tree.
-        let parent = (spare as NSString).deletingLastPathComponent, leftover = (spare as NSString).lastPathComponent + ".index-"
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where name.hasPrefix(leftover) {
-            try? FileSystem.removeTree(parent + "/" + name)
-        }
         guard let indexer = site.indexer, !outputs.staleShards.isEmpty else { return }
+        let publisher = outputs.publisher, spare = publisher.spare
         let counter = ProgressCounter(.search, total: outputs.staleShards.count, handler: progress)
         let target = outputs.target
         // Pagefind keeps about one and a half cores busy, less while it writes its files, so
@@ -384,7 +379,7 @@ public struct SiteBuilder: Sendable {
                 do { try FileSystem.removeTree(spare + "/" + stale.shard.folder) } catch {
                     throw Pagefind.Failure(description: "cannot clear \(stale.shard.folder): \(error)")
                 }
-                try Self.index(stale, from: spare, with: indexer)
+                try Self.index(stale, from: spare, gatheredIn: publisher.pagesFolder(forIndex: stale.shard.folder), with: indexer)
                 return digest
             }
         }
@@ -404,10 +399,10 @@ public struct SiteBuilder: Sendable {
     /// at 100,000 parts) and read pages no shard indexes, such as galleries and a manual's
     /// print page. So a shard's pages are hard-linked into a folder of their own, at the same
     /// paths (so the URLs Pagefind records are the site's), and Pagefind indexes that folder
-    /// into the spare tree. (A kill meanwhile leaves the folder beside the spare tree; the
-    /// next build clears it.)
-    private static func index(_ stale: Outputs.Shard, from spare: String, with indexer: Pagefind) throws(Pagefind.Failure) {
-        let pages = spare + ".index-" + stale.shard.folder.replacingOccurrences(of: "/", with: "-")
+    /// into the spare tree. (A kill meanwhile leaves the folder behind; the publisher's
+    /// recovery removes it.)
+    private static func index(_ stale: Outputs.Shard, from spare: String, gatheredIn pages: String,
+                              with indexer: Pagefind) throws(Pagefind.Failure) {
         do {
             try FileSystem.removeTree(pages)
             var made = Set<String>()

@@ -42,6 +42,4 @@ struct NaturalOrder: Comparable {
     static func < (lhs: NaturalOrder, rhs: NaturalOrder) -> Bool {
         lhs.key.lexicographicallyPrecedes(rhs.key) || (lhs.key == rhs.key && lhs.name.utf8.lexicographicallyPrecedes(rhs.name.utf8))
     }
-
-    static func == (lhs: NaturalOrder, rhs: NaturalOrder) -> Bool { lhs.name == rhs.name }
 }

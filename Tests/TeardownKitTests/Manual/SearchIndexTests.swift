@@ -47,7 +47,7 @@ struct SearchIndexTests {
         let output = site + "/public"
         try SiteBuilder(siteRoot: site).build()
         let pages = try Self.pageCount(output + "/pagefind")
-        let leftover = site + "/.public.spare.index-pagefind-shard-07"
+        let leftover = site + "/.public.index-pagefind-shard-07"
         try FileManager.default.createDirectory(atPath: leftover + "/manual", withIntermediateDirectories: true)
         try "<p>stale</p>".write(toFile: leftover + "/manual/index.html", atomically: true, encoding: .utf8)
         try "# Glossary\n\nA quixotic flange.\n".write(toFile: site + "/content/manual/glossary.md", atomically: true,

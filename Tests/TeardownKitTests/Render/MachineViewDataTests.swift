@@ -122,3 +122,12 @@ struct MachineViewDataTests {
         #expect(empty.json == empty.encoded)
     }
 }
+
+extension MachineData {
+    /// What Foundation's encoder makes of this value: the reference the hand-written form is held to.
+    var encoded: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}
