@@ -36,7 +36,11 @@ public struct PreviewServer: Sendable {
 
     public func run() async throws {
         let live = LiveReload()
-        let builder = SiteBuilder(siteRoot: siteRoot, output: output, baseURL: "http://\(host):\(port)/")
+        // The preview has a folder of its own, not public/: built for another base URL, it
+        // would make the next `teardown build` or `sync` of public/ (and the deploy after it)
+        // render every page again, and a deploy meanwhile would publish the preview's links.
+        let builder = SiteBuilder(siteRoot: siteRoot, output: output ?? SiteBuilder.previewOutput(siteRoot: siteRoot),
+                                  baseURL: "http://\(host):\(port)/")
         let scheduler = RebuildScheduler(builder: builder, live: live, onEvent: onEvent)
         scheduler.rebuild()
         let watcher = ChangeWatcher(folders: [siteRoot + "/content", siteRoot + "/Themes"], forcePolling: forcePolling) { paths in

@@ -141,7 +141,8 @@ class XSSTest(SiteTestCase):
         cls.fixture = cls.source
         super().setUpClass()
         cls.browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": TRAP})
-        cls.output = cls.served.site / "public"
+        # What `teardown serve` built: its own folder, apart from public/.
+        cls.output = cls.served.site / ".teardown-cache" / "preview"
         cls.pages = sorted(cls.output.rglob("*.html"))
 
     @classmethod

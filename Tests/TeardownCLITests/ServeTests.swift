@@ -171,4 +171,31 @@ struct ServeTests {
             #expect(try server.curl([server.url("/machines/desk-fan/")]).contains("Freshly edited line."))
         }
     }
+
+    @Test("A sync while serve runs: the preview builds apart from public/, so neither rewrites the other's whole site")
+    func syncWhileServing() throws {
+        let server = try Server()
+        defer { server.stop() }
+        let site = server.site.path
+        #expect(!FileManager.default.fileExists(atPath: site + "/public"), "serve left public/ alone")
+        #expect(FileManager.default.fileExists(atPath: site + "/.teardown-cache/preview/index.html"))
+        let build = try TeardownBinary.run(["build", "--site", site])
+        #expect(build.status == 0, "\(build.stderr)")
+        for number in 1...2 {
+            let inbox = server.site.appendingPathComponent("inbox-\(number)")
+            try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+            try Data("---\nmachine: desk-fan\npart: blades\nauthor: Ada\ndate: 2025-03-0\(number)\n---\nComment \(number).\n".utf8)
+                .write(to: inbox.appendingPathComponent("c\(number).comment.md"))
+            let builds = server.output.components(separatedBy: "Built").count
+            let sync = try TeardownBinary.run(["sync", "--site", site, "--from", inbox.path])
+            #expect(sync.status == 0, "\(sync.stdout)\(sync.stderr)")
+            let written = try #require(ExecutableLinkTests.written(sync.stdout), "\(sync.stdout)")
+            #expect(written < 60, "one comment wrote \(written) outputs of public/")
+            // serve saw the filed comment and rebuilt its preview, which must not touch public/.
+            for _ in 0..<600 where server.output.components(separatedBy: "Built").count == builds { usleep(100_000) }
+            #expect(server.output.components(separatedBy: "Built").count > builds, "\(server.output)")
+        }
+        let home = try String(contentsOfFile: site + "/public/index.html", encoding: .utf8)
+        #expect(!home.contains(":\(server.port)/"), "public/ keeps site.yaml's base URL")
+    }
 }

@@ -51,12 +51,16 @@ struct Outputs {
     let spare: [String: ContentDigest]?
     /// Every unit's key and digest now.
     let units: UnitDigests
-    /// What the published tree's pages read; without it, every page is rendered.
-    let reads: DependencyIndex?
+    /// Where the trees' manifests and what their pages read are kept.
+    let store: BuildStore
+    /// Each unit's digest when the published tree's pages read it; without them, every page is rendered.
+    let storedUnits: [String: ContentDigest]?
     /// What each page this build rendered read (unit keys), by output path.
     var rendered: [String: [String]] = [:]
     /// The shards of the search index to make again, with the output paths of their pages.
     let staleShards: [Shard]
+    /// Why the build store was started over, if it was.
+    let notice: BuildStore.Notice?
 
     struct Shard {
         let shard: SearchShards.Shard

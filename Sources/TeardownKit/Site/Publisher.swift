@@ -4,18 +4,22 @@ import Foundation
 /// brings the spare up to date (writing only what changed since the spare was last
 /// published), then the two trade places in one rename. Whoever reads the output sees the
 /// previous site or the new one, never a mix, and a build killed at any moment leaves the
-/// published tree complete. Each tree's manifest is kept under the tree's identity, so after
-/// a kill the next build knows which manifest still describes which tree.
+/// published tree complete. Each tree's manifest is kept in the build store (`BuildStore`)
+/// under the tree's identity, so after a kill the next build knows which manifest still
+/// describes which tree.
 ///
 /// Top-level hidden entries of the output (a deploy checkout's .git, a placeholder) belong
 /// to the user: they move with the published tree and are never deleted.
 struct Publisher: Sendable {
     /// What the trees hold, as far as their manifests vouch for; nil when unknown.
     struct Trees: Sendable {
+        let store: BuildStore
         var published: [String: ContentDigest]?
         var spare: [String: ContentDigest]?
-        /// What each page of the published tree read.
-        var reads: DependencyIndex?
+        /// The digest of every unit the published tree's pages read, when the store holds what they read.
+        var units: [String: ContentDigest]?
+        /// Why the store was started over, if it was.
+        var notice: BuildStore.Notice?
     }
 
     let output: String
@@ -71,40 +75,37 @@ struct Publisher: Sendable {
             try moveHiddenEntries(from: spare, to: output)
         }
         try FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
-        let publishedIdentity = FileSystem.identity(of: output)?.description
-        let spareIdentity = FileSystem.identity(of: spare)?.description
-        var trees = Trees()
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: cacheFolder)) ?? [] where name.hasSuffix(".reads") {
-            let path = cacheFolder + "/" + name
-            if let publishedIdentity, name == publishedIdentity + ".reads",
-               let data = FileManager.default.contents(atPath: path), let reads = DependencyIndex.parse(data) {
-                trees.reads = reads
-            } else {
-                try FileSystem.unlinkIfPresent(path)
-            }
+        // The manifest and dependency index files of earlier versions of Teardown, one each per tree.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: cacheFolder)) ?? []
+        where name.hasSuffix(".manifest") || name.hasSuffix(".reads") {
+            try FileSystem.unlinkIfPresent(cacheFolder + "/" + name)
         }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: cacheFolder)) ?? [] where name.hasSuffix(".manifest") {
-            let path = cacheFolder + "/" + name
-            guard let data = FileManager.default.contents(atPath: path), let manifest = BuildManifest.parse(data) else {
-                try FileSystem.unlinkIfPresent(path)
-                continue
-            }
-            if manifest.tree == publishedIdentity {
-                trees.published = manifest.outputs
-            } else if manifest.tree == spareIdentity {
-                trees.spare = manifest.outputs
-            } else {
-                try FileSystem.unlinkIfPresent(path)
-            }
+        let path = cacheFolder + "/state.sqlite"
+        do {
+            return try read(BuildStore.open(path))
+        } catch {
+            // Damage SQLite finds only when a page of the file is read: start over.
+            try BuildStore.remove(path)
+            var trees = try read(BuildStore.open(path))
+            trees.notice = .damaged
+            return trees
         }
+    }
+
+    private func read(_ opened: (BuildStore, BuildStore.Notice?)) throws -> Trees {
+        let (store, notice) = opened
+        let published = FileSystem.identity(of: output)?.description
+        let known = try store.trees(published: published, spare: FileSystem.identity(of: spare)?.description)
+        var trees = Trees(store: store, published: known.published, spare: known.spare, notice: notice)
+        if known.readsArePublished, known.published != nil { trees.units = try store.units() }
         return trees
     }
 
     /// Makes the spare tree ready for writing and returns what it holds. Its manifest is
-    /// removed first: from now until publish, nothing vouches for its contents.
-    func openSpare(holding known: [String: ContentDigest]?) throws -> [String: ContentDigest] {
+    /// voided first: from now until publish, nothing vouches for its contents.
+    func openSpare(holding known: [String: ContentDigest]?, store: BuildStore) throws -> [String: ContentDigest] {
         if let identity = FileSystem.identity(of: spare) {
-            try FileSystem.unlinkIfPresent(manifestPath(identity))
+            try store.open(tree: identity.description)
         }
         guard let known, FileSystem.isDirectory(spare) else {
             try FileSystem.removeTree(spare)
@@ -137,34 +138,22 @@ struct Publisher: Sendable {
         return writes
     }
 
-    /// Records what the spare holds and what its pages read, then puts it in place of the
-    /// output in one step.
-    func publish(_ outputs: [String: ContentDigest], reads: DependencyIndex) throws {
+    /// Records what the spare holds and what its pages read (`change`, less the tree, which is
+    /// the spare's), then puts it in place of the output in one step.
+    func publish(_ change: (String) -> BuildStore.Publish, store: BuildStore) throws {
         guard let identity = FileSystem.identity(of: spare) else { throw FileSystem.Failure.errno(spare) }
-        // Without fsync, like the inputs snapshot: losing it costs only a full render.
-        if !FileSystem.replaceFile(reads.serialized(), at: cacheFolder + "/\(identity).reads") {
-            try FileSystem.unlinkIfPresent(cacheFolder + "/\(identity).reads")
-        }
-        try FileSystem.writeAtomically(BuildManifest(tree: identity, outputs: outputs).serialized(), to: manifestPath(identity))
+        try store.record(change(identity.description))
         guard FileSystem.isDirectory(output) else {
             try FileSystem.removeTree(output)
             try FileSystem.rename(spare, to: output)
             return
         }
         try moveHiddenEntries(from: output, to: spare)
-        // The tree that steps aside is the spare from now on; what its pages read is of no use.
-        if let replaced = FileSystem.identity(of: output) {
-            try FileSystem.unlinkIfPresent(cacheFolder + "/\(replaced).reads")
-        }
         if try !FileSystem.exchange(spare, output) {
             try FileSystem.rename(output, to: previous)
             try FileSystem.rename(spare, to: output)
             try FileSystem.rename(previous, to: spare)
         }
-    }
-
-    private func manifestPath(_ identity: FileSystem.Identity) -> String {
-        cacheFolder + "/\(identity).manifest"
     }
 
     /// Hidden entries exist in one place at every moment, so a kill at any point loses none.

@@ -55,6 +55,11 @@ public struct SiteBuilder: Sendable {
         self.cacheFolder = cacheFolder ?? (siteRoot as NSString).appendingPathComponent(".teardown-cache")
     }
 
+    /// Where `teardown serve` builds when not told: in the site's cache folder, apart from public/.
+    public static func previewOutput(siteRoot: String) -> String {
+        (siteRoot as NSString).appendingPathComponent(".teardown-cache/preview")
+    }
+
     /// Loads and validates the site and its theme, writing nothing.
     public func check() -> [Diagnostic] {
         var notices: [ContentCache.Notice] = []
@@ -127,6 +132,7 @@ public struct SiteBuilder: Sendable {
         site.notices = notices.map(\.description)
         clock.warnings = site.warnings
         var outputs = try clock.run(.fingerprint) { try fingerprint(site) }
+        if let notice = outputs.notice { site.notices.append(notice.rawValue) }
         if outputs.upToDate {
             try clock.run(.publish) { remember(inputs.snapshot, site: site) }
             return report(site, written: 0, removed: 0, timings: clock.timings)
@@ -134,9 +140,11 @@ public struct SiteBuilder: Sendable {
         let written = try clock.run(.render) { try render(site, &outputs, progress: progress) }
         try clock.run(.index) { try index(site, &outputs, progress: progress) }
         let removed = try clock.run(.publish) { () throws -> Int in
-            let reads = DependencyIndex(planned: site.plan.pages.map(\.url.outputPath), rendered: outputs.rendered,
-                                        previous: outputs.reads, current: outputs.units.all)
-            try outputs.publisher.publish(outputs.target, reads: reads)
+            let published = outputs.storedUnits == nil ? nil : outputs.published
+            try outputs.publisher.publish({ tree in
+                BuildStore.Publish(tree: tree, outputs: outputs.target, previous: outputs.spare, rendered: outputs.rendered,
+                                   published: published, current: outputs.units.all, stored: outputs.storedUnits ?? [:])
+            }, store: outputs.store)
             remember(inputs.snapshot, site: site)
             // Files of the search index come and go with it; the report counts the site's own outputs.
             return outputs.published.map { $0.keys.filter { outputs.target[$0] == nil && !$0.hasPrefix(Self.indexPrefix) }.count } ?? 0
@@ -241,13 +249,16 @@ public struct SiteBuilder: Sendable {
         let publisher = Publisher(output: output, cacheFolder: outputCacheFolder)
         let trees = try publisher.recover()
         let published = full ? nil : trees.published
-        let reads = published == nil ? nil : trees.reads
-        let unchanged = reads?.unchangedPages(units.all) ?? []
+        let storedUnits = published == nil ? nil : trees.units
+        // Only the readers of the units that changed are read from the store.
+        let stale = try storedUnits.map { stored in
+            try trees.store.readers(of: stored.lazy.filter { units.all[$0.key] != $0.value }.map(\.key))
+        }
         var target: [String: ContentDigest] = [:]
         target.reserveCapacity(site.plan.pages.count + site.plan.copies.count)
         for entry in site.plan.pages {
             let path = entry.url.outputPath
-            if unchanged.contains(path), let digest = published?[path] {
+            if let stale, !stale.contains(path), let digest = published?[path] {
                 target[path] = digest
             } else {
                 target[path] = Outputs.unrendered
@@ -278,7 +289,7 @@ public struct SiteBuilder: Sendable {
             }
         }
         return Outputs(publisher: publisher, target: target, published: published, spare: trees.spare, units: units,
-                       reads: reads, staleShards: staleShards)
+                       store: trees.store, storedUnits: storedUnits, staleShards: staleShards, notice: trees.notice)
     }
 
     /// A copied file is the same while its source is.
@@ -308,7 +319,7 @@ public struct SiteBuilder: Sendable {
     /// Readies the spare tree and writes into it every output that changed; returns how many.
     /// Each page rendered gets its digest from what it read.
     private func render(_ site: PlannedSite, _ outputs: inout Outputs, progress: BuildProgress.Handler?) throws -> Int {
-        let spare = try outputs.publisher.openSpare(holding: outputs.spare)
+        let spare = try outputs.publisher.openSpare(holding: outputs.spare, store: outputs.store)
         let writes = try outputs.publisher.stage(outputs.target, published: outputs.published, spare: spare)
         let writer = OutputWriter(root: outputs.publisher.spare)
         let pages = site.plan.pages.filter { writes.contains($0.url.outputPath) }

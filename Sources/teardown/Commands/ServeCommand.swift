@@ -22,7 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The port to listen on.")
     var port = 8080
 
-    @Option(name: .long, help: ArgumentHelp("Where to write the site (default: <site>/public).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Where to write the preview (default: <site>/.teardown-cache/preview, so public/ keeps site.yaml's base URL).", valueName: "dir"))
     var output: String?
 
     @Flag(name: .long, help: "Watch by polling modification times instead of inotify.")

@@ -190,10 +190,8 @@ struct IncrementalBuildTests {
     func recordedReads() throws {
         let scratch = try Scratch()
         try scratch.build()
-        let reads = try #require(Self.dependencyIndex(scratch))
-        func readers(_ key: String) -> Set<String> {
-            Set(reads.units.first { $0.key == key }?.pages.map { reads.pages[Int($0)] } ?? [])
-        }
+        let reads = try #require(Self.storedReads(scratch))
+        func readers(_ key: String) -> Set<String> { Set(reads.filter { $0.value.contains(key) }.keys) }
         let lid = readers("p/box/lid/text")
         #expect(lid.contains("machines/box/parts/lid/index.html"))
         #expect(lid.contains("machines/box/machine.json"), "the machine view shows every part's notes")
@@ -208,14 +206,19 @@ struct IncrementalBuildTests {
     func corruptDependencyIndex() throws {
         let scratch = try Scratch()
         let first = try scratch.build()
-        for damage in ["truncated", "missing"] {
+        for damage in ["truncated", "missing", "garbage"] {
             try scratch.write("---\nauthor: Ada\ndate: 2024-05-0\(damage.count % 9 + 1)\n---\nThe index was \(damage).\n",
                               to: "content/machines/box/parts/lid/comments/\(damage).md")
-            let path = try #require(Self.dependencyIndexPath(scratch))
-            if damage == "missing" {
-                try FileManager.default.removeItem(atPath: path)
-            } else {
+            let path = try #require(Self.storePath(scratch))
+            switch damage {
+            case "missing":
+                try BuildStore.remove(path)
+            case "garbage":
+                try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: path))
+            default:
+                // Half the file, without the write-ahead log that the last build left beside it.
                 let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                try BuildStore.remove(path)
                 try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: path))
             }
             let report = try scratch.build()
@@ -230,19 +233,19 @@ struct IncrementalBuildTests {
         }
     }
 
-    /// The published tree's dependency index, beside its manifest in the output's cache folder.
-    private static func dependencyIndexPath(_ scratch: Scratch) -> String? {
-        guard let identity = FileSystem.identity(of: scratch.output) else { return nil }
+    /// The output's build store, in its cache folder.
+    private static func storePath(_ scratch: Scratch) -> String? {
         let folder = scratch.output + ".cache/outputs"
         let enumerator = FileManager.default.enumerator(atPath: folder)
         while let path = enumerator?.nextObject() as? String {
-            if path.hasSuffix("/\(identity).reads") { return folder + "/" + path }
+            if path.hasSuffix("/state.sqlite") { return folder + "/" + path }
         }
         return nil
     }
 
-    private static func dependencyIndex(_ scratch: Scratch) -> DependencyIndex? {
-        dependencyIndexPath(scratch).flatMap { FileManager.default.contents(atPath: $0) }.flatMap(DependencyIndex.parse)
+    /// What each page of the published tree read, as the store holds it.
+    private static func storedReads(_ scratch: Scratch) -> [String: Set<String>]? {
+        storePath(scratch).flatMap { try? BuildStore.open($0).0.reads() }
     }
 
     @Test("--full renders everything again")
