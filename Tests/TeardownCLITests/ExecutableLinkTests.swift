@@ -26,19 +26,7 @@ struct ExecutableLinkTests {
         let site = scratch.appendingPathComponent("site")
         try FileManager.default.copyItem(at: CLITests.fixtures.appendingPathComponent("sites/minimal"), to: site)
         func run(_ arguments: [String]) throws -> TeardownBinary.Result {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            var environment = ProcessInfo.processInfo.environment
-            environment["TEARDOWN_PAGEFIND"] = ""
-            process.environment = environment
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return TeardownBinary.Result(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
+            try TeardownBinary.run(arguments, executable: executable, environment: ["TEARDOWN_PAGEFIND": ""])
         }
         let first = try run(["build", "--site", site.path])
         #expect(first.status == 0, "\(first.stdout)")
