@@ -20,6 +20,8 @@ struct BuildStore: Sendable {
     static let format = "teardown-state 1 " + TeardownVersion.build
 
     private let queue: DatabaseQueue
+    /// The database file, for messages.
+    let path: String
 
     /// Why the store could not be used as it was, in one line.
     enum Notice: String, Sendable {
@@ -53,6 +55,7 @@ struct BuildStore: Sendable {
             try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL")
         }
         queue = try DatabaseQueue(path: path, configuration: configuration)
+        self.path = path
     }
 
     /// Makes the tables of this format, dropping those of any other.
@@ -96,12 +99,7 @@ struct BuildStore: Sendable {
             }
             func manifest(_ tree: String?) throws -> [String: ContentDigest]? {
                 guard let tree, whole[tree] == true else { return nil }
-                var outputs: [String: ContentDigest] = [:]
-                let rows = try Row.fetchCursor(db, sql: "SELECT path, high, low FROM outputs WHERE tree = ?", arguments: [tree])
-                while let row = try rows.next() {
-                    outputs[row[0]] = ContentDigest(high: UInt64(bitPattern: row[1]), low: UInt64(bitPattern: row[2]))
-                }
-                return outputs
+                return try Self.digests(db, "SELECT path, high, low FROM outputs WHERE tree = ?", [tree])
             }
             let readsTree = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'reads-tree'")
             return (try manifest(published), try manifest(spare), published != nil && readsTree == published)
@@ -110,14 +108,22 @@ struct BuildStore: Sendable {
 
     /// Every unit's digest when the published tree's pages read it.
     func units() throws -> [String: ContentDigest] {
-        try queue.read { db in
-            var units: [String: ContentDigest] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT key, high, low FROM units")
-            while let row = try rows.next() {
-                units[row[0]] = ContentDigest(high: UInt64(bitPattern: row[1]), low: UInt64(bitPattern: row[2]))
-            }
-            return units
+        try queue.read { db in try Self.digests(db, "SELECT key, high, low FROM units", []) }
+    }
+
+    /// Rows of (name, high, low) as digests by name. A digest is stored as two integers,
+    /// its halves' bit patterns.
+    private static func digests(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [String: ContentDigest] {
+        var digests: [String: ContentDigest] = [:]
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try rows.next() {
+            digests[row[0]] = ContentDigest(high: UInt64(bitPattern: row[1]), low: UInt64(bitPattern: row[2]))
         }
+        return digests
+    }
+
+    private static func columns(_ digest: ContentDigest) -> StatementArguments {
+        [Int64(bitPattern: digest.high), Int64(bitPattern: digest.low)]
     }
 
     /// The pages that read any of `units`, through the index: the rest of the reads stay on disk.
@@ -189,12 +195,17 @@ struct BuildStore: Sendable {
 
     /// Records `change` in one transaction: the tree's manifest, and the reads of its pages.
     func record(_ change: Publish) throws {
+        // A failure here (a full disk, say) fails the build, and names the file it could not write.
+        do { try write(change) } catch { throw OutputWriter.Failure(path: path, reason: "\(error)") }
+    }
+
+    private func write(_ change: Publish) throws {
         try queue.write { db in
             let tree = change.tree
             if let previous = change.previous {
                 let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO outputs(tree, path, high, low) VALUES (?, ?, ?, ?)")
                 for (path, digest) in change.outputs where previous[path] != digest {
-                    try upsert.execute(arguments: [tree, path, Int64(bitPattern: digest.high), Int64(bitPattern: digest.low)])
+                    try upsert.execute(arguments: [tree, path] + Self.columns(digest))
                 }
                 let delete = try db.cachedStatement(sql: "DELETE FROM outputs WHERE tree = ? AND path = ?")
                 for path in previous.keys where change.outputs[path] == nil { try delete.execute(arguments: [tree, path]) }
@@ -202,7 +213,7 @@ struct BuildStore: Sendable {
                 try db.execute(sql: "DELETE FROM outputs WHERE tree = ?", arguments: [tree])
                 let insert = try db.cachedStatement(sql: "INSERT INTO outputs(tree, path, high, low) VALUES (?, ?, ?, ?)")
                 for (path, digest) in change.outputs {
-                    try insert.execute(arguments: [tree, path, Int64(bitPattern: digest.high), Int64(bitPattern: digest.low)])
+                    try insert.execute(arguments: [tree, path] + Self.columns(digest))
                 }
             }
             try db.execute(sql: "INSERT OR REPLACE INTO trees(identity, whole) VALUES (?, 1)", arguments: [tree])
@@ -256,13 +267,13 @@ struct BuildStore: Sendable {
             var ids = Set(try Data.fetchOne(readers, arguments: [key]).map(Self.pageIDs) ?? [])
             ids.formUnion(added[key] ?? [])
             ids.subtract(removed[key] ?? [])
-            try upsert.execute(arguments: [key, Int64(bitPattern: digest.high), Int64(bitPattern: digest.low), Self.blob(ids)])
+            try upsert.execute(arguments: [key] + Self.columns(digest) + [Self.blob(ids)])
         }
         for (key, digest) in change.current where change.stored[key] != digest && !touched.contains(key) {
             if change.stored[key] == nil {
-                try upsert.execute(arguments: [key, Int64(bitPattern: digest.high), Int64(bitPattern: digest.low), Data()])
+                try upsert.execute(arguments: [key] + Self.columns(digest) + [Data()])
             } else {
-                try digestOnly.execute(arguments: [Int64(bitPattern: digest.high), Int64(bitPattern: digest.low), key])
+                try digestOnly.execute(arguments: Self.columns(digest) + [key])
             }
         }
     }
@@ -281,8 +292,7 @@ struct BuildStore: Sendable {
         }
         let unit = try db.cachedStatement(sql: "INSERT INTO units(key, high, low, readers) VALUES (?, ?, ?, ?)")
         for (key, digest) in change.current {
-            try unit.execute(arguments: [key, Int64(bitPattern: digest.high), Int64(bitPattern: digest.low),
-                                         Self.blob(readers[key] ?? [])])
+            try unit.execute(arguments: [key] + Self.columns(digest) + [Self.blob(readers[key] ?? [])])
         }
     }
 }

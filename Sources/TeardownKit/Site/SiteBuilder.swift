@@ -52,12 +52,16 @@ public struct SiteBuilder: Sendable {
         self.output = URL(fileURLWithPath: output).standardizedFileURL.path
         self.baseURL = baseURL
         self.full = full
-        self.cacheFolder = cacheFolder ?? (siteRoot as NSString).appendingPathComponent(".teardown-cache")
+        self.cacheFolder = cacheFolder ?? Self.defaultCacheFolder(siteRoot: siteRoot)
+    }
+
+    private static func defaultCacheFolder(siteRoot: String) -> String {
+        (siteRoot as NSString).appendingPathComponent(".teardown-cache")
     }
 
     /// Where `teardown serve` builds when not told: in the site's cache folder, apart from public/.
     public static func previewOutput(siteRoot: String) -> String {
-        (siteRoot as NSString).appendingPathComponent(".teardown-cache/preview")
+        defaultCacheFolder(siteRoot: siteRoot) + "/preview"
     }
 
     /// Loads and validates the site and its theme, writing nothing.
