@@ -29,13 +29,23 @@ extension InputSnapshot {
     /// up to its root, and everything below it when it is a folder. A path that is gone takes
     /// what was below it along. Paths outside the roots, and hidden ones, are not inputs.
     /// Nil when a path holds something a walk could not vouch for.
+    ///
+    /// Entries the paths do not reach are kept as they are, in one pass: a sync files a comment
+    /// or two into a snapshot of tens of thousands of entries. So are the bundles' signatures,
+    /// but for the bundles the paths reach.
     func updating(_ paths: [String], racyWindow: Double = racyWindow) -> InputSnapshot? {
         let started = Date().timeIntervalSince1970
-        var byPath: [Int: [String: Entry]] = [:]
-        for entry in entries { byPath[entry.root, default: [:]][entry.path] = entry }
+        struct Located: Hashable {
+            let root: Int
+            let path: String
+        }
+        var fresh: [Located: Entry] = [:]
+        // Per root, the paths taken anew with all below them.
+        var retaken: [Int: [String]] = [:]
+        var touched = Set<String>(), everyBundle = false
         func record(_ root: Int, _ relative: String, _ status: FileSystem.Status) {
             let racy = status.changed > started - racyWindow
-            byPath[root, default: [:]][relative] = Entry(
+            fresh[Located(root: root, path: relative)] = Entry(
                 root: root, path: relative, signature: status.signature,
                 content: racy ? Self.contentDigest(roots[root], relative, isDirectory: status.isDirectory) : nil)
         }
@@ -47,6 +57,9 @@ extension InputSnapshot {
             }) else { continue }
             let relative = path == absoluteRoots[root] ? "" : String(path.dropFirst(absoluteRoots[root].count + 1))
             guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { continue }
+            if root == 0 {
+                if let bundle = Self.bundle(of: relative) { touched.insert(String(bundle)) } else { everyBundle = true }
+            }
             // The folders above: an entry added or removed changes its folder's signature.
             var folder = relative
             while !folder.isEmpty {
@@ -55,9 +68,9 @@ extension InputSnapshot {
                 record(root, folder, status)
             }
             // The path itself, and below it, anew.
-            let prefix = relative.isEmpty ? "" : relative + "/"
-            byPath[root] = byPath[root]?.filter { $0.key != relative && !$0.key.hasPrefix(prefix) }
+            retaken[root, default: []].append(relative)
             guard FileSystem.exists(path) else { continue }
+            let prefix = relative.isEmpty ? "" : relative + "/"
             let complete = FileSystem.walk(path) { below, status in
                 record(root, below.isEmpty ? relative : prefix + below, status)
             }
@@ -66,21 +79,44 @@ extension InputSnapshot {
                 record(root, relative, status)
             }
         }
-        // Racy entries that have left the window keep their signature alone (see `unchanged(at:)`):
-        // in a long serve session they would otherwise stay racy, and their bundles would never
-        // be taken from the content cache. One that changed unreported makes the walk necessary.
-        for (root, entries) in byPath {
-            for (path, entry) in entries where entry.content != nil {
-                let full = path.isEmpty ? roots[root] : roots[root] + "/" + path
-                guard let status = FileSystem.status(full), status.signature == entry.signature else { return nil }
-                if status.changed < started - racyWindow {
-                    byPath[root]![path] = Entry(root: root, path: path, signature: entry.signature, content: nil)
+        let below = retaken.mapValues { $0.map { $0.isEmpty ? "" : $0 + "/" } }
+        var updated: [Entry] = []
+        updated.reserveCapacity(entries.count + fresh.count)
+        for entry in entries {
+            if let retaken = retaken[entry.root],
+               retaken.contains(entry.path) || below[entry.root]!.contains(where: { entry.path.hasPrefix($0) }) {
+                continue
+            }
+            guard fresh[Located(root: entry.root, path: entry.path)] == nil else { continue }
+            guard let content = entry.content else {
+                updated.append(entry)
+                continue
+            }
+            // Racy entries that have left the window keep their signature alone (see `unchanged(at:)`):
+            // in a long serve session they would otherwise stay racy, and their bundles would never
+            // be taken from the content cache. One that changed unreported makes the walk necessary.
+            let full = entry.path.isEmpty ? roots[entry.root] : roots[entry.root] + "/" + entry.path
+            guard let status = FileSystem.status(full), status.signature == entry.signature else { return nil }
+            let settled = status.changed < started - racyWindow
+            updated.append(Entry(root: entry.root, path: entry.path, signature: entry.signature, content: settled ? nil : content))
+            if settled, entry.root == 0, let bundle = Self.bundle(of: entry.path) { touched.insert(String(bundle)) }
+        }
+        // The entries kept were checked when they were taken.
+        guard !fresh.keys.contains(where: { $0.path.utf8.contains(UInt8(ascii: "\n")) }) else { return nil }
+        updated += fresh.values
+        var snapshot = InputSnapshot(key: key, roots: roots, entries: updated)
+        if !everyBundle, var signatures {
+            // The touched bundles' signatures, from their entries now; a bundle that is gone has none.
+            var entriesByBundle: [String: [Entry]] = [:]
+            for entry in updated where entry.root == 0 {
+                if let bundle = Self.bundle(of: entry.path), touched.contains(String(bundle)) {
+                    entriesByBundle[String(bundle), default: []].append(entry)
                 }
             }
+            for bundle in touched { signatures.set(bundle, entriesByBundle[bundle].map(Self.signature(of:))) }
+            snapshot.signatures = signatures
         }
-        let updated = byPath.keys.sorted().flatMap { root in byPath[root]!.values.sorted { $0.path < $1.path } }
-        guard !updated.contains(where: { $0.path.contains("\n") }) else { return nil }
-        return InputSnapshot(key: key, roots: roots, entries: updated)
+        return snapshot
     }
 
     /// Whether both record the same entries, in any order.

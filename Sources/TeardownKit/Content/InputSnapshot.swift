@@ -32,6 +32,9 @@ struct InputSnapshot: Sendable {
     let key: ContentDigest
     let roots: [String]
     let entries: [Entry]
+    /// The bundles' signatures, when the walk or update that made the snapshot worked them
+    /// out on the way (`bundleSignatures()` otherwise).
+    var signatures: BundleSignatures? = nil
 
     /// Records the inputs under `roots`; nil when a root holds something a walk cannot vouch for.
     static func take(roots: [String], key: ContentDigest, racyWindow: Double = racyWindow) -> InputSnapshot? {
@@ -42,6 +45,7 @@ struct InputSnapshot: Sendable {
                          content: racy ? contentDigest(roots[index], path, isDirectory: status.isDirectory) : nil)
         }
         var entries: [Entry] = []
+        var signatures = BundleSignatures(all: [:], racy: [])
         for (index, root) in roots.enumerated() {
             guard FileSystem.exists(root) else {
                 // A root that appears later (a site's first Themes/ folder) must count as a change.
@@ -50,26 +54,35 @@ struct InputSnapshot: Sendable {
             }
             // The top two levels (content/machines/<machine>) are walked here, the bundles below
             // them on all cores: a large catalog has tens of thousands of entries to stat.
-            var bundles: [String] = []
+            // A bundle's signature is taken there too, while its entries are at hand.
+            var bundles: [Entry] = []
             let complete = FileSystem.walk(root, descend: { $0.split(separator: "/").count < 2 }) { path, status in
-                entries.append(entry(index, path, status))
-                if status.isDirectory, path.split(separator: "/").count == 2 { bundles.append(path) }
+                let found = entry(index, path, status)
+                entries.append(found)
+                guard path.split(separator: "/").count == 2 else { return }
+                if status.isDirectory {
+                    bundles.append(found)
+                } else if index == 0, let bundle = bundle(of: path) {
+                    signatures.set(String(bundle), signature(of: [found]))
+                }
             }
             guard complete else { return nil }
-            let below = ParallelMap.map(bundles) { bundle -> [Entry]? in
+            let below = ParallelMap.map(bundles) { folder -> (entries: [Entry], signature: (ContentDigest, Bool)?)? in
                 var found: [Entry] = []
-                let complete = FileSystem.walk(root + "/" + bundle) { path, status in
-                    if !path.isEmpty { found.append(entry(index, bundle + "/" + path, status)) }
+                let complete = FileSystem.walk(root + "/" + folder.path) { path, status in
+                    if !path.isEmpty { found.append(entry(index, folder.path + "/" + path, status)) }
                 }
-                return complete ? found : nil
+                guard complete else { return nil }
+                return (found, index == 0 && bundle(of: folder.path) != nil ? signature(of: found + [folder]) : nil)
             }
-            for part in below {
+            for (folder, part) in zip(bundles, below) {
                 guard let part else { return nil }
-                entries += part
+                entries += part.entries
+                if let signature = part.signature, let bundle = bundle(of: folder.path) { signatures.set(String(bundle), signature) }
             }
         }
         guard !entries.contains(where: { $0.path.utf8.contains(UInt8(ascii: "\n")) }) else { return nil }
-        return InputSnapshot(key: key, roots: roots, entries: entries)
+        return InputSnapshot(key: key, roots: roots, entries: entries, signatures: signatures)
     }
 
     /// For each bundle folder of content/machines/, a digest of what the snapshot saw of it:
@@ -79,32 +92,46 @@ struct InputSnapshot: Sendable {
     /// be made again for nothing). `racy` names the bundles holding a racy entry, which the
     /// content cache must not trust: `stat` cannot vouch for them yet.
     func bundleSignatures() -> BundleSignatures {
+        if let signatures { return signatures }
         var entriesByBundle: [Substring: [Entry]] = [:]
-        for entry in entries where entry.root == 0 && entry.path.hasPrefix("machines/") {
-            let rest = entry.path.dropFirst("machines/".count)
-            guard let bundle = rest.split(separator: "/", maxSplits: 1).first else { continue }
+        for entry in entries where entry.root == 0 {
+            guard let bundle = Self.bundle(of: entry.path) else { continue }
             entriesByBundle[bundle, default: []].append(entry)
         }
-        var racy = Set<String>()
-        var all: [String: ContentDigest] = [:]
-        for (bundle, found) in entriesByBundle {
-            var fingerprint = Fingerprint()
-            for entry in found.sorted(by: { $0.path < $1.path }) {
-                fingerprint.add(entry.path)
-                fingerprint.add(ContentDigest(high: entry.signature, low: 0))
-                if entry.content != nil { racy.insert(String(bundle)) }
-            }
-            all[String(bundle)] = fingerprint.digest
-        }
-        return BundleSignatures(all: all, racy: racy)
+        var signatures = BundleSignatures(all: [:], racy: [])
+        for (bundle, found) in entriesByBundle { signatures.set(String(bundle), Self.signature(of: found)) }
+        return signatures
     }
 
-    struct BundleSignatures {
-        let all: [String: ContentDigest]
-        let racy: Set<String>
+    /// The bundle a path of content/ belongs to: the name below machines/, if any.
+    static func bundle(of path: String) -> Substring? {
+        guard path.hasPrefix("machines/") else { return nil }
+        return path.dropFirst("machines/".count).split(separator: "/", maxSplits: 1).first
+    }
+
+    /// One bundle's signature from all its entries, in any order, and whether one is racy.
+    static func signature(of entries: [Entry]) -> (ContentDigest, Bool) {
+        var fingerprint = Fingerprint()
+        var racy = false
+        for entry in entries.sorted(by: { $0.path < $1.path }) {
+            fingerprint.add(entry.path)
+            fingerprint.add(ContentDigest(high: entry.signature, low: 0))
+            if entry.content != nil { racy = true }
+        }
+        return (fingerprint.digest, racy)
+    }
+
+    struct BundleSignatures: Sendable {
+        var all: [String: ContentDigest]
+        var racy: Set<String>
 
         /// The signatures the content cache may trust: of bundles without a racy entry.
         var settled: [String: ContentDigest] { all.filter { !racy.contains($0.key) } }
+
+        mutating func set(_ bundle: String, _ signature: (ContentDigest, Bool)?) {
+            all[bundle] = signature?.0
+            if signature?.1 == true { racy.insert(bundle) } else { racy.remove(bundle) }
+        }
     }
 
     /// The bytes of a file or the sorted entry names of a folder.

@@ -106,6 +106,36 @@ struct InputSnapshotTests {
         let updated = try #require(fresh.updating([site + "/content/machines/box/parts/lid/comments/zz.md"], racyWindow: 0))
         #expect(!updated.entries.contains { $0.content != nil })
     }
+
+    @Test("Known changes give the entries and bundle signatures a new walk gives, and carried signatures equal computed ones",
+          arguments: [0.0, 3600.0])
+    func updatedSignatures(window: Double) throws {
+        let site = Fixtures.copy(Fixtures.site("minimal"))
+        let machines = site + "/content/machines"
+        let roots = [site + "/content", site + "/Themes"]
+        try FileManager.default.copyItem(atPath: machines + "/box", toPath: machines + "/crate")
+        let before = try #require(InputSnapshot.take(roots: roots, key: key, racyWindow: window))
+        #expect(before.signatures?.all.keys.sorted() == ["box", "crate"])
+
+        let comment = machines + "/box/parts/lid/comments/new.md"
+        try Data("---\nauthor: Ada\ndate: 2024-05-01\n---\nNew.\n".utf8).write(to: URL(fileURLWithPath: comment))
+        try FileManager.default.removeItem(atPath: machines + "/crate")
+        try FileManager.default.copyItem(atPath: machines + "/box", toPath: machines + "/drum")
+        try Data("zip".utf8).write(to: URL(fileURLWithPath: machines + "/kit.zip"))
+        let changed = [comment, machines + "/crate", machines + "/drum", machines + "/kit.zip"]
+        let updated = try #require(before.updating(changed, racyWindow: window))
+        let walked = try #require(InputSnapshot.take(roots: roots, key: key, racyWindow: window))
+
+        #expect(updated.sameEntries(as: walked))
+        let carried = try #require(updated.signatures)
+        #expect(carried.all == walked.signatures?.all)
+        #expect(carried.racy == walked.signatures?.racy)
+        #expect(carried.all.keys.sorted() == ["box", "drum", "kit.zip"])
+        #expect(carried.all["box"] != before.signatures?.all["box"], "the new comment changes its bundle")
+        // Worked out from the entries alone, as a snapshot read back from disk does.
+        let computed = InputSnapshot(key: key, roots: roots, entries: walked.entries).bundleSignatures()
+        #expect(computed.all == carried.all && computed.racy == carried.racy)
+    }
 }
 
 @Suite("Builds that skip loading")
