@@ -80,7 +80,7 @@ struct IncrementalBuildTests {
         #expect(scratch.inode("machines/box/parts/base/index.html") == untouched, "the base page was not rewritten")
     }
 
-    @Test("A new comment on one machine decodes no other machine's text from the cache; a template edit decodes them all")
+    @Test("A new comment on one machine decodes no other machine's text from the cache, nor its head again; a template edit decodes the texts")
     func textsReadOnDemand() throws {
         let scratch = try Scratch()
         try FileManager.default.copyItem(atPath: scratch.site + "/content/machines/box",
@@ -93,9 +93,12 @@ struct IncrementalBuildTests {
         try scratch.write("---\nauthor: Grace\ndate: 2024-06-01\n---\nOnly the box.\n",
                           to: "content/machines/box/parts/lid/comments/new.md")
         let before = read()
+        let heads = { ContentCache.headsDecoded.withLock { $0[cache] ?? 0 } }
+        let headsBefore = heads()
         try scratch.build()
         // The box is read from its files; the crate's catalog card, feed entries and counts come from its head.
         #expect(read() == before)
+        #expect(heads() == headsBefore, "the crate's head, stored by the last build, is not decoded again in this process")
         #expect(Fixtures.read(scratch.output + "/feed.xml").contains("Only the box."))
 
         let defaultPart = try String(contentsOfFile: Fixtures.demoSite + "/Themes/default/templates/part.mustache", encoding: .utf8)
