@@ -142,7 +142,10 @@ struct PhotoPipelineTests {
         let comment = site.site + "/content/machines/camera/parts/body/comments/new.md"
         try FileManager.default.createDirectory(atPath: (comment as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try "---\nauthor: Ada\ndate: 2024-06-01\n---\nNice.\n".write(toFile: comment, atomically: true, encoding: .utf8)
+        let hashed = { ImageCache.sourcesHashed.withLock { $0[site.site + "/.teardown-cache/images"] ?? 0 } }
+        let hashedBefore = hashed()
         #expect(try site.build().imagesProcessed == 0)
+        #expect(hashed() == hashedBefore, "the source index vouches for every unchanged file by its signature")
 
         // Another photo in place of one (bytes no source had): only it is processed, and its
         // old entry goes.
