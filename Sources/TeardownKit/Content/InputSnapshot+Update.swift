@@ -58,7 +58,12 @@ extension InputSnapshot {
             let relative = path == absoluteRoots[root] ? "" : String(path.dropFirst(absoluteRoots[root].count + 1))
             guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { continue }
             if root == 0 {
-                if let bundle = Self.bundle(of: relative) { touched.insert(String(bundle)) } else { everyBundle = true }
+                // Above the bundles (the content folder, machines/), any of them may have changed.
+                if let bundle = Self.bundle(of: relative) {
+                    touched.insert(String(bundle))
+                } else if relative.isEmpty || relative == "machines" {
+                    everyBundle = true
+                }
             }
             // The folders above: an entry added or removed changes its folder's signature.
             var folder = relative
