@@ -34,6 +34,24 @@ final class ImageCache: @unchecked Sendable {
     /// Whether the indexes differ from what is on disk: they are rewritten only then.
     private var changed = false
 
+    /// The keys of one bundle's images, in job order, as the last build made them from the
+    /// bundle's signature and the image settings.
+    struct BundleKeys: Codable, Equatable, Sendable {
+        let bundle: String
+        let signature: ContentDigest
+        let paths: [String]
+        let keys: [String]
+    }
+
+    /// The bundle key index, for one set of image settings.
+    private struct StoredBundles: Codable {
+        let settings: String
+        let bundles: [BundleKeys]
+    }
+
+    private var bundlesRead: StoredBundles?
+    private var bundlesNow: StoredBundles?
+
     init(root: String) {
         self.root = root
         if let data = FileManager.default.contents(atPath: root + "/sources") { sources = Self.sources(in: data) }
@@ -74,6 +92,31 @@ final class ImageCache: @unchecked Sendable {
             }
         }
         return sources
+    }
+
+    /// The keys each bundle's images had in the last build with `settings`, by bundle.
+    func bundleKeys(settings: String) -> [String: BundleKeys] {
+        lock.lock()
+        defer { lock.unlock() }
+        if bundlesRead == nil, let data = FileManager.default.contents(atPath: root + "/bundles.bin") {
+            bundlesRead = try? BinaryDecoder().decode(StoredBundles.self, from: data)
+        }
+        guard let stored = bundlesRead, stored.settings == settings else { return [:] }
+        return Dictionary(stored.bundles.map { ($0.bundle, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Keeps this build's keys by bundle, written by `finish` when they changed.
+    func rememberBundleKeys(settings: String, _ bundles: [BundleKeys]) {
+        lock.lock()
+        bundlesNow = StoredBundles(settings: settings, bundles: bundles)
+        lock.unlock()
+    }
+
+    /// A source whose digest the bundle key index vouched for: its line in the source index stays.
+    func useSource(_ path: String) {
+        lock.lock()
+        usedSources.insert(path)
+        lock.unlock()
     }
 
     /// The SHA-256 of a file's bytes, read again only when its stat signature changed.
@@ -153,6 +196,11 @@ final class ImageCache: @unchecked Sendable {
     func finish() {
         lock.lock()
         defer { lock.unlock() }
+        if let now = bundlesNow, now.settings != bundlesRead?.settings || now.bundles != bundlesRead?.bundles,
+           let data = try? BinaryEncoder().encode(now) {
+            try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            FileSystem.replaceFile(data, at: root + "/bundles.bin")
+        }
         let kept = outcomes.filter { used.contains($0.key) }
         let keptSources = sources.filter { usedSources.contains($0.key) }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: entries)) ?? [] where !used.contains(name) {

@@ -12,23 +12,53 @@ struct ImageProcessor: Sendable {
     let maxPixels: Int
     let cache: ImageCache
 
-    func process(_ content: SiteContent, progress: BuildProgress.Handler? = nil) -> ProcessedImages {
+    /// `signatures` are the bundles' signatures the input snapshot vouches for: an image of a
+    /// bundle whose signature and settings are those of the last build keeps the key it had,
+    /// without its source being looked at or its key worked out again.
+    func process(_ content: SiteContent, signatures: [String: ContentDigest] = [:],
+                 progress: BuildProgress.Handler? = nil) -> ProcessedImages {
         var jobs: [Job] = []
+        var bundles: [(name: String, signature: ContentDigest?, jobs: Range<Int>)] = []
         for machine in content.machines {
+            let first = jobs.count
             for photo in machine.head.photos { jobs.append(.photo(photo.file, widths: settings.widths)) }
             if let cover = machine.cover { jobs.append(.photo(cover, widths: Self.coverWidths)) }
             for part in machine.outlines {
                 jobs.append(.layer(part.layer))
                 for photo in part.photos { jobs.append(.photo(photo.file, widths: settings.widths)) }
             }
+            let name = (machine.folder.displayPath as NSString).lastPathComponent
+            bundles.append((name, signatures[name], first..<jobs.count))
+        }
+        let settingsKey = self.settingsKey
+        let known = cache.bundleKeys(settings: settingsKey)
+        var remembered: [Int: String] = [:]
+        for bundle in bundles {
+            guard let signature = bundle.signature, let keys = known[bundle.name], keys.signature == signature,
+                  keys.paths == jobs[bundle.jobs].map(\.source.absolutePath) else { continue }
+            for (index, key) in zip(bundle.jobs, keys.keys) { remembered[index] = key }
         }
         // Keys and cache lookups first, on all cores (each looks at the disk), then the work that is left.
-        let keys = ParallelMap.map(jobs) { job in
+        let keys = ParallelMap.map(Array(jobs.enumerated())) { index, job in
             Result { () throws(ImageFailure) in
+                if let key = remembered[index] {
+                    cache.useSource(job.source.absolutePath)
+                    return (key, cache.outcome(key))
+                }
                 let key = try key(of: job)
                 return (key, cache.outcome(key))
             }
         }
+        cache.rememberBundleKeys(settings: settingsKey, bundles.compactMap { bundle in
+            guard let signature = bundle.signature else { return nil }
+            var found: [String] = []
+            for result in keys[bundle.jobs] {
+                guard case .success(let (key, _)) = result else { return nil }
+                found.append(key)
+            }
+            return ImageCache.BundleKeys(bundle: bundle.name, signature: signature,
+                                         paths: jobs[bundle.jobs].map(\.source.absolutePath), keys: found)
+        })
         var outcomes = [String: ImageCache.Outcome]()
         var layerKeys = [String: String]()
         var missing: [(Job, String)] = []
@@ -115,7 +145,24 @@ struct ImageProcessor: Sendable {
         }
     }
 
+    /// How many image keys were worked out with each cache root in this process: a test checks
+    /// that a change keys only its own bundle's images.
+    static let keyed = Locked<[String: Int]>([:])
+
+    /// Everything but the source that goes into a key.
+    private var settingsKey: String {
+        var fingerprint = Fingerprint()
+        fingerprint.add(Self.pipelineVersion)
+        fingerprint.add(Vips.version)
+        fingerprint.add(maxPixels)
+        for width in settings.widths { fingerprint.add(width) }
+        fingerprint.add(settings.quality)
+        fingerprint.add(SVGSanitizer.version)
+        return fingerprint.digest.description
+    }
+
     private func key(of job: Job) throws(ImageFailure) -> String {
+        Self.keyed.withLock { $0[cache.root, default: 0] += 1 }
         var fingerprint = Fingerprint()
         fingerprint.add(Self.pipelineVersion)
         // Outcomes, failures included, hold only for the libvips that made them.

@@ -128,7 +128,9 @@ public struct SiteBuilder: Sendable {
         }
         let (loaded, theme, notices) = try clock.run(.load) { try load(signatures?.settled) }
         clock.warnings = loaded.warnings
-        let (content, images) = try clock.run(.images) { try processImages(loaded, progress: progress) }
+        let (content, images) = try clock.run(.images) {
+            try processImages(loaded, signatures: full ? [:] : signatures?.settled ?? [:], progress: progress)
+        }
         clock.warnings = images.warnings
         var site = try clock.run(.plan) {
             try plan(content, images: images, theme: theme, pagefind: pagefind, signatures: signatures?.all ?? [:])
@@ -202,12 +204,12 @@ public struct SiteBuilder: Sendable {
         return (Loaded(value: content, warnings: diagnostics), theme, notices)
     }
 
-    private func processImages(_ loaded: Loaded<SiteContent>, progress: BuildProgress.Handler?)
-        throws(BuildFailure) -> (SiteContent, Loaded<ProcessedImages>) {
+    private func processImages(_ loaded: Loaded<SiteContent>, signatures: [String: ContentDigest],
+                               progress: BuildProgress.Handler?) throws(BuildFailure) -> (SiteContent, Loaded<ProcessedImages>) {
         let cache = ImageCache(root: cacheFolder + "/images")
         let config = loaded.value.config
         let images = ImageProcessor(settings: config.photos, maxPixels: config.limits.photoMaxPixels, cache: cache)
-            .process(loaded.value, progress: progress)
+            .process(loaded.value, signatures: signatures, progress: progress)
         let diagnostics = loaded.warnings + images.diagnostics
         guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
         // A photo that cannot be published leaves no trace: no page, no gallery entry, no count.

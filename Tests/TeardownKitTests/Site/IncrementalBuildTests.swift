@@ -205,6 +205,29 @@ struct IncrementalBuildTests {
         #expect(!readers("settings").contains("catalog.schema.json"))
     }
 
+    @Test("A new comment keys only its own bundle's images; the others keep the keys their unchanged bundles had")
+    func imageKeysByBundle() throws {
+        let scratch = try Scratch()
+        try FileManager.default.copyItem(atPath: scratch.site + "/content/machines/box",
+                                         toPath: scratch.site + "/content/machines/crate")
+        // Bundles changed in the last two seconds are not vouched for by their signatures.
+        Thread.sleep(forTimeInterval: 2.2)
+        let keyed = { ImageProcessor.keyed.withLock { $0[scratch.output + ".cache/images"] ?? 0 } }
+        let start = keyed()
+        try scratch.build()
+        let all = keyed() - start
+        #expect(all > 0)
+        try scratch.write("---\nauthor: Grace\ndate: 2024-06-01\n---\nOnly the box.\n",
+                          to: "content/machines/box/parts/lid/comments/new.md")
+        let before = keyed()
+        let report = try scratch.build()
+        #expect(report.written > 0)
+        #expect(keyed() - before == all / 2, "the box's images only, of two bundles alike")
+        let reference = (scratch.site as NSString).deletingLastPathComponent + "/reference"
+        try scratch.build(full: true, to: reference)
+        #expect(try Self.snapshot(scratch.output) == (try Self.snapshot(reference)))
+    }
+
     @Test("A corrupt or missing dependency index renders every page again, and the site stays right")
     func corruptDependencyIndex() throws {
         let scratch = try Scratch()
