@@ -112,10 +112,10 @@ final class ImageCache: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// A source whose digest the bundle key index vouched for: its line in the source index stays.
-    func useSource(_ path: String) {
+    /// Sources whose digests the bundle key index vouched for: their lines in the source index stay.
+    func useSources(_ paths: some Sequence<String>) {
         lock.lock()
-        usedSources.insert(path)
+        usedSources.formUnion(paths)
         lock.unlock()
     }
 
@@ -141,15 +141,34 @@ final class ImageCache: @unchecked Sendable {
 
     /// The outcome stored under `key`, when its files are still there.
     func outcome(_ key: String) -> Outcome? {
+        outcomes([key])[0]
+    }
+
+    /// The outcomes stored under `keys`, each when its files are still there, under one lock.
+    func outcomes(_ keys: [String]) -> [Outcome?] {
         lock.lock()
-        let outcome = outcomes[key]
-        used.insert(key)
-        lock.unlock()
-        switch outcome {
-        case .photo, .layer: return FileSystem.isDirectory(entries + "/" + key) ? outcome : nil
-        case .failed, nil: return outcome
+        defer { lock.unlock() }
+        let present = presentEntries()
+        return keys.map { key in
+            used.insert(key)
+            switch outcomes[key] {
+            case let outcome? where outcome.hasFiles: return present.contains(key) ? outcome : nil
+            case let outcome: return outcome
+            }
         }
     }
+
+    /// The names in the entries folder, listed once (under the lock): a `stat` of each image's
+    /// entry, with a lock taken per image, was most of the image step in a one-comment sync at
+    /// 10,000 parts. Entries made since are added by `store`; `finish` prunes from this list.
+    private func presentEntries() -> Set<String> {
+        if let present { return present }
+        let listed = Set((try? FileManager.default.contentsOfDirectory(atPath: entries)) ?? [])
+        present = listed
+        return listed
+    }
+
+    private var present: Set<String>?
 
     /// Makes the files of entry `key` in a hidden folder given to `make`, then renames it into
     /// place, so a build killed half-way never leaves a partial entry behind.
@@ -186,6 +205,7 @@ final class ImageCache: @unchecked Sendable {
         lock.lock()
         outcomes[key] = outcome
         used.insert(key)
+        if outcome.hasFiles { _ = presentEntries(); present?.insert(key) }
         changed = true
         lock.unlock()
         return outcome
@@ -203,7 +223,8 @@ final class ImageCache: @unchecked Sendable {
         }
         let kept = outcomes.filter { used.contains($0.key) }
         let keptSources = sources.filter { usedSources.contains($0.key) }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: entries)) ?? [] where !used.contains(name) {
+        // Entries another build (of another output) made meanwhile are not in the list, so not pruned.
+        for name in presentEntries() where !used.contains(name) {
             // Hidden folders are other builds' entries in the making, unless their process is gone.
             if name.hasPrefix("."), let pid = pid_t(name.split(separator: "-").dropFirst().first ?? ""),
                kill(pid, 0) == 0 || Glibc.errno != ESRCH {
@@ -221,6 +242,14 @@ final class ImageCache: @unchecked Sendable {
         FileSystem.replaceFile(Data(lines.joined().utf8), at: root + "/sources")
     }
 
+}
+
+extension ImageCache.Outcome {
+    /// Whether the outcome has files in its entry folder (a failure has none).
+    var hasFiles: Bool {
+        if case .failed = self { return false }
+        return true
+    }
 }
 
 extension ImageCache.Outcome: Codable {

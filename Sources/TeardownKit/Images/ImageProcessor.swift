@@ -38,17 +38,16 @@ struct ImageProcessor: Sendable {
                   keys.paths == jobs[bundle.jobs].map(\.source.absolutePath) else { continue }
             for (index, key) in zip(bundle.jobs, keys.keys) { remembered[index] = key }
         }
-        // Keys and cache lookups first, on all cores (each looks at the disk), then the work that is left.
-        let keys = ParallelMap.map(Array(jobs.enumerated())) { index, job in
-            Result { () throws(ImageFailure) in
-                if let key = remembered[index] {
-                    cache.useSource(job.source.absolutePath)
-                    return (key, cache.outcome(key))
-                }
-                let key = try key(of: job)
-                return (key, cache.outcome(key))
-            }
-        }
+        // Keys not remembered are worked out on all cores (each reads a source's stat, or its
+        // bytes); then every key is looked up in the cache at once.
+        let unknown = jobs.indices.filter { remembered[$0] == nil }
+        let worked = ParallelMap.map(unknown) { index in Result { () throws(ImageFailure) in try key(of: jobs[index]) } }
+        var found = jobs.indices.map { index in remembered[index].map { Result<String, ImageFailure>.success($0) } }
+        for (index, result) in zip(unknown, worked) { found[index] = result }
+        cache.useSources(remembered.keys.map { jobs[$0].source.absolutePath })
+        let results = found.map { $0! }
+        var looked = cache.outcomes(results.compactMap { try? $0.get() }).makeIterator()
+        let keys = results.map { result in result.map { key in (key, looked.next()!) } }
         cache.rememberBundleKeys(settings: settingsKey, bundles.compactMap { bundle in
             guard let signature = bundle.signature else { return nil }
             var found: [String] = []

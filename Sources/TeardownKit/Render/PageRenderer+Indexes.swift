@@ -19,7 +19,7 @@ extension PageRenderer {
             let tag = index.tags[number]
             let name = tag.names.joined(separator: ", ")
             let model = TagPageModel(
-                name: name, machines: tag.machines.map { card($0, at: url) }, hasMachines: !tag.machines.isEmpty,
+                name: name, machines: tag.machines.map { card($0, at: url, community: false) }, hasMachines: !tag.machines.isEmpty,
                 parts: tag.parts.map { entry($0, at: url) }, hasParts: !tag.parts.isEmpty,
                 all: Routes.tags.relative(from: url))
             return theme.render("tag", self.model(url, title: "Tagged \(name)",
@@ -28,7 +28,7 @@ extension PageRenderer {
             let collection = index.collections[number]
             let model = CollectionPageModel(
                 title: collection.title, description: collection.description,
-                machines: collection.machines.map { card($0, at: url) }, hasMachines: !collection.machines.isEmpty)
+                machines: collection.machines.map { card($0, at: url, community: false) }, hasMachines: !collection.machines.isEmpty)
             return theme.render("collection", self.model(url, title: collection.title,
                                                          description: collection.description.isEmpty
                                                              ? Plural.count(collection.machines.count, "machine") : collection.description,

@@ -189,14 +189,18 @@ struct PageRenderer {
     }
 
     /// A machine as a card: the catalog, tag pages and collections show them.
-    func card(_ index: Int, at url: URLPath) -> MachineCardModel {
+    /// A machine's card. `community`: with its counts of comments and photos, which change
+    /// with every comment synced. The catalog shows them; tag and collection pages list a
+    /// machine among thousands of parts and leave them out, so a comment does not rewrite
+    /// every tag page of its machine (two of 1.5 MB each at 10,000 parts).
+    func card(_ index: Int, at url: URLPath, community: Bool = true) -> MachineCardModel {
         let machine = content.machines[index]
         return MachineCardModel(
             name: machine.name, url: Routes.machine(machine).relative(from: url), summary: machine.summary,
             tags: tagLinks(machine.tags, at: url),
             partCount: Plural.count(machine.parts.count, "part"),
-            commentCount: Plural.count(machine.commentCount, "comment"),
-            photoCount: Plural.count(machine.photoCount, "photo"),
+            commentCount: community ? Plural.count(machine.commentCount, "comment") : nil,
+            photoCount: community ? Plural.count(machine.photoCount, "photo") : nil,
             cover: images.cover(of: machine).map {
                 picture($0, alt: "\(machine.name), assembled", sizes: "(min-width: 40em) 20rem, 100vw") { width, type in
                     Routes.cover(machine, file: PhotoFiles.cover(width, type)).relative(from: url)

@@ -170,8 +170,9 @@ struct MachineCardModel: Sendable {
     let summary: String
     let tags: [LinkModel]
     let partCount: String
-    let commentCount: String
-    let photoCount: String
+    /// Left out on tag and collection pages (`PageRenderer.card`).
+    let commentCount: String?
+    let photoCount: String?
     /// The cover photo or the cover composed from the layers; the backdrop when there is none.
     let cover: PictureModel?
     /// Made only when a template reads it: it names every layer of the machine, and the default
@@ -179,8 +180,8 @@ struct MachineCardModel: Sendable {
     /// card for every machine they list.
     let backdrop: @Sendable () -> BackdropModel
 
-    init(name: String, url: String, summary: String, tags: [LinkModel], partCount: String, commentCount: String,
-         photoCount: String, cover: PictureModel?, backdrop: @autoclosure @escaping @Sendable () -> BackdropModel) {
+    init(name: String, url: String, summary: String, tags: [LinkModel], partCount: String, commentCount: String?,
+         photoCount: String?, cover: PictureModel?, backdrop: @autoclosure @escaping @Sendable () -> BackdropModel) {
         self.name = name
         self.url = url
         self.summary = summary

@@ -191,6 +191,9 @@ struct BuildStore: Sendable {
         /// Every unit's digest now, and as the store holds them.
         let current: [String: ContentDigest]
         let stored: [String: ContentDigest]
+        /// The units whose digest differs between the two (new and gone ones too), found
+        /// once by the fingerprint step.
+        let changedUnits: [String]
     }
 
     /// Records `change` in one transaction: the tree's manifest, and the reads of its pages.
@@ -260,7 +263,7 @@ struct BuildStore: Sendable {
         let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO units(key, high, low, readers) VALUES (?, ?, ?, ?)")
         let digestOnly = try db.cachedStatement(sql: "UPDATE units SET high = ?, low = ? WHERE key = ?")
         let drop = try db.cachedStatement(sql: "DELETE FROM units WHERE key = ?")
-        for key in change.stored.keys where change.current[key] == nil { try drop.execute(arguments: [key]) }
+        for key in change.changedUnits where change.current[key] == nil { try drop.execute(arguments: [key]) }
         let touched = Set(added.keys).union(removed.keys)
         for key in touched {
             guard let digest = change.current[key] else { continue }
@@ -269,7 +272,8 @@ struct BuildStore: Sendable {
             ids.subtract(removed[key] ?? [])
             try upsert.execute(arguments: [key] + Self.columns(digest) + [Self.blob(ids)])
         }
-        for (key, digest) in change.current where change.stored[key] != digest && !touched.contains(key) {
+        for key in change.changedUnits where !touched.contains(key) {
+            guard let digest = change.current[key] else { continue }
             if change.stored[key] == nil {
                 try upsert.execute(arguments: [key] + Self.columns(digest) + [Data()])
             } else {

@@ -55,6 +55,8 @@ struct Outputs {
     let store: BuildStore
     /// Each unit's digest when the published tree's pages read it; without them, every page is rendered.
     let storedUnits: [String: ContentDigest]?
+    /// The units whose digest differs from the stored one, new and gone ones included.
+    let changedUnits: [String]
     /// What each page this build rendered read (unit keys), by output path.
     var rendered: [String: [String]] = [:]
     /// The shards of the search index to make again, with the output paths of their pages.

@@ -149,7 +149,8 @@ public struct SiteBuilder: Sendable {
             let published = outputs.storedUnits == nil ? nil : outputs.published
             try outputs.publisher.publish({ tree in
                 BuildStore.Publish(tree: tree, outputs: outputs.target, previous: outputs.spare, rendered: outputs.rendered,
-                                   published: published, current: outputs.units.all, stored: outputs.storedUnits ?? [:])
+                                   published: published, current: outputs.units.all, stored: outputs.storedUnits ?? [:],
+                                   changedUnits: outputs.changedUnits)
             }, store: outputs.store)
             remember(inputs.snapshot, site: site)
             // Files of the search index come and go with it; the report counts the site's own outputs.
@@ -257,9 +258,11 @@ public struct SiteBuilder: Sendable {
         let published = full ? nil : trees.published
         let storedUnits = published == nil ? nil : trees.units
         // Only the readers of the units that changed are read from the store.
-        let stale = try storedUnits.map { stored in
-            try trees.store.readers(of: stored.lazy.filter { units.all[$0.key] != $0.value }.map(\.key))
+        let changedUnits = storedUnits.map { stored in
+            stored.compactMap { units.all[$0.key] != $0.value ? $0.key : nil }
+                + units.all.keys.filter { stored[$0] == nil }
         }
+        let stale = try changedUnits.map { try trees.store.readers(of: $0) }
         var target: [String: ContentDigest] = [:]
         target.reserveCapacity(site.plan.pages.count + site.plan.copies.count)
         for entry in site.plan.pages {
@@ -295,7 +298,7 @@ public struct SiteBuilder: Sendable {
             }
         }
         return Outputs(publisher: publisher, target: target, published: published, spare: trees.spare, units: units,
-                       store: trees.store, storedUnits: storedUnits, staleShards: staleShards, notice: trees.notice)
+                       store: trees.store, storedUnits: storedUnits, changedUnits: changedUnits ?? [], staleShards: staleShards, notice: trees.notice)
     }
 
     /// A copied file is the same while its source is.
@@ -485,3 +488,4 @@ public struct SiteBuilder: Sendable {
         return ((content, theme), diagnostics)
     }
 }
+
