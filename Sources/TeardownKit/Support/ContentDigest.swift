@@ -47,6 +47,11 @@ public struct ContentDigest: Hashable, Sendable, CustomStringConvertible {
 /// and length, so ("ab", "c") and ("a", "bc") never give the same digest.
 public struct Fingerprint {
     private var hasher = SHA256()
+    /// Small values gathered before they are hashed: a call into SHA-256 per path and
+    /// signature was a third of the time taken to sign a catalog's bundles during a walk.
+    /// (The digest is the same however the bytes are split.)
+    private var pending: [UInt8] = []
+    private static let flushAt = 16 * 1024
 
     public init() {}
 
@@ -54,7 +59,13 @@ public struct Fingerprint {
         var text = text
         text.withUTF8 { bytes in
             add(tag: 1, count: bytes.count)
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(bytes))
+            if bytes.count >= Self.flushAt {
+                flush()
+                hasher.update(bufferPointer: UnsafeRawBufferPointer(bytes))
+            } else {
+                pending.append(contentsOf: bytes)
+                if pending.count >= Self.flushAt { flush() }
+            }
         }
     }
 
@@ -72,16 +83,24 @@ public struct Fingerprint {
     }
 
     private mutating func add(tag: UInt8, count: Int) {
-        // Byte by byte: a tuple's padding bytes are undefined and would make the digest vary.
+        // Byte by byte, little-endian: the same bytes on every machine.
+        if pending.capacity == 0 { pending.reserveCapacity(1024) }
         let value = UInt64(bitPattern: Int64(count))
-        var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
-            tag, UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value >> 16),
-            UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 32), UInt8(truncatingIfNeeded: value >> 40),
-            UInt8(truncatingIfNeeded: value >> 48), UInt8(truncatingIfNeeded: value >> 56))
-        withUnsafeBytes(of: &bytes) { hasher.update(bufferPointer: $0) }
+        pending.append(tag)
+        for shift in stride(from: 0, to: 64, by: 8) { pending.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
     }
 
-    public var digest: ContentDigest { ContentDigest(hasher.finalize()) }
+    private mutating func flush() {
+        guard !pending.isEmpty else { return }
+        pending.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    public var digest: ContentDigest {
+        var hasher = self.hasher
+        pending.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        return ContentDigest(hasher.finalize())
+    }
 }
 
 /// Full SHA-256 of bytes, as 64 hex digits: the form inbox manifests use.

@@ -134,26 +134,41 @@ enum FileSystem {
     static func walk(_ root: String, descend: (String) -> Bool = { _ in true }, _ visit: (String, Status) -> Void) -> Bool {
         guard let top = status(root), top.isDirectory else { return false }
         visit("", top)
-        var pending = [""]
-        while let relative = pending.popLast() {
-            let folder = relative.isEmpty ? root : root + "/" + relative
-            guard let stream = opendir(folder) else { return false }
-            defer { closedir(stream) }
-            let descriptor = dirfd(stream)
-            while let entry = readdir(stream) {
-                let name = Self.name(of: entry)
-                if name.hasPrefix(".") { continue }
-                let path = relative.isEmpty ? name : relative + "/" + name
-                let found = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-                    status(in: descriptor, raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-                }
-                guard let entryStatus = found else { return false }
-                if entryStatus.isDirectory {
-                    if entry.pointee.d_type == UInt8(DT_LNK) { return false }
-                    if descend(path) { pending.append(path) }
-                }
-                visit(path, entryStatus)
+        let descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        return walk(folder: descriptor, relative: "", descend: descend, visit)
+    }
+
+    /// One folder, open as `descriptor` (closed here), then its subfolders, each opened from it:
+    /// opening every folder by its whole path was a fifth of a walk's time at 10,000 parts.
+    /// One folder is open per level of depth.
+    private static func walk(folder descriptor: Int32, relative: String, descend: (String) -> Bool,
+                             _ visit: (String, Status) -> Void) -> Bool {
+        guard let stream = fdopendir(descriptor) else {
+            close(descriptor)
+            return false
+        }
+        defer { closedir(stream) }
+        let opened = dirfd(stream)
+        var folders: [(name: String, path: String)] = []
+        while let entry = readdir(stream) {
+            let name = Self.name(of: entry)
+            if name.hasPrefix(".") { continue }
+            let path = relative.isEmpty ? name : relative + "/" + name
+            let found = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                status(in: opened, raw.baseAddress!.assumingMemoryBound(to: CChar.self))
             }
+            guard let entryStatus = found else { return false }
+            if entryStatus.isDirectory {
+                if entry.pointee.d_type == UInt8(DT_LNK) { return false }
+                if descend(path) { folders.append((name, path)) }
+            }
+            visit(path, entryStatus)
+        }
+        for folder in folders {
+            // Not following a link: one put in place of a folder since it was looked at stops the walk.
+            let child = openat(opened, folder.name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+            guard child >= 0, walk(folder: child, relative: folder.path, descend: descend, visit) else { return false }
         }
         return true
     }
