@@ -76,10 +76,12 @@ enum BuildSummary {
 
     /// One line per step that ran, with its time, for `--timings`.
     static func timings(_ timings: [BuildTiming]) -> String {
+        timings.map { Self.timing($0.step.rawValue, seconds: $0.seconds) }.joined(separator: "\n")
+    }
+
+    /// One step's line: its name, then its time in milliseconds.
+    static func timing(_ step: String, seconds: Double) -> String {
         let width = BuildStep.allCases.map(\.rawValue.count).max() ?? 0
-        return timings.map { timing in
-            "  " + timing.step.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
-                + String(format: " %8.1f ms", timing.seconds * 1000)
-        }.joined(separator: "\n")
+        return "  " + step.padding(toLength: width, withPad: " ", startingAt: 0) + String(format: " %8.1f ms", seconds * 1000)
     }
 }

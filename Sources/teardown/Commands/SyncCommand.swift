@@ -39,7 +39,7 @@ struct SyncCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Where the build writes the site (default: <site>/public).", valueName: "dir"))
     var output: String?
 
-    @Flag(name: .long, help: "Print how long each step of the build after the sync took.")
+    @Flag(name: .long, help: "Print how long the walk of the site, the review and each step of the build after it took.")
     var timings = false
 
     @Flag(name: .long, help: "After the build, deploy the site to deploy.to in site.yaml, as `teardown deploy` does.")
@@ -69,7 +69,9 @@ struct SyncCommand: ParsableCommand {
         let syncer = Syncer(siteRoot: options.site, source: source)
         let builder = SiteBuilder(siteRoot: options.site, output: output)
         // One walk of the site serves the review and the build after it.
+        let walkStart = Date()
         let inputs = builder.walkInputs()
+        let reviewStart = Date()
         let report: SyncReport
         do {
             report = try syncer.run(dryRun: dryRun, inputs: inputs)
@@ -81,6 +83,9 @@ struct SyncCommand: ParsableCommand {
             Terminal.report("Sync stopped: \(error)")
             throw ExitCode.failure
         }
+        // The sync's own steps, before the build's: the walk is the only one that visits every input.
+        let syncTimings = [BuildSummary.timing("walk", seconds: reviewStart.timeIntervalSince(walkStart)),
+                           BuildSummary.timing("review", seconds: Date().timeIntervalSince(reviewStart))]
         let width = SyncAction.Kind.allCases.map(\.rawValue.count).max() ?? 0
         for action in report.actions {
             let kind = action.kind.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
@@ -107,7 +112,7 @@ struct SyncCommand: ParsableCommand {
             for notice in build.notices { print("note: \(notice)") }
             DiagnosticPrinter.print(build.warnings, site: options.site)
             BuildSummary.print(build, seconds: String(format: "%.2f", Date().timeIntervalSince(start)))
-            if timings { print(BuildSummary.timings(build.timings)) }
+            if timings { print((syncTimings + [BuildSummary.timings(build.timings)]).joined(separator: "\n")) }
         } catch {
             DiagnosticPrinter.print(error.diagnostics, site: options.site)
             Terminal.write(BuildSummary.failed(error, on: .error) + Terminal.safe(", after the sync; the output was not changed.") + "\n", to: .error)
