@@ -76,10 +76,9 @@ struct CatalogData: Encodable {
 
     /// The newest date a machine's content carries.
     static func updated(_ machine: MachineView) -> ISODate? {
-        var dates = [machine.updated, machine.recentComments.first?.comment.date].compactMap { $0 }
-        for photos in [machine.community.photos] + machine.parts.map(\.community.photos) {
-            dates += photos.compactMap(\.date)
-        }
+        // Through the machine's feed unit: one unit a machine, not the text and photos of every part.
+        let dates = [machine.updated, machine.recentComments.first?.comment.date].compactMap { $0 }
+            + machine.feedPhotos.compactMap(\.photo.date)
         return dates.max()
     }
 }

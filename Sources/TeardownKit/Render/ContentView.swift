@@ -109,9 +109,16 @@ struct MachineView: MachineAddressable {
     /// The newest comments of the machine and its parts, newest first, as many as a feed
     /// lists: the text of the machine and of each part, without decoding it.
     var recentComments: [RecentComment] {
-        reads.record(.machine(index, .text))
-        for part in machine.outlines.indices { reads.record(.part(index, part, .text)) }
+        reads.record(.machine(index, .feed))
         return machine.head.recent
+    }
+
+    /// Every photo of the machine and its parts, with the part it shows (nil: the machine):
+    /// what a feed picks its new photos from.
+    var feedPhotos: [(part: Int?, photo: Photo)] {
+        reads.record(.machine(index, .feed))
+        return machine.head.photos.map { (nil, $0) }
+            + machine.outlines.enumerated().flatMap { part in part.element.photos.map { (part.offset, $0) } }
     }
 
     var commentCount: Int {

@@ -34,6 +34,10 @@ enum InputUnit: Hashable, Sendable {
         case cover
         /// The bundle's download.
         case download
+        /// What feeds show of it: the newest comments of the machine and its parts, and every
+        /// photo. The site's feed reads this one unit per machine, not the text and photos of
+        /// every part (20,000 units at 10,000 parts, digested on every comment).
+        case feed
     }
 
     enum PartAspect: UInt8, Sendable {

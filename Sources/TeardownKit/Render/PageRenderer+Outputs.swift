@@ -87,11 +87,9 @@ extension PageRenderer {
             FeedItem(date: recent.comment.date, machine: m, part: recent.part,
                      kind: .comment(recent.comment, page: recent.position / perPage + 1))
         }
-        for (p, photos) in [(nil, machine.community.photos)] + machine.parts.enumerated().map({ ($0.offset as Int?, $0.element.community.photos) }) {
+        for (p, photo) in machine.feedPhotos {
             // A photo without a date has no place in a list of what is new.
-            for photo in photos {
-                if let date = photo.date { items.append(FeedItem(date: date, machine: m, part: p, kind: .photo(photo))) }
-            }
+            if let date = photo.date { items.append(FeedItem(date: date, machine: m, part: p, kind: .photo(photo))) }
         }
         return items
     }

@@ -96,14 +96,26 @@ private struct MachineUnits: Sendable {
         var downloaded = Fingerprint()
         downloaded.add(download?.sha256)
         downloaded.add(download?.size ?? 0)
-        // In `InputUnit.MachineAspect` order: head, text, photos, counts, cover, download.
-        let digests = [head.digest, machine.head.textDigest, Self.photos(machine.head.photos, images), counts.digest,
-                       cover.digest, downloaded.digest]
-        keys = ["head", "text", "photos", "counts", "cover", "download"].map { prefix + $0 }
+        let photos = Self.photos(machine.head.photos, images)
         parts = machine.outlines.map { part in
             let partPrefix = "p/" + machine.slug + "/" + part.slug + "/"
             return ([partPrefix + "text", partPrefix + "photos"], [part.textDigest, Self.photos(part.photos, images)])
         }
+        // What feeds show: the newest comments (each one's place gives its discussion page) and the photos.
+        var feed = Fingerprint()
+        for recent in machine.head.recent {
+            feed.add(recent.part ?? -1)
+            feed.add(recent.position)
+            feed.add(recent.comment.id)
+            feed.add(recent.comment.author)
+            feed.add(recent.comment.date.text)
+            feed.add(recent.comment.body.text)
+        }
+        feed.add(photos)
+        for part in parts { feed.add(part.digests[1]) }
+        // In `InputUnit.MachineAspect` order: head, text, photos, counts, cover, download, feed.
+        let digests = [head.digest, machine.head.textDigest, photos, counts.digest, cover.digest, downloaded.digest, feed.digest]
+        keys = ["head", "text", "photos", "counts", "cover", "download", "feed"].map { prefix + $0 }
         manual = book.map { ManualUnits($0, scope: machine.slug) } ?? ManualUnits(empty: machine.slug)
         var all = Dictionary(uniqueKeysWithValues: zip(keys, digests))
         for part in parts {

@@ -277,6 +277,24 @@ struct IncrementalBuildTests {
         storePath(scratch).flatMap { try? BuildStore.open($0).0.reads() }
     }
 
+    @Test("The site's feed and catalog.json read one feed unit per machine, not every part's text and photos")
+    func feedReadsOneUnitPerMachine() throws {
+        let scratch = try Scratch()
+        try scratch.build()
+        let reads = try #require(Self.storedReads(scratch))
+        for page in ["feed.xml", "catalog.json"] {
+            let read = try #require(reads[page])
+            #expect(read.contains("m/box/feed"), "\(page) reads the machine's feed unit")
+            #expect(!read.contains { $0.hasPrefix("p/") }, "\(page) reads no part's unit")
+        }
+        // And a comment still reaches them.
+        try scratch.write("---\nauthor: Grace\ndate: 2030-06-01\n---\nNewest of all.\n",
+                          to: "content/machines/box/parts/lid/comments/newest.md")
+        try scratch.build()
+        #expect(Fixtures.read(scratch.output + "/feed.xml").contains("Newest of all."))
+        #expect(Fixtures.read(scratch.output + "/catalog.json").contains("2030-06-01"))
+    }
+
     @Test("--full renders everything again")
     func fullBuild() throws {
         let scratch = try Scratch()
