@@ -30,7 +30,8 @@ public struct ISODate: Hashable, Sendable, Comparable {
         guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
               (1...12).contains(month), (1...31).contains(day)
         else { return nil }
-        var components = DateComponents(year: year, month: month, day: day, hour: 0, minute: 0, second: 0)
+        guard day <= Self.days(inMonth: month, of: year) else { return nil }
+        var seconds = 0
         var offset = 0
         var hasTime = false
         if index < scalars.count {
@@ -38,11 +39,10 @@ public struct ISODate: Hashable, Sendable, Comparable {
                   hour < 24, minute < 60
             else { return nil }
             hasTime = true
-            components.hour = hour
-            components.minute = minute
+            seconds = hour * 3600 + minute * 60
             if expect(":") {
                 guard let second = number(2), second < 61 else { return nil }
-                components.second = second
+                seconds += second
                 if expect(".") { while index < scalars.count, ("0"..."9").contains(scalars[index]) { index += 1 } }
             }
             if expect("Z") || expect("z") {
@@ -56,14 +56,32 @@ public struct ISODate: Hashable, Sendable, Comparable {
             }
             guard index == scalars.count else { return nil }
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard let date = calendar.date(from: components),
-              calendar.component(.day, from: date) == day
-        else { return nil }
-        self.date = date.addingTimeInterval(TimeInterval(-offset))
+        // Worked out here rather than by a Calendar: heads decoded from the content cache parse
+        // every recent comment's date, and the Calendar was a tenth of a one-comment sync's review.
+        let since1970 = Self.daysSince1970(year: year, month: month, day: day) * 86_400 + seconds - offset
+        self.date = Date(timeIntervalSince1970: TimeInterval(since1970))
         self.text = trimmed
         self.hasTime = hasTime
+    }
+
+    /// Days in `month` (1-12) of `year` in the proleptic Gregorian calendar.
+    static func days(inMonth month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days from 1970-01-01 to a Gregorian date: whole 400-year eras (146,097 days each), then
+    /// the years and days into the era, counted from March so that a leap day ends a year.
+    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let marchYear = month <= 2 ? year - 1 : year
+        let era = (marchYear >= 0 ? marchYear : marchYear - 399) / 400
+        let yearOfEra = marchYear - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// "2024-05-01", the form shown on pages.
