@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+@testable import TeardownKit
+
+/// A generated catalog of `machines` machines of 20 parts each, every part with its own layer,
+/// a description, a tag and a comment: the same shape at every size, so that what one synced
+/// comment costs can be compared across sizes.
+private struct GeneratedCatalog {
+    let site: String
+    let output: String
+    let inbox: String
+    static let partsPerMachine = 20
+
+    init(machines: Int) throws {
+        let root = Fixtures.temporaryFolder()
+        site = root + "/site"
+        output = root + "/public"
+        inbox = root + "/inbox"
+        try write("title: \"Generated\"\nbase_url: \"https://example.org/\"\nsearch: false\n", to: "content/site.yaml")
+        try write("# Manual\n\nHow to read the catalog.\n", to: "content/manual/index.md")
+        for m in 0..<machines {
+            let machine = "content/machines/machine-\(m)"
+            try write("name: \"Machine \(m)\"\nsummary: \"Generated machine \(m).\"\ncanvas: {width: 200, height: 100}\n"
+                      + "tags: [\(m % 2 == 0 ? "even" : "odd")]\n", to: machine + "/machine.yaml")
+            try write("Machine \(m), as its designer describes it.\n", to: machine + "/description.md")
+            for p in 0..<Self.partsPerMachine {
+                let part = machine + "/parts/part-\(p)"
+                try write("name: \"Part \(p) of \(m)\"\nlayer:\n  image: layer.svg\n  z: \(p)\ntags: [t\(p % 4)]\n",
+                          to: part + "/part.yaml")
+                try write("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"200\" height=\"100\" viewBox=\"0 0 200 100\">"
+                          + "<rect x=\"\(p * 9)\" y=\"\(m % 50)\" width=\"9\" height=\"40\" fill=\"#888\"/></svg>",
+                          to: part + "/layer.svg")
+                try write("Part \(p) of machine \(m).\n", to: part + "/description.md")
+                try write("---\nauthor: Ada\ndate: 2024-05-01\n---\nA first remark on part \(p).\n",
+                          to: part + "/comments/first.md")
+            }
+        }
+        // Files changed less than the racy window ago are checked by content, as they must be:
+        // a catalog published as it is written would be keyed again on every build. Out of
+        // the window, the cold build and the sync see a catalog as a publisher's is.
+        Thread.sleep(forTimeInterval: InputSnapshot.racyWindow + 0.1)
+    }
+
+    func write(_ text: String, to path: String) throws {
+        let full = site + "/" + path
+        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try text.write(toFile: full, atomically: false, encoding: .utf8)
+    }
+
+    /// What one comment synced from a folder inbox cost, as `teardown sync` runs it: one walk
+    /// for the review and the build, which looks again only at the paths sync filed.
+    struct Cost: Equatable, CustomStringConvertible {
+        var written = 0
+        var headsDecoded = 0
+        var imagesKeyed = 0
+        var sourcesHashed = 0
+        var description: String {
+            "\(written) outputs written, \(headsDecoded) heads decoded, \(imagesKeyed) images keyed, \(sourcesHashed) sources hashed"
+        }
+    }
+
+    func syncOneComment() throws -> Cost {
+        try FileManager.default.createDirectory(atPath: inbox, withIntermediateDirectories: true)
+        try "---\nmachine: machine-1\npart: part-3\nauthor: \"Grace\"\ndate: 2024-06-01\n---\nA synced remark.\n"
+            .write(toFile: inbox + "/synced.comment.md", atomically: false, encoding: .utf8)
+        let builder = SiteBuilder(siteRoot: site, output: output, pagefind: .notInstalled)
+        let cache = site + "/.teardown-cache"
+        let heads = { ContentCache.headsDecoded.withLock { $0[cache + "/content"] ?? 0 } }
+        let keyed = { ImageProcessor.keyed.withLock { $0[cache + "/images"] ?? 0 } }
+        let hashed = { ImageCache.sourcesHashed.withLock { $0[cache + "/images"] ?? 0 } }
+        let before = (heads(), keyed(), hashed())
+        let inputs = builder.walkInputs()
+        let report = try Syncer(siteRoot: site, source: Inbox.source(inbox, scratch: cache + "/sync/downloads"))
+            .run(dryRun: false, inputs: inputs)
+        #expect(report.count(.accept) == 1)
+        let build = try builder.build(inputs: inputs, changed: report.filed.map { site + "/" + $0 })
+        return Cost(written: build.written, headsDecoded: heads() - before.0, imagesKeyed: keyed() - before.1,
+                    sourcesHashed: hashed() - before.2)
+    }
+}
+
+@Suite("What a change costs, at two catalog sizes")
+struct ScalingTests {
+    /// Counts, not times: the same at 1,000 parts as at 100 for what already follows the
+    /// change. (The walk stats every input by design; heads of unchanged machines are decoded
+    /// once per process, which this in-process test does not see; unit digests, the page
+    /// list and the state files still grow with the catalog.)
+    @Test("One synced comment writes, decodes, keys and hashes as much at 1,000 parts as at 100")
+    func oneComment() throws {
+        var costs: [GeneratedCatalog.Cost] = []
+        for machines in [5, 50] {
+            let catalog = try GeneratedCatalog(machines: machines)
+            let cold = try SiteBuilder(siteRoot: catalog.site, output: catalog.output, pagefind: .notInstalled).build()
+            #expect(cold.warnings.isEmpty, "\(cold.warnings)")
+            costs.append(try catalog.syncOneComment())
+        }
+        let (small, large) = (costs[0], costs[1])
+        // The part's page and discussion, its machine's page, data, feed and download, the
+        // catalog, catalog.json and the site's feed: no tag or A-Z page, whatever the size.
+        #expect(large.written == small.written, "100 parts: \(small); 1,000 parts: \(large)")
+        #expect(large.headsDecoded == small.headsDecoded, "100 parts: \(small); 1,000 parts: \(large)")
+        #expect(large.imagesKeyed == small.imagesKeyed && large.imagesKeyed <= GeneratedCatalog.partsPerMachine,
+                "100 parts: \(small); 1,000 parts: \(large)")
+        #expect(large.sourcesHashed == small.sourcesHashed, "\(large)")
+    }
+}
