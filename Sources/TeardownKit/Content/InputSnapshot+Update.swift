@@ -8,21 +8,68 @@ extension InputSnapshot {
     static func stored(at path: String, roots: [String], key: ContentDigest) -> (InputSnapshot, Record)? {
         guard let data = FileManager.default.contents(atPath: path), let record = record(in: data, roots: roots, key: key)
         else { return nil }
-        let text = String(decoding: data, as: UTF8.self)
-        guard let marker = text.range(of: "\nentries\n") else { return nil }
+        let bytes = [UInt8](data)
+        guard let marker = bytes.firstRange(of: Array("\nentries\n".utf8)),
+              let trailer = bytes[..<(bytes.count - 1)].lastIndex(of: UInt8(ascii: "\n"))
+        else { return nil }
+        // Cut from the bytes, on all cores: split into Strings line by line, reading a
+        // 10,000-part snapshot took 0.4 s of every build `serve` made after an edit.
+        let parsed = ParallelMap.map(lineChunks(bytes, marker.upperBound..<(trailer + 1))) { range in
+            parseEntries(bytes, range, rootCount: roots.count)
+        }
         var entries: [Entry] = []
-        for line in text[marker.upperBound...].split(separator: "\n") where !line.hasPrefix("end ") {
-            let fields = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-            guard fields.count >= 2, let signature = UInt64(fields[0], radix: 16) else { return nil }
-            let hasDigest = fields.count == 3 && fields[1].utf8.count == 32 && !fields[1].contains("/")
-            let located = hasDigest ? fields[2] : line[fields[1].startIndex...]
-            guard let slash = located.firstIndex(of: "/"), let root = Int(located[..<slash]), roots.indices.contains(root) else {
-                return nil
-            }
-            entries.append(Entry(root: root, path: String(located[located.index(after: slash)...]), signature: signature,
-                                 content: hasDigest ? ContentDigest(hex: fields[1]) : nil))
+        entries.reserveCapacity(parsed.reduce(0) { $0 + ($1?.count ?? 0) })
+        for chunk in parsed {
+            guard let chunk else { return nil }
+            entries += chunk
         }
         return (InputSnapshot(key: key, roots: roots, entries: entries), record)
+    }
+
+    /// Entry lines, `<signature> [<content digest>] <root>/<path>`, as entries; nil when one
+    /// does not parse.
+    private static func parseEntries(_ bytes: [UInt8], _ range: Range<Int>, rootCount: Int) -> [Entry]? {
+        var entries: [Entry] = []
+        var index = range.lowerBound
+        while index < range.upperBound {
+            guard let end = bytes[index..<range.upperBound].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            let line = bytes[index..<end]
+            index = end + 1
+            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count >= 2, let signature = hexValue(fields[0]) else { return nil }
+            // Located paths always hold a slash after the root number; digests never do.
+            let hasDigest = fields.count == 3 && fields[1].count == 32 && !fields[1].contains(UInt8(ascii: "/"))
+            var content: ContentDigest?
+            if hasDigest {
+                let digest = fields[1]
+                guard let high = hexValue(digest.prefix(16)), let low = hexValue(digest.suffix(16)) else { return nil }
+                content = ContentDigest(high: high, low: low)
+            }
+            let located = hasDigest ? fields[2] : bytes[fields[1].startIndex..<end]
+            guard let slash = located.firstIndex(of: UInt8(ascii: "/")), let root = hexValue(located[..<slash], radix: 10),
+                  root < rootCount
+            else { return nil }
+            entries.append(Entry(root: Int(root), path: String(decoding: located[(slash + 1)...], as: UTF8.self),
+                                 signature: signature, content: content))
+        }
+        return entries
+    }
+
+    /// A number written in ASCII digits of `radix` (16 or 10), at most 16 of them.
+    private static func hexValue(_ digits: ArraySlice<UInt8>, radix: UInt64 = 16) -> UInt64? {
+        guard !digits.isEmpty, digits.count <= 16 else { return nil }
+        var value: UInt64 = 0
+        for digit in digits {
+            let number: UInt64
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): number = UInt64(digit - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: number = UInt64(digit - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: number = UInt64(digit - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
+            value = value * radix + number
+        }
+        return value
     }
 
     /// This snapshot with `paths` (absolute) looked at again: each one, the folders above it

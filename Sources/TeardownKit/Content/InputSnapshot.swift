@@ -196,20 +196,41 @@ struct InputSnapshot: Sendable {
         return Data(bytes)
     }
 
+    /// What a stored snapshot says of the inputs on disk now.
+    enum Check {
+        /// Nothing differs from the build that stored it.
+        case unchanged(Record)
+        /// These paths (absolute) differ: files and folders whose `stat` signature or content
+        /// changed, added or removed entries showing as their folders' changes. Applied to the
+        /// stored snapshot with `updating`, they give what a new walk would.
+        case changed([String])
+    }
+
     /// The record stored at `path`, if the inputs under `roots` and the `key` are what they
     /// were when it was written; nil on any difference or doubt.
+    static func unchanged(at path: String, roots: [String], key: ContentDigest, racyWindow: Double = racyWindow,
+                          tree: (String) -> Bool = { _ in true }) -> Record? {
+        if case .unchanged(let record) = check(at: path, roots: roots, key: key, racyWindow: racyWindow, tree: tree) {
+            return record
+        }
+        return nil
+    }
+
+    /// Checks every entry of the snapshot stored at `path` against the disk; nil when it is
+    /// missing, damaged, or for other roots, settings or tree.
     ///
     /// Racy entries that have since left the racy window are stored again without their
     /// content digest, as git refreshes racily clean index entries: their `stat` signature now
     /// vouches for them, and otherwise every later build would read and hash them again (a
     /// catalog built right after a checkout re-read a third of its files on every build).
-    static func unchanged(at path: String, roots: [String], key: ContentDigest, racyWindow: Double = racyWindow,
-                          tree: (String) -> Bool = { _ in true }) -> Record? {
+    static func check(at path: String, roots: [String], key: ContentDigest, racyWindow: Double = racyWindow,
+                      tree: (String) -> Bool = { _ in true }) -> Check? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let bytes = [UInt8](data)
-        guard let (record, settled) = read(bytes, roots: roots, key: key, tree: tree,
-                                           settledBefore: Date().timeIntervalSince1970 - racyWindow)
+        guard let (record, settled, changed) = read(bytes, roots: roots, key: key, tree: tree,
+                                                    settledBefore: Date().timeIntervalSince1970 - racyWindow)
         else { return nil }
+        if !changed.isEmpty { return .changed(changed) }
         if !settled.isEmpty {
             var refreshed = Data(capacity: bytes.count)
             var start = 0
@@ -221,7 +242,7 @@ struct InputSnapshot: Sendable {
             // Losing the refresh costs only time; a kill leaves the old file or the new one.
             _ = FileSystem.replaceFile(refreshed, at: path)
         }
-        return record
+        return .unchanged(record)
     }
 
     /// The record in `data`, whole and for these roots and key, checking nothing on disk.
@@ -234,7 +255,7 @@ struct InputSnapshot: Sendable {
     /// entries that settled before that time.
     private static func read(_ bytes: [UInt8], roots: [String], key: ContentDigest, tree expected: (String) -> Bool,
                              settledBefore: Double?)
-        -> (record: Record, settled: [Range<Int>])? {
+        -> (record: Record, settled: [Range<Int>], changed: [String])? {
         guard let marker = bytes.firstRange(of: Array("\nentries\n".utf8)), bytes.last == UInt8(ascii: "\n"),
               let trailer = bytes[..<(bytes.count - 1)].lastIndex(of: UInt8(ascii: "\n")), trailer + 1 >= marker.upperBound
         else { return nil }
@@ -255,47 +276,56 @@ struct InputSnapshot: Sendable {
             guard let warning = try? decoder.decode(Diagnostic.self, from: Data(line.dropFirst(8).utf8)) else { return nil }
             warnings.append(warning)
         }
-        var settled: [Range<Int>] = []
+        var settled: [Range<Int>] = [], changed: [String] = []
         if let settledBefore {
             guard let found = verify(bytes, marker.upperBound..<(trailer + 1), roots: roots, settledBefore: settledBefore)
             else { return nil }
-            settled = found
+            (settled, changed) = found
         }
-        return (Record(tree: String(tree), pages: pages, files: files, warnings: warnings), settled)
+        return (Record(tree: String(tree), pages: pages, files: files, warnings: warnings), settled, changed)
     }
 
-    /// Checks every entry line of `bytes` in `lines`, on all cores; nil on any difference, or
-    /// the ranges of the content digests whose entries settled before `settledBefore`.
-    private static func verify(_ bytes: [UInt8], _ lines: Range<Int>, roots: [String], settledBefore: Double) -> [Range<Int>]? {
-        let start = lines.lowerBound
-        // Split at line ends into about as many chunks as there are cores, times four for balance.
+    /// Checks every entry line of `bytes` in `lines`, on all cores: the ranges of the content
+    /// digests whose entries settled before `settledBefore`, and the paths that differ; nil
+    /// when a line cannot be read.
+    private static func verify(_ bytes: [UInt8], _ lines: Range<Int>, roots: [String],
+                               settledBefore: Double) -> (settled: [Range<Int>], changed: [String])? {
+        let prefixes = roots.map { Array($0.utf8) + [UInt8(ascii: "/")] }
+        let results = ParallelMap.map(lineChunks(bytes, lines)) { range in
+            verifyLines(bytes, range, prefixes: prefixes, roots: roots, settledBefore: settledBefore)
+        }
+        var settled: [Range<Int>] = [], changed: [String] = []
+        for result in results {
+            guard let result else { return nil }
+            settled += result.settled
+            changed += result.changed
+        }
+        return (settled, changed)
+    }
+
+    /// `lines` split at line ends into about as many chunks as there are cores, times four for balance.
+    static func lineChunks(_ bytes: [UInt8], _ lines: Range<Int>) -> [Range<Int>] {
         let chunkCount = max(1, ProcessInfo.processInfo.activeProcessorCount * 4)
-        var bounds = [start]
+        var bounds = [lines.lowerBound]
         let step = max(1, lines.count / chunkCount)
-        var cursor = start + step
+        var cursor = lines.lowerBound + step
         while cursor < lines.upperBound {
             guard let end = bytes[cursor..<lines.upperBound].firstIndex(of: UInt8(ascii: "\n")) else { break }
             bounds.append(end + 1)
             cursor = end + 1 + step
         }
         if bounds.last != lines.upperBound { bounds.append(lines.upperBound) }
-        let prefixes = roots.map { Array($0.utf8) + [UInt8(ascii: "/")] }
-        let results = ParallelMap.map(Array(zip(bounds, bounds.dropFirst()))) { range in
-            verifyLines(bytes, range.0..<range.1, prefixes: prefixes, roots: roots, settledBefore: settledBefore)
-        }
-        var settled: [Range<Int>] = []
-        for result in results {
-            guard let result else { return nil }
-            settled += result
-        }
-        return settled
+        return zip(bounds, bounds.dropFirst()).map { $0..<$1 }
     }
 
     /// One chunk of entry lines: `<signature> [<content digest>] <root>/<path>`.
     private static func verifyLines(_ bytes: [UInt8], _ range: Range<Int>, prefixes: [[UInt8]], roots: [String],
-                                    settledBefore: Double) -> [Range<Int>]? {
+                                    settledBefore: Double) -> (settled: [Range<Int>], changed: [String])? {
         var path: [UInt8] = []
-        var settled: [Range<Int>] = []
+        var settled: [Range<Int>] = [], changed: [String] = []
+        // Every difference is noted, not only the first: the build then looks again at those
+        // paths alone, instead of walking every input a second time.
+        func differs() { changed.append(String(decoding: path.dropLast(), as: UTF8.self)) }
         var index = range.lowerBound
         while index < range.upperBound {
             guard let end = bytes[index..<range.upperBound].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
@@ -321,18 +351,24 @@ struct InputSnapshot: Sendable {
                 buffer.withMemoryRebound(to: CChar.self) { FileSystem.status($0.baseAddress!) }
             }
             if signature == missing, relative.isEmpty {
-                guard status == nil else { return nil }
+                if status != nil { differs() }
                 continue
             }
-            guard let status, status.signature == signature else { return nil }
+            guard let status, status.signature == signature else {
+                differs()
+                continue
+            }
             if let digest {
                 let current = contentDigest(roots[root], String(decoding: relative, as: UTF8.self), isDirectory: status.isDirectory)
-                guard current.description == digest else { return nil }
+                guard current.description == digest else {
+                    differs()
+                    continue
+                }
                 // The digest and the space before it.
                 if status.changed < settledBefore { settled.append((fields[1].startIndex - 1)..<fields[1].endIndex) }
             }
         }
-        return settled
+        return (settled, changed)
     }
 
     static func hex(_ value: UInt64) -> String {

@@ -25,6 +25,27 @@ struct InputSnapshotTests {
         #expect(record.pages == 4 && record.files == 2 && record.tree == "tree")
     }
 
+    @Test("The check names what differs, and the stored snapshot updated at those paths equals a new walk")
+    func changedPaths() throws {
+        let (site, path, roots) = try stored()
+        let lid = site + "/content/machines/box/parts/lid"
+        try "Edited, and longer than before.\n".write(toFile: lid + "/description.md", atomically: false, encoding: .utf8)
+        try "---\nauthor: Ada\ndate: 2024-05-02\n---\nNew.\n".write(toFile: lid + "/comments/new.md", atomically: false,
+                                                                        encoding: .utf8)
+        try FileManager.default.removeItem(atPath: lid + "/comments/hello.md")
+        guard case .changed(let paths)? = InputSnapshot.check(at: path, roots: roots, key: key, racyWindow: 0) else {
+            Issue.record("the check did not report a change")
+            return
+        }
+        // The edited file, the removed one, and the folder whose entries changed, through which the new file shows.
+        #expect(Set(paths) == [lid + "/description.md", lid + "/comments", lid + "/comments/hello.md"])
+        let (stored, _) = try #require(InputSnapshot.stored(at: path, roots: roots, key: key))
+        let updated = try #require(stored.updating(paths, racyWindow: 0))
+        let walked = try #require(InputSnapshot.take(roots: roots, key: key, racyWindow: 0))
+        #expect(updated.sameEntries(as: walked))
+        #expect(updated.bundleSignatures().all == walked.bundleSignatures().all)
+    }
+
     @Test("An edit that keeps the file's size and modification time is still seen")
     func sameSizeSameTime() throws {
         let (site, path, roots) = try stored()
