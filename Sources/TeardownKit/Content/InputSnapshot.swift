@@ -202,8 +202,9 @@ struct InputSnapshot: Sendable {
         case unchanged(Record)
         /// These paths (absolute) differ: files and folders whose `stat` signature or content
         /// changed, added or removed entries showing as their folders' changes. Applied to the
-        /// stored snapshot with `updating`, they give what a new walk would.
-        case changed([String])
+        /// stored snapshot (`stored`, read from the same bytes) with `updating`, they give what
+        /// a new walk would.
+        case changed([String], stored: InputSnapshot)
     }
 
     /// The record stored at `path`, if the inputs under `roots` and the `key` are what they
@@ -230,7 +231,10 @@ struct InputSnapshot: Sendable {
         guard let (record, settled, changed) = read(bytes, roots: roots, key: key, tree: tree,
                                                     settledBefore: Date().timeIntervalSince1970 - racyWindow)
         else { return nil }
-        if !changed.isEmpty { return .changed(changed) }
+        if !changed.isEmpty {
+            guard let lines = entryLines(bytes), let entries = entries(in: bytes, lines, roots: roots) else { return nil }
+            return .changed(changed, stored: InputSnapshot(key: key, roots: roots, entries: entries))
+        }
         if !settled.isEmpty {
             var refreshed = Data(capacity: bytes.count)
             var start = 0
@@ -256,14 +260,13 @@ struct InputSnapshot: Sendable {
     private static func read(_ bytes: [UInt8], roots: [String], key: ContentDigest, tree expected: (String) -> Bool,
                              settledBefore: Double?)
         -> (record: Record, settled: [Range<Int>], changed: [String])? {
-        guard let marker = bytes.firstRange(of: Array("\nentries\n".utf8)), bytes.last == UInt8(ascii: "\n"),
-              let trailer = bytes[..<(bytes.count - 1)].lastIndex(of: UInt8(ascii: "\n")), trailer + 1 >= marker.upperBound
-        else { return nil }
+        guard let lines = entryLines(bytes) else { return nil }
+        let trailer = lines.upperBound - 1
         let last = String(decoding: bytes[(trailer + 1)..<(bytes.count - 1)], as: UTF8.self)
         guard last.hasPrefix("end "), let count = Int(last.dropFirst(4)),
-              bytes[marker.upperBound..<(trailer + 1)].count(where: { $0 == UInt8(ascii: "\n") }) == count
+              bytes[lines].count(where: { $0 == UInt8(ascii: "\n") }) == count
         else { return nil }
-        let head = String(decoding: bytes[..<marker.lowerBound], as: UTF8.self).split(separator: "\n").map(String.init)
+        let head = String(decoding: bytes[..<(lines.lowerBound - Self.entriesMarker.count)], as: UTF8.self).split(separator: "\n").map(String.init)
         guard head.first == header, head.contains("key \(key)"),
               head.filter({ $0.hasPrefix("root ") }).map({ String($0.dropFirst(5)) }) == roots,
               let tree = head.first(where: { $0.hasPrefix("tree ") })?.dropFirst(5), expected(String(tree)),
@@ -278,11 +281,22 @@ struct InputSnapshot: Sendable {
         }
         var settled: [Range<Int>] = [], changed: [String] = []
         if let settledBefore {
-            guard let found = verify(bytes, marker.upperBound..<(trailer + 1), roots: roots, settledBefore: settledBefore)
+            guard let found = verify(bytes, lines, roots: roots, settledBefore: settledBefore)
             else { return nil }
             (settled, changed) = found
         }
         return (Record(tree: String(tree), pages: pages, files: files, warnings: warnings), settled, changed)
+    }
+
+    /// Where the entry lines of the stored form lie: after the "entries" line, before the
+    /// closing "end" line; nil when the bytes have neither.
+    private static let entriesMarker = Array("\nentries\n".utf8)
+
+    static func entryLines(_ bytes: [UInt8]) -> Range<Int>? {
+        guard let marker = bytes.firstRange(of: entriesMarker), bytes.last == UInt8(ascii: "\n"),
+              let trailer = bytes[..<(bytes.count - 1)].lastIndex(of: UInt8(ascii: "\n")), trailer + 1 >= marker.upperBound
+        else { return nil }
+        return marker.upperBound..<(trailer + 1)
     }
 
     /// Checks every entry line of `bytes` in `lines`, on all cores: the ranges of the content
@@ -318,7 +332,7 @@ struct InputSnapshot: Sendable {
         return zip(bounds, bounds.dropFirst()).map { $0..<$1 }
     }
 
-    /// One chunk of entry lines: `<signature> [<content digest>] <root>/<path>`.
+    /// One chunk of entry lines, each checked against the disk.
     private static func verifyLines(_ bytes: [UInt8], _ range: Range<Int>, prefixes: [[UInt8]], roots: [String],
                                     settledBefore: Double) -> (settled: [Range<Int>], changed: [String])? {
         var path: [UInt8] = []
@@ -326,54 +340,26 @@ struct InputSnapshot: Sendable {
         // Every difference is noted, not only the first: the build then looks again at those
         // paths alone, instead of walking every input a second time.
         func differs() { changed.append(String(decoding: path.dropLast(), as: UTF8.self)) }
-        var index = range.lowerBound
-        while index < range.upperBound {
-            guard let end = bytes[index..<range.upperBound].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-            let line = bytes[index..<end]
-            index = end + 1
-            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: false)
-            guard fields.count >= 2, let signature = UInt64(String(decoding: fields[0], as: UTF8.self), radix: 16) else {
-                return nil
-            }
-            // Located paths always hold a slash after the root number; digests never do.
-            let hasDigest = fields.count == 3 && fields[1].count == 32 && !fields[1].contains(UInt8(ascii: "/"))
-            let digest: String? = hasDigest ? String(decoding: fields[1], as: UTF8.self) : nil
-            let located = digest == nil ? bytes[fields[1].startIndex..<end] : fields[2]
-            guard let slash = located.firstIndex(of: UInt8(ascii: "/")),
-                  let root = Int(String(decoding: located[..<slash], as: UTF8.self)), prefixes.indices.contains(root)
-            else { return nil }
-            let relative = located[(slash + 1)...]
+        let complete = SnapshotLine.each(in: bytes, range, rootCount: roots.count) { line in
             path.removeAll(keepingCapacity: true)
-            path += relative.isEmpty ? prefixes[root].dropLast() : prefixes[root][...]
-            path += relative
+            path += line.relative.isEmpty ? prefixes[line.root].dropLast() : prefixes[line.root][...]
+            path += line.relative
             path.append(0)
             let status = path.withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) { FileSystem.status($0.baseAddress!) }
             }
-            if signature == missing, relative.isEmpty {
+            if line.signature == missing, line.relative.isEmpty {
                 if status != nil { differs() }
-                continue
+                return
             }
-            guard let status, status.signature == signature else {
-                differs()
-                continue
-            }
-            if let digest {
-                let current = contentDigest(roots[root], String(decoding: relative, as: UTF8.self), isDirectory: status.isDirectory)
-                guard current.description == digest else {
-                    differs()
-                    continue
-                }
-                // The digest and the space before it.
-                if status.changed < settledBefore { settled.append((fields[1].startIndex - 1)..<fields[1].endIndex) }
+            guard let status, status.signature == line.signature else { return differs() }
+            if let content = line.content, let contentRange = line.contentRange {
+                let relative = String(decoding: line.relative, as: UTF8.self)
+                guard contentDigest(roots[line.root], relative, isDirectory: status.isDirectory) == content else { return differs() }
+                if status.changed < settledBefore { settled.append(contentRange) }
             }
         }
-        return (settled, changed)
-    }
-
-    static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        return complete ? (settled, changed) : nil
     }
 }
 

@@ -33,17 +33,40 @@ struct InputSnapshotTests {
         try "---\nauthor: Ada\ndate: 2024-05-02\n---\nNew.\n".write(toFile: lid + "/comments/new.md", atomically: false,
                                                                         encoding: .utf8)
         try FileManager.default.removeItem(atPath: lid + "/comments/hello.md")
-        guard case .changed(let paths)? = InputSnapshot.check(at: path, roots: roots, key: key, racyWindow: 0) else {
+        guard case .changed(let paths, let stored)? = InputSnapshot.check(at: path, roots: roots, key: key, racyWindow: 0) else {
             Issue.record("the check did not report a change")
             return
         }
         // The edited file, the removed one, and the folder whose entries changed, through which the new file shows.
-        #expect(Set(paths) == [lid + "/description.md", lid + "/comments", lid + "/comments/hello.md"])
-        let (stored, _) = try #require(InputSnapshot.stored(at: path, roots: roots, key: key))
+        let expected: Set<String> = [lid + "/description.md", lid + "/comments", lid + "/comments/hello.md"]
+        #expect(Set(paths) == expected)
+        let (read, _) = try #require(InputSnapshot.stored(at: path, roots: roots, key: key))
+        #expect(stored.sameEntries(as: read), "the check hands back the snapshot it read")
         let updated = try #require(stored.updating(paths, racyWindow: 0))
         let walked = try #require(InputSnapshot.take(roots: roots, key: key, racyWindow: 0))
         #expect(updated.sameEntries(as: walked))
         #expect(updated.bundleSignatures().all == walked.bundleSignatures().all)
+    }
+
+    @Test("Thousands of changed paths, folders among them, update the stored snapshot to what a walk sees")
+    func manyChangedPaths() throws {
+        let (site, path, roots) = try stored()
+        let machines = site + "/content/machines"
+        for number in 0..<40 {
+            let folder = machines + "/extra-\(number)/parts"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for file in 0..<50 { try "\(file)\n".write(toFile: folder + "/f\(file).txt", atomically: false, encoding: .utf8) }
+        }
+        let walked = try #require(InputSnapshot.take(roots: roots, key: key, racyWindow: 0))
+        var paths = [machines]
+        for number in 0..<40 {
+            paths.append(machines + "/extra-\(number)")
+            paths.append(machines + "/extra-\(number)/parts")
+            for file in 0..<50 { paths.append(machines + "/extra-\(number)/parts/f\(file).txt") }
+        }
+        let (stored, _) = try #require(InputSnapshot.stored(at: path, roots: roots, key: key))
+        let updated = try #require(stored.updating(paths, racyWindow: 0))
+        #expect(updated.sameEntries(as: walked))
     }
 
     @Test("An edit that keeps the file's size and modification time is still seen")
