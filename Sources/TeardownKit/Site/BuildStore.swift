@@ -12,12 +12,16 @@ import GRDB
 /// changed, and writes only the rows that differ. (SQLite was chosen over files per machine
 /// for its indexes, partial reads and writes and crash-safe transactions; `sqlite3` opens it.)
 ///
+/// It also keeps, for each machine bundle, the signature its units were last digested under
+/// (`bundles`): a build finding a bundle with that signature, under the same settings, takes
+/// the bundle's unit digests as they are stored instead of working them out again.
+///
 /// A store that is missing, damaged or of another version is emptied: every page is rendered
 /// once, never a wrong site.
 struct BuildStore: Sendable {
     /// Bumped whenever the tables change; a store of another version of Teardown starts over too,
     /// as every page's digest holds the version.
-    static let format = "teardown-state 1 " + TeardownVersion.build
+    static let format = "teardown-state 2 " + TeardownVersion.build
 
     private let queue: DatabaseQueue
     /// The database file, for messages.
@@ -63,7 +67,7 @@ struct BuildStore: Sendable {
         try queue.write { db in
             let stored = try? String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'")
             if stored == Self.format { return nil }
-            for table in ["meta", "trees", "outputs", "units", "pages"] {
+            for table in ["meta", "trees", "outputs", "units", "pages", "bundles"] {
                 try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
             }
             try db.execute(sql: """
@@ -74,6 +78,9 @@ struct BuildStore: Sendable {
                 CREATE TABLE pages(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, reads TEXT NOT NULL);
                 CREATE TABLE units(key TEXT PRIMARY KEY, high INTEGER NOT NULL, low INTEGER NOT NULL,
                                    readers BLOB NOT NULL) WITHOUT ROWID;
+                CREATE TABLE bundles(name TEXT PRIMARY KEY, slug TEXT NOT NULL, high INTEGER NOT NULL,
+                                     low INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE INDEX bundles_by_slug ON bundles(slug);
                 """)
             try db.execute(sql: "INSERT INTO meta(name, value) VALUES ('format', ?)", arguments: [Self.format])
             return stored == nil ? nil : .otherVersion
@@ -109,6 +116,54 @@ struct BuildStore: Sendable {
     /// Every unit's digest when the published tree's pages read it.
     func units() throws -> [String: ContentDigest] {
         try queue.read { db in try Self.digests(db, "SELECT key, high, low FROM units", []) }
+    }
+
+    /// The stored digests of the units named `keys` or named under any of `prefixes`: the
+    /// units of the machines a build digests again, not those of every machine.
+    func units(keys: [String], prefixes: [String]) throws -> [String: ContentDigest] {
+        try queue.read { db in
+            var digests: [String: ContentDigest] = [:]
+            let one = try db.cachedStatement(sql: "SELECT key, high, low FROM units WHERE key = ?")
+            let range = try db.cachedStatement(sql: "SELECT key, high, low FROM units WHERE key >= ? AND key < ?")
+            func collect(_ rows: RowCursor) throws {
+                while let row = try rows.next() {
+                    digests[row[0]] = ContentDigest(high: UInt64(bitPattern: row[1]), low: UInt64(bitPattern: row[2]))
+                }
+            }
+            for key in keys { try collect(Row.fetchCursor(one, arguments: [key])) }
+            for prefix in prefixes { try collect(Row.fetchCursor(range, arguments: [prefix, Self.end(of: prefix)])) }
+            return digests
+        }
+    }
+
+    /// The first key after every key that starts with `prefix` (which ends in "/").
+    private static func end(of prefix: String) -> String { String(prefix.dropLast()) + "0" }
+
+    /// The slugs of the machines the stored units belong to.
+    func machineSlugs() throws -> Set<String> {
+        try queue.read { db in
+            var slugs = Set<String>()
+            let rows = try String.fetchCursor(db, sql: "SELECT key FROM units WHERE key >= 'm/' AND key < 'm0'")
+            while let key = try rows.next() {
+                let rest = key.dropFirst(2)
+                if let slash = rest.firstIndex(of: "/") { slugs.insert(String(rest[..<slash])) }
+            }
+            return slugs
+        }
+    }
+
+    /// Each bundle whose units the store holds as digested under `context` (the settings the
+    /// digests depend on besides the bundle), with its machine's slug and its signature then.
+    func bundles(context: ContentDigest) throws -> [String: (slug: String, signature: ContentDigest)] {
+        try queue.read { db in
+            guard try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'unit-context'") == context.description
+            else { return [:] }
+            var bundles: [String: (slug: String, signature: ContentDigest)] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT name, slug, high, low FROM bundles") {
+                bundles[row[0]] = (row[1], ContentDigest(high: UInt64(bitPattern: row[2]), low: UInt64(bitPattern: row[3])))
+            }
+            return bundles
+        }
     }
 
     /// Rows of (name, high, low) as digests by name. A digest is stored as two integers,
@@ -188,12 +243,23 @@ struct BuildStore: Sendable {
         /// The published tree's outputs, for the pages that are gone; nil when the reads
         /// were not the published tree's, so they are written anew.
         let published: [String: ContentDigest]?
-        /// Every unit's digest now, and as the store holds them.
+        /// The digest of every unit this build worked out; the units of carried machines keep theirs.
         let current: [String: ContentDigest]
-        let stored: [String: ContentDigest]
-        /// The units whose digest differs between the two (new and gone ones too), found
+        /// The units whose digest differs from the stored one (new and gone ones too), found
         /// once by the fingerprint step.
         let changedUnits: [String]
+        /// The bundles whose units this build digested.
+        let bundles: Bundles
+    }
+
+    /// What a build learnt of the bundles: under which settings (`context`), which bundles'
+    /// units it digested with a signature the next build can trust, which it digested without
+    /// one, and which machines are gone.
+    struct Bundles {
+        let context: ContentDigest
+        let digested: [(name: String, slug: String, signature: ContentDigest)]
+        let unsettled: [String]
+        let goneSlugs: [String]
     }
 
     /// Records `change` in one transaction: the tree's manifest, and the reads of its pages.
@@ -226,6 +292,7 @@ struct BuildStore: Sendable {
             } else {
                 try Self.rewrite(db, change)
             }
+            try Self.record(db, change.bundles, whole: change.published == nil)
             try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('reads-tree', ?)", arguments: [tree])
         }
     }
@@ -261,30 +328,56 @@ struct BuildStore: Sendable {
         }
         let readers = try db.cachedStatement(sql: "SELECT readers FROM units WHERE key = ?")
         let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO units(key, high, low, readers) VALUES (?, ?, ?, ?)")
-        let digestOnly = try db.cachedStatement(sql: "UPDATE units SET high = ?, low = ? WHERE key = ?")
+        // A carried unit keeps its digest; one the store lacks gets none, so it counts as changed next time.
+        let readersOnly = try db.cachedStatement(sql: """
+            INSERT INTO units(key, high, low, readers) VALUES (?, 0, 0, ?)
+            ON CONFLICT(key) DO UPDATE SET readers = excluded.readers
+            """)
+        let digestOnly = try db.cachedStatement(sql: """
+            INSERT INTO units(key, high, low, readers) VALUES (?, ?, ?, x'')
+            ON CONFLICT(key) DO UPDATE SET high = excluded.high, low = excluded.low
+            """)
         let drop = try db.cachedStatement(sql: "DELETE FROM units WHERE key = ?")
-        for key in change.changedUnits where change.current[key] == nil { try drop.execute(arguments: [key]) }
-        let touched = Set(added.keys).union(removed.keys)
+        let gone = change.changedUnits.filter { change.current[$0] == nil }
+        for key in gone { try drop.execute(arguments: [key]) }
+        let touched = Set(added.keys).union(removed.keys).subtracting(gone)
         for key in touched {
-            guard let digest = change.current[key] else { continue }
             var ids = Set(try Data.fetchOne(readers, arguments: [key]).map(Self.pageIDs) ?? [])
             ids.formUnion(added[key] ?? [])
             ids.subtract(removed[key] ?? [])
-            try upsert.execute(arguments: [key] + Self.columns(digest) + [Self.blob(ids)])
+            if let digest = change.current[key] {
+                try upsert.execute(arguments: [key] + Self.columns(digest) + [Self.blob(ids)])
+            } else {
+                try readersOnly.execute(arguments: [key, Self.blob(ids)])
+            }
         }
         for key in change.changedUnits where !touched.contains(key) {
             guard let digest = change.current[key] else { continue }
-            if change.stored[key] == nil {
-                try upsert.execute(arguments: [key] + Self.columns(digest) + [Data()])
-            } else {
-                try digestOnly.execute(arguments: Self.columns(digest) + [key])
-            }
+            try digestOnly.execute(arguments: [key] + Self.columns(digest))
         }
+    }
+
+    /// The bundle rows after a build: `whole` when its units were all written anew.
+    private static func record(_ db: Database, _ bundles: Bundles, whole: Bool) throws {
+        let context = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'unit-context'")
+        if whole || context != bundles.context.description {
+            try db.execute(sql: "DELETE FROM bundles")
+            try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('unit-context', ?)",
+                           arguments: [bundles.context.description])
+        }
+        let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO bundles(name, slug, high, low) VALUES (?, ?, ?, ?)")
+        for bundle in bundles.digested {
+            try upsert.execute(arguments: [bundle.name, bundle.slug] + Self.columns(bundle.signature))
+        }
+        let forget = try db.cachedStatement(sql: "DELETE FROM bundles WHERE name = ?")
+        for name in bundles.unsettled { try forget.execute(arguments: [name]) }
+        let forgetSlug = try db.cachedStatement(sql: "DELETE FROM bundles WHERE slug = ?")
+        for slug in bundles.goneSlugs { try forgetSlug.execute(arguments: [slug]) }
     }
 
     /// Every page's reads and every unit's readers anew, as after a full render.
     private static func rewrite(_ db: Database, _ change: Publish) throws {
-        try db.execute(sql: "DELETE FROM pages; DELETE FROM units")
+        try db.execute(sql: "DELETE FROM pages; DELETE FROM units; DELETE FROM bundles")
         var readers: [String: [Int64]] = [:]
         let insert = try db.cachedStatement(sql: "INSERT INTO pages(id, path, reads) VALUES (?, ?, ?)")
         var id: Int64 = 0

@@ -43,7 +43,7 @@ struct PlannedSite {
 }
 
 /// Each output's digest against what the published and spare trees hold. A page to render
-/// has the digest `unrendered` until it is rendered: its digest is made from what it read.
+/// has the digest `unrendered` until it is rendered: its digest is then that of its bytes.
 struct Outputs {
     let publisher: Publisher
     var target: [String: ContentDigest]
@@ -53,10 +53,12 @@ struct Outputs {
     let units: UnitDigests
     /// Where the trees' manifests and what their pages read are kept.
     let store: BuildStore
-    /// Each unit's digest when the published tree's pages read it; without them, every page is rendered.
-    let storedUnits: [String: ContentDigest]?
+    /// Whether the store holds what the published tree's pages read: without it, every page is rendered.
+    let readsKnown: Bool
     /// The units whose digest differs from the stored one, new and gone ones included.
     let changedUnits: [String]
+    /// The bundles whose units this build digested, for the store.
+    let bundles: BuildStore.Bundles
     /// What each page this build rendered read (unit keys), by output path.
     var rendered: [String: [String]] = [:]
     /// The shards of the search index to make again, with the output paths of their pages.

@@ -16,8 +16,8 @@ struct Publisher: Sendable {
         let store: BuildStore
         var published: [String: ContentDigest]?
         var spare: [String: ContentDigest]?
-        /// The digest of every unit the published tree's pages read, when the store holds what they read.
-        var units: [String: ContentDigest]?
+        /// Whether the store holds what the published tree's pages read, and each unit's digest then.
+        var readsArePublished = false
         /// Why the store was started over, if it was.
         var notice: BuildStore.Notice?
     }
@@ -97,7 +97,7 @@ struct Publisher: Sendable {
         let published = FileSystem.identity(of: output)?.description
         let known = try store.trees(published: published, spare: FileSystem.identity(of: spare)?.description)
         var trees = Trees(store: store, published: known.published, spare: known.spare, notice: notice)
-        if known.readsArePublished, known.published != nil { trees.units = try store.units() }
+        trees.readsArePublished = known.readsArePublished && known.published != nil
         return trees
     }
 

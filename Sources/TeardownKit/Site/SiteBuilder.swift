@@ -19,6 +19,8 @@ public struct SiteBuilder: Sendable {
         public var imagesProcessed = 0
         /// Time the image stage took, cache lookups included.
         public var imageSeconds = 0.0
+        /// Machines whose units this build digested; the others' digests were carried from the build store.
+        public var machinesDigested = 0
         /// Each step's time, in pipeline order.
         public var timings: [BuildTiming] = []
         /// One line each where a cache could not be used as it was, so the build read everything again.
@@ -47,6 +49,9 @@ public struct SiteBuilder: Sendable {
     public init(siteRoot: String, output: String? = nil, baseURL: String? = nil, full: Bool = false,
                 cacheFolder: String? = nil, pagefind: PagefindLookup = .automatic) {
         self.pagefind = pagefind
+        // One site has one set of caches however it is named: `teardown build` run in the site's
+        // folder and a scheduled `teardown sync --site /srv/site` share them.
+        let siteRoot = URL(fileURLWithPath: siteRoot).standardizedFileURL.path
         self.siteRoot = siteRoot
         let output = output ?? (siteRoot as NSString).appendingPathComponent("public")
         self.output = URL(fileURLWithPath: output).standardizedFileURL.path
@@ -142,32 +147,33 @@ public struct SiteBuilder: Sendable {
         }
         site.notices = notices.map(\.description)
         clock.warnings = site.warnings
-        var outputs = try clock.run(.fingerprint) { try fingerprint(site) }
+        var outputs = try clock.run(.fingerprint) { try fingerprint(site, signatures: full ? [:] : signatures?.settled ?? [:]) }
         if let notice = outputs.notice { site.notices.append(notice.rawValue) }
         if outputs.upToDate {
             try clock.run(.publish) { remember(inputs.snapshot, site: site) }
-            return report(site, written: 0, removed: 0, timings: clock.timings)
+            return report(site, outputs, written: 0, removed: 0, timings: clock.timings)
         }
         let written = try clock.run(.render) { try render(site, &outputs, progress: progress) }
         try clock.run(.index) { try index(site, &outputs, progress: progress) }
         let removed = try clock.run(.publish) { () throws -> Int in
-            let published = outputs.storedUnits == nil ? nil : outputs.published
+            let published = outputs.readsKnown ? outputs.published : nil
             try outputs.publisher.publish({ tree in
                 BuildStore.Publish(tree: tree, outputs: outputs.target, previous: outputs.spare, rendered: outputs.rendered,
-                                   published: published, current: outputs.units.all, stored: outputs.storedUnits ?? [:],
-                                   changedUnits: outputs.changedUnits)
+                                   published: published, current: outputs.units.computed, changedUnits: outputs.changedUnits,
+                                   bundles: outputs.bundles)
             }, store: outputs.store)
             remember(inputs.snapshot, site: site)
             // Files of the search index come and go with it; the report counts the site's own outputs.
             return outputs.published.map { $0.keys.filter { outputs.target[$0] == nil && !$0.hasPrefix(Self.indexPrefix) }.count } ?? 0
         }
-        return report(site, written: written, removed: removed, timings: clock.timings)
+        return report(site, outputs, written: written, removed: removed, timings: clock.timings)
     }
 
-    private func report(_ site: PlannedSite, written: Int, removed: Int, timings: [BuildTiming]) -> Report {
+    private func report(_ site: PlannedSite, _ outputs: Outputs, written: Int, removed: Int, timings: [BuildTiming]) -> Report {
         Report(pages: site.plan.pages.count, files: site.plan.copies.count, written: written, removed: removed,
                warnings: site.warnings, output: output, imagesProcessed: site.images.processed,
-               imageSeconds: timings.first { $0.step == .images }?.seconds ?? 0, timings: timings, notices: site.notices)
+               imageSeconds: timings.first { $0.step == .images }?.seconds ?? 0,
+               machinesDigested: outputs.units.computedMachines.count, timings: timings, notices: site.notices)
     }
 
     // MARK: The steps
@@ -265,18 +271,36 @@ public struct SiteBuilder: Sendable {
     /// Every output's digest, and what the published and spare trees hold. A page is carried
     /// over when every unit it read last time has the digest it had then; the others are
     /// rendered. Copied files are fingerprinted by their source.
-    private func fingerprint(_ site: PlannedSite) throws -> Outputs {
-        let units = UnitDigests(site)
+    private func fingerprint(_ site: PlannedSite, signatures: [String: ContentDigest]) throws -> Outputs {
         let publisher = Publisher(output: output, cacheFolder: outputCacheFolder)
         let trees = try publisher.recover()
         let published = full ? nil : trees.published
-        let storedUnits = published == nil ? nil : trees.units
-        // Only the readers of the units that changed are read from the store.
-        let changedUnits = storedUnits.map { stored in
-            stored.compactMap { units.all[$0.key] != $0.value ? $0.key : nil }
-                + units.all.keys.filter { stored[$0] == nil }
+        let readsKnown = published != nil && trees.readsArePublished
+        let context = Self.unitContext(site.content)
+        let bundleNames = site.content.machines.map(Self.bundleName(of:))
+        let carried = !readsKnown ? [] : try Self.carried(site.content, names: bundleNames, signatures: signatures,
+                                                               stored: trees.store.bundles(context: context))
+        let units = UnitDigests(site, carried: carried)
+        // The stored digests of every unit but the carried machines' ones, to find what changed;
+        // then only the readers of the units that changed are read from the store.
+        var goneSlugs: [String] = []
+        let changedUnits = try (readsKnown ? published : nil).map { _ in
+            let slugs = Set(site.content.machines.map(\.slug))
+            goneSlugs = try trees.store.machineSlugs().subtracting(slugs).sorted()
+            let machines = units.computedMachines.map { site.content.machines[$0].slug } + goneSlugs
+            let stored = try trees.store.units(keys: UnitDigests.siteKeys,
+                                               prefixes: UnitDigests.sitePrefixes + machines.flatMap(UnitDigests.keyPrefixes(ofMachine:)))
+            return stored.compactMap { units.computed[$0.key] != $0.value ? $0.key : nil }
+                + units.computed.keys.filter { stored[$0] == nil }
         }
         let stale = try changedUnits.map { try trees.store.readers(of: $0) }
+        let bundles = BuildStore.Bundles(
+            context: context,
+            digested: units.computedMachines.compactMap { index in
+                signatures[bundleNames[index]].map { (bundleNames[index], site.content.machines[index].slug, $0) }
+            },
+            unsettled: units.computedMachines.filter { signatures[bundleNames[$0]] == nil }.map { bundleNames[$0] },
+            goneSlugs: goneSlugs)
         var target: [String: ContentDigest] = [:]
         target.reserveCapacity(site.plan.pages.count + site.plan.copies.count)
         for entry in site.plan.pages {
@@ -312,7 +336,42 @@ public struct SiteBuilder: Sendable {
             }
         }
         return Outputs(publisher: publisher, target: target, published: published, spare: trees.spare, units: units,
-                       store: trees.store, storedUnits: storedUnits, changedUnits: changedUnits ?? [], staleShards: staleShards, notice: trees.notice)
+                       store: trees.store, readsKnown: readsKnown, changedUnits: changedUnits ?? [], bundles: bundles,
+                       staleShards: staleShards,
+                       notice: trees.notice)
+    }
+
+    /// The machines whose units the store holds as they are now: their bundle has the signature
+    /// it had when they were digested (a settled one: see `InputSnapshot.BundleSignatures`),
+    /// under the same settings.
+    private static func carried(_ content: SiteContent, names: [String], signatures: [String: ContentDigest],
+                                stored: [String: (slug: String, signature: ContentDigest)]) -> Set<Int> {
+        var carried = Set<Int>()
+        for (index, machine) in content.machines.enumerated() {
+            if let signature = signatures[names[index]], let row = stored[names[index]], row.slug == machine.slug,
+               row.signature == signature {
+                carried.insert(index)
+            }
+        }
+        return carried
+    }
+
+    /// A machine's bundle, as the input snapshot names it.
+    private static func bundleName(of machine: Machine) -> String {
+        (machine.folder.displayPath as NSString).lastPathComponent
+    }
+
+    /// What a machine's units depend on besides its bundle: site.yaml (photo sizes, limits,
+    /// Markdown settings) and the versions of what turns images and bundles into outputs.
+    private static func unitContext(_ content: SiteContent) -> ContentDigest {
+        var fingerprint = Fingerprint()
+        fingerprint.add(TeardownVersion.build)
+        fingerprint.add(content.config.source)
+        fingerprint.add(ImageProcessor.pipelineVersion)
+        fingerprint.add(Vips.version)
+        fingerprint.add(SVGSanitizer.version)
+        fingerprint.add(BundleDownloads.version)
+        return fingerprint.digest
     }
 
     /// A copied file is the same while its source is.
@@ -340,7 +399,7 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Readies the spare tree and writes into it every output that changed; returns how many.
-    /// Each page rendered gets its digest from what it read.
+    /// Each page rendered gets the digest of its bytes, and the store learns what it read.
     private func render(_ site: PlannedSite, _ outputs: inout Outputs, progress: BuildProgress.Handler?) throws -> Int {
         let spare = try outputs.publisher.openSpare(holding: outputs.spare, store: outputs.store)
         let writes = try outputs.publisher.stage(outputs.target, published: outputs.published, spare: spare)
@@ -357,7 +416,7 @@ public struct SiteBuilder: Sendable {
             let html = PageRenderer(source: source, reads: reads).render(entry.page, at: entry.url)
             let keys = reads.units.map(units.key(of:))
             // Digested here, on every core, rather than page by page after the map.
-            let digest = DependencyIndex.digest(of: entry.url.outputPath, reading: keys, units.all)
+            let digest = ContentDigest(of: html)
             defer { counter.step() }
             do { try writer.write(html, to: entry.url.outputPath) } catch { return (keys, digest, "\(error)") }
             return (keys, digest, nil)

@@ -39,6 +39,8 @@ public struct Syncer: Sendable {
     public let cacheFolder: String
 
     public init(siteRoot: String, source: any InboxSource, cacheFolder: String? = nil) {
+        // Named as the build names it, so the review and the build share the content cache.
+        let siteRoot = URL(fileURLWithPath: siteRoot).standardizedFileURL.path
         self.siteRoot = siteRoot
         self.source = source
         self.cacheFolder = cacheFolder ?? (siteRoot as NSString).appendingPathComponent(".teardown-cache")

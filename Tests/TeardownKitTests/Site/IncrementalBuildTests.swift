@@ -231,6 +231,37 @@ struct IncrementalBuildTests {
         #expect(try Self.snapshot(scratch.output) == (try Self.snapshot(reference)))
     }
 
+    @Test("Unchanged bundles keep their unit digests from the store; an edited, added or removed one, or site.yaml, is digested")
+    func unitsCarriedByBundle() throws {
+        let scratch = try Scratch()
+        let machines = scratch.site + "/content/machines/"
+        try FileManager.default.copyItem(atPath: machines + "box", toPath: machines + "crate")
+        try FileManager.default.copyItem(atPath: machines + "box", toPath: machines + "chest")
+        // Bundles changed in the last two seconds are not vouched for by their signatures.
+        Thread.sleep(forTimeInterval: 2.2)
+        #expect(try scratch.build().machinesDigested == 3)
+        let reference = (scratch.site as NSString).deletingLastPathComponent + "/reference"
+        func matchesFullBuild(_ step: String) throws {
+            try scratch.build(full: true, to: reference)
+            #expect(try Self.snapshot(scratch.output) == (try Self.snapshot(reference)), "after \(step)")
+        }
+        try scratch.write("---\nauthor: Grace\ndate: 2024-06-01\n---\nOnly the box.\n",
+                          to: "content/machines/box/parts/lid/comments/new.md")
+        #expect(try scratch.build().machinesDigested == 1, "the box alone")
+        try matchesFullBuild("a comment")
+        try FileManager.default.removeItem(atPath: machines + "crate")
+        let removed = try scratch.build()
+        #expect(removed.machinesDigested <= 1 && removed.removed > 0)
+        try matchesFullBuild("a removed machine")
+        try FileManager.default.copyItem(atPath: machines + "chest", toPath: machines + "crate")
+        #expect(try scratch.build().machinesDigested <= 2, "the new crate, and the box if it is still settling")
+        try matchesFullBuild("a machine added back")
+        try scratch.write(Fixtures.read(scratch.site + "/content/site.yaml") + "\nphotos: {widths: [320, 480]}\n",
+                          to: "content/site.yaml")
+        #expect(try scratch.build().machinesDigested == 3, "photo sizes change every machine's images")
+        try matchesFullBuild("a changed site.yaml")
+    }
+
     @Test("A corrupt or missing dependency index renders every page again, and the site stays right")
     func corruptDependencyIndex() throws {
         let scratch = try Scratch()

@@ -55,8 +55,10 @@ private struct GeneratedCatalog {
         var headsDecoded = 0
         var imagesKeyed = 0
         var sourcesHashed = 0
+        var machinesDigested = 0
         var description: String {
-            "\(written) outputs written, \(headsDecoded) heads decoded, \(imagesKeyed) images keyed, \(sourcesHashed) sources hashed"
+            "\(written) outputs written, \(headsDecoded) heads decoded, \(imagesKeyed) images keyed, \(sourcesHashed) sources hashed, "
+                + "\(machinesDigested) machines' units digested"
         }
     }
 
@@ -76,7 +78,7 @@ private struct GeneratedCatalog {
         #expect(report.count(.accept) == 1)
         let build = try builder.build(inputs: inputs, changed: report.filed.map { site + "/" + $0 })
         return Cost(written: build.written, headsDecoded: heads() - before.0, imagesKeyed: keyed() - before.1,
-                    sourcesHashed: hashed() - before.2)
+                    sourcesHashed: hashed() - before.2, machinesDigested: build.machinesDigested)
     }
 }
 
@@ -84,8 +86,8 @@ private struct GeneratedCatalog {
 struct ScalingTests {
     /// Counts, not times: the same at 1,000 parts as at 100 for what already follows the
     /// change. (The walk stats every input by design; heads of unchanged machines are decoded
-    /// once per process, which this in-process test does not see; unit digests, the page
-    /// list and the state files still grow with the catalog.)
+    /// once per process, which this in-process test does not see; the page list and the
+    /// state files still grow with the catalog.)
     @Test("One synced comment writes, decodes, keys and hashes as much at 1,000 parts as at 100")
     func oneComment() throws {
         var costs: [GeneratedCatalog.Cost] = []
@@ -103,5 +105,6 @@ struct ScalingTests {
         #expect(large.imagesKeyed == small.imagesKeyed && large.imagesKeyed <= GeneratedCatalog.partsPerMachine,
                 "100 parts: \(small); 1,000 parts: \(large)")
         #expect(large.sourcesHashed == small.sourcesHashed, "\(large)")
+        #expect(large.machinesDigested == 1 && small.machinesDigested == 1, "100 parts: \(small); 1,000 parts: \(large)")
     }
 }
