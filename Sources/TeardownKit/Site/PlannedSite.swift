@@ -48,7 +48,9 @@ struct Outputs {
     let publisher: Publisher
     var target: [String: ContentDigest]
     let published: [String: ContentDigest]?
-    let spare: [String: ContentDigest]?
+    let spare: BuildStore.Spare?
+    /// The paths where `target` differs from `published`: every path when that is unknown.
+    var changes: Set<String>
     /// Every unit's key and digest now.
     let units: UnitDigests
     /// Where the trees' manifests and what their pages read are kept.
@@ -73,5 +75,5 @@ struct Outputs {
 
     static let unrendered = ContentDigest(high: 0, low: 0)
 
-    var upToDate: Bool { published == target && staleShards.isEmpty }
+    var upToDate: Bool { published != nil && changes.isEmpty && staleShards.isEmpty }
 }

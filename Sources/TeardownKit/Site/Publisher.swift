@@ -15,7 +15,7 @@ struct Publisher: Sendable {
     struct Trees: Sendable {
         let store: BuildStore
         var published: [String: ContentDigest]?
-        var spare: [String: ContentDigest]?
+        var spare: BuildStore.Spare?
         /// Whether the store holds what the published tree's pages read, and each unit's digest then.
         var readsArePublished = false
         /// Why the store was started over, if it was.
@@ -103,14 +103,14 @@ struct Publisher: Sendable {
 
     /// Makes the spare tree ready for writing and returns what it holds. Its manifest is
     /// voided first: from now until publish, nothing vouches for its contents.
-    func openSpare(holding known: [String: ContentDigest]?, store: BuildStore) throws -> [String: ContentDigest] {
+    func openSpare(holding known: BuildStore.Spare?, store: BuildStore) throws -> BuildStore.Spare {
         if let identity = FileSystem.identity(of: spare) {
             try store.open(tree: identity.description)
         }
         guard let known, FileSystem.isDirectory(spare) else {
             try FileSystem.removeTree(spare)
             try FileManager.default.createDirectory(atPath: spare, withIntermediateDirectories: true)
-            return [:]
+            return .whole([:])
         }
         return known
     }
@@ -118,18 +118,34 @@ struct Publisher: Sendable {
     /// Brings the spare to `target` in everything but the outputs this build must write. The
     /// spare is the site as it was one publish ago: what is gone is removed, and what changed
     /// since and is unchanged now is taken over from the published tree as a hard link.
-    /// Returns the outputs to write: those that change now, and any removed by hand from the
-    /// published tree.
+    /// Returns the outputs to write: those that change now (`changes`, the paths where the
+    /// target differs from the published tree), and any removed by hand from the published tree.
     func stage(_ target: [String: ContentDigest], published: [String: ContentDigest]?,
-               spare: [String: ContentDigest]) throws -> Set<String> {
+               spare: BuildStore.Spare, changes: Set<String>) throws -> Set<String> {
         let writer = OutputWriter(root: self.spare)
-        for path in spare.keys where target[path] == nil {
+        var writes = Set(changes.filter { target[$0] != nil })
+        // What the spare holds that differs from the target, apart from what is written anyway.
+        var carried: [String] = [], gone: [String] = []
+        switch spare {
+        case .whole(let held):
+            gone = held.keys.filter { target[$0] == nil }
+            carried = target.keys.filter { !writes.contains($0) && held[$0] != target[$0] }
+        case .lagging(let lag):
+            // The spare is the published tree but at the lag's paths, and the target is too but at the changes'.
+            for path in changes.union(lag.keys) where !writes.contains(path) {
+                let held = lag[path] ?? published?[path]
+                if let wanted = target[path] {
+                    if held != wanted { carried.append(path) }
+                } else if held != nil {
+                    gone.append(path)
+                }
+            }
+        }
+        for path in gone {
             try FileSystem.unlinkIfPresent(self.spare + "/" + path)
             FileSystem.removeEmptyFolders(from: ((self.spare + "/" + path) as NSString).deletingLastPathComponent,
                                           below: self.spare)
         }
-        var writes = Set(target.keys.filter { published?[$0] != target[$0] })
-        let carried = target.keys.filter { !writes.contains($0) && spare[$0] != target[$0] }
         try writer.createDirectories(for: carried)
         for path in carried where (try? FileSystem.hardLink(output + "/" + path, to: self.spare + "/" + path)) == nil {
             writes.insert(path)
@@ -138,11 +154,11 @@ struct Publisher: Sendable {
         return writes
     }
 
-    /// Records what the spare holds and what its pages read (`change`, less the tree, which is
-    /// the spare's), then puts it in place of the output in one step.
-    func publish(_ change: (String) -> BuildStore.Publish, store: BuildStore) throws {
+    /// Records what the spare holds and what its pages read (`change`, less the trees: the
+    /// spare's, and the published one's if there is one), then puts it in place of the output in one step.
+    func publish(_ change: (_ tree: String, _ published: String?) -> BuildStore.Publish, store: BuildStore) throws {
         guard let identity = FileSystem.identity(of: spare) else { throw FileSystem.Failure.errno(spare) }
-        try store.record(change(identity.description))
+        try store.record(change(identity.description, FileSystem.identity(of: output)?.description))
         guard FileSystem.isDirectory(output) else {
             try FileSystem.removeTree(output)
             try FileSystem.rename(spare, to: output)

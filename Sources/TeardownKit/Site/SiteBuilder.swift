@@ -156,15 +156,16 @@ public struct SiteBuilder: Sendable {
         let written = try clock.run(.render) { try render(site, &outputs, progress: progress) }
         try clock.run(.index) { try index(site, &outputs, progress: progress) }
         let removed = try clock.run(.publish) { () throws -> Int in
-            let published = outputs.readsKnown ? outputs.published : nil
-            try outputs.publisher.publish({ tree in
+            try outputs.publisher.publish({ tree, publishedTree in
                 BuildStore.Publish(tree: tree, outputs: outputs.target, previous: outputs.spare, rendered: outputs.rendered,
-                                   published: published, current: outputs.units.computed, changedUnits: outputs.changedUnits,
-                                   bundles: outputs.bundles)
+                                   publishedTree: publishedTree, published: outputs.published, changes: outputs.changes,
+                                   readsKnown: outputs.readsKnown, current: outputs.units.computed,
+                                   changedUnits: outputs.changedUnits, bundles: outputs.bundles)
             }, store: outputs.store)
             remember(inputs.snapshot, site: site)
             // Files of the search index come and go with it; the report counts the site's own outputs.
-            return outputs.published.map { $0.keys.filter { outputs.target[$0] == nil && !$0.hasPrefix(Self.indexPrefix) }.count } ?? 0
+            return outputs.published == nil ? 0
+                : outputs.changes.filter { outputs.target[$0] == nil && !$0.hasPrefix(Self.indexPrefix) }.count
         }
         return report(site, outputs, written: written, removed: removed, timings: clock.timings)
     }
@@ -303,16 +304,21 @@ public struct SiteBuilder: Sendable {
             goneSlugs: goneSlugs)
         var target: [String: ContentDigest] = [:]
         target.reserveCapacity(site.plan.pages.count + site.plan.copies.count)
+        // What differs from the published tree is noted as the target is made: the later steps
+        // look at these paths, not at every output again.
+        var changes = Set<String>()
         for entry in site.plan.pages {
             let path = entry.url.outputPath
             if let stale, !stale.contains(path), let digest = published?[path] {
                 target[path] = digest
             } else {
                 target[path] = Outputs.unrendered
+                changes.insert(path)
             }
         }
         for (copy, digest) in zip(site.plan.copies, ParallelMap.map(site.plan.copies, Self.fingerprint(copy:))) {
             target[copy.url.outputPath] = digest
+            if published?[copy.url.outputPath] != digest { changes.insert(copy.url.outputPath) }
         }
         // A shard of the search index changes only when a page it indexes does: every file of
         // it is marked with one digest of those pages, so an unchanged shard is carried over
@@ -330,12 +336,23 @@ public struct SiteBuilder: Sendable {
                    case let digest = Self.digest(of: shard, pages: pages[number], target, indexer: indexer),
                    held.values.allSatisfy({ $0 == digest }) {
                     target.merge(held) { current, _ in current }
+                    for path in held.keys where published?[path] != target[path] { changes.insert(path) }
                 } else {
                     staleShards.append(Outputs.Shard(shard: shard, pages: pages[number]))
                 }
             }
         }
-        return Outputs(publisher: publisher, target: target, published: published, spare: trees.spare, units: units,
+        for path in published?.keys ?? [:].keys where target[path] == nil { changes.insert(path) }
+        // A full build stages against the spare's whole manifest: the published one but at the lag's paths.
+        var spare = trees.spare
+        if published == nil, case .lagging(let lag)? = spare {
+            spare = trees.published.map { published in
+                var manifest = published
+                for (path, held) in lag { manifest[path] = held }
+                return .whole(manifest)
+            }
+        }
+        return Outputs(publisher: publisher, target: target, published: published, spare: spare, changes: changes, units: units,
                        store: trees.store, readsKnown: readsKnown, changedUnits: changedUnits ?? [], bundles: bundles,
                        staleShards: staleShards,
                        notice: trees.notice)
@@ -402,7 +419,8 @@ public struct SiteBuilder: Sendable {
     /// Each page rendered gets the digest of its bytes, and the store learns what it read.
     private func render(_ site: PlannedSite, _ outputs: inout Outputs, progress: BuildProgress.Handler?) throws -> Int {
         let spare = try outputs.publisher.openSpare(holding: outputs.spare, store: outputs.store)
-        let writes = try outputs.publisher.stage(outputs.target, published: outputs.published, spare: spare)
+        let writes = try outputs.publisher.stage(outputs.target, published: outputs.published, spare: spare,
+                                                 changes: outputs.changes)
         let writer = OutputWriter(root: outputs.publisher.spare)
         let pages = site.plan.pages.filter { writes.contains($0.url.outputPath) }
         let copies = site.plan.copies.filter { writes.contains($0.url.outputPath) }
@@ -482,7 +500,10 @@ public struct SiteBuilder: Sendable {
                 throw BuildFailure(site.warnings + [.error(.searchFailed(reason: error.description), at: site.content.config.location)])
             }
             _ = FileSystem.walk(spare + "/" + stale.shard.folder) { relative, status in
-                if !status.isDirectory { outputs.target[stale.shard.folder + "/" + relative] = digest }
+                if !status.isDirectory {
+                    outputs.target[stale.shard.folder + "/" + relative] = digest
+                    outputs.changes.insert(stale.shard.folder + "/" + relative)
+                }
             }
         }
     }
