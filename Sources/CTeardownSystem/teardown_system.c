@@ -70,3 +70,9 @@ int td_port_check(const char *host, int port) {
     freeaddrinfo(found);
     return result;
 }
+
+int td_contains(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
+    if (needle_length == 0) return 1;
+    if (haystack == NULL || haystack_length < needle_length) return 0;
+    return memmem(haystack, haystack_length, needle, needle_length) != NULL;
+}

@@ -1,11 +1,15 @@
 #ifndef TEARDOWN_SYSTEM_H
 #define TEARDOWN_SYSTEM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /// Swaps two paths in one step (renameat2 with RENAME_EXCHANGE).
 /// Returns 0, or -1 with errno set; EINVAL or ENOSYS mean the file system cannot.
 int td_exchange(const char *first, const char *second);
+
+/// Whether `needle` occurs in `haystack`, by glibc's memmem (a GNU extension Swift does not see).
+int td_contains(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
 
 /// Identifies a directory across renames: its device, inode and, where the file
 /// system records it, its birth time (0 otherwise). Returns 0, or -1 with errno set.

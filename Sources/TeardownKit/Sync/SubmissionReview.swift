@@ -1,3 +1,4 @@
+import CTeardownSystem
 import Foundation
 
 /// What sync does with one submission.
@@ -40,8 +41,7 @@ struct SubmissionReview: Sendable {
         }
         var files: [String] = []
         for machine in content.machines {
-            // Byte by byte: Foundation's `contains` went through UTF-16 and took a twentieth of a sync.
-            if machine.head.commentIDs.utf8.firstRange(of: ("\n" + id + "\n").utf8) != nil {
+            if Self.contains(machine.head.commentIDs, "\n" + id + "\n") {
                 for comment in machine.community.comments + machine.parts.flatMap(\.community.comments)
                 where comment.id == id && (!filedBySync || comment.id != comment.body.file.stem) {
                     files.append(relative(comment.body.file))
@@ -53,6 +53,19 @@ struct SubmissionReview: Sendable {
             }
         }
         return files.isEmpty ? nil : files
+    }
+
+    /// Whether `needle`'s bytes occur in `text`'s, through the C library's `memmem`: Foundation's
+    /// `contains` went through UTF-16 (a twentieth of a sync), and the standard library's
+    /// generic search over every machine's comment ids still took 13 ms of a one-comment sync at
+    /// 10,000 parts.
+    static func contains(_ text: String, _ needle: String) -> Bool {
+        var text = text, needle = needle
+        return text.withUTF8 { haystack in
+            needle.withUTF8 { needle in
+                td_contains(haystack.baseAddress, haystack.count, needle.baseAddress, needle.count) != 0
+            }
+        }
     }
 
     /// Problems with the names alone, found before anything is downloaded.
