@@ -26,14 +26,14 @@ public enum PageAddress: Sendable, Hashable {
     /// Part `number` (1-based) of a long sitemap.
     case sitemapPart(Int)
     case robots
-    /// The A-Z index of parts: its tabs, and the page of one letter of `SiteIndex.letters`.
+    /// The A-Z index of parts: its tabs, and page `page` (1-based) of one letter of `SiteIndex.letters`.
     case partsIndex
-    case partsLetter(Int)
-    /// Every tag, and the page of one tag of `SiteIndex.tags`.
+    case partsLetter(Int, page: Int)
+    /// Every tag, and page `page` of one tag of `SiteIndex.tags`.
     case tags
-    case tag(Int)
-    /// A collection of `SiteIndex.collections`.
-    case collection(Int)
+    case tag(Int, page: Int)
+    /// Page `page` of a collection of `SiteIndex.collections`.
+    case collection(Int, page: Int)
 }
 
 extension PageAddress {

@@ -106,10 +106,10 @@ enum Routes {
 
     /// The A-Z index of parts: the card file's tabs, and one page per letter.
     static let partsIndex = URLPath.page("parts")
-    static func parts(letter key: String) -> URLPath { .page("parts", key) }
+    static func parts(letter key: String, page number: Int = 1) -> URLPath { paged(.page("parts", key), number) }
 
     static let tags = URLPath.page("tags")
-    static func tag(_ slug: String) -> URLPath { .page("tags", slug) }
+    static func tag(_ slug: String, page number: Int = 1) -> URLPath { paged(.page("tags", slug), number) }
     static func tag(named name: String) -> URLPath { tag(slug(ofTag: name)) }
 
     /// A tag's address: lower case, letters and digits of any script, other runs as one "-".
@@ -129,7 +129,13 @@ enum Routes {
         return slug.isEmpty ? "tag-" + String(ContentDigest(of: name).description.prefix(8)) : slug
     }
 
-    static func collection(_ slug: String) -> URLPath { .page("collections", slug) }
+    static func collection(_ slug: String, page number: Int = 1) -> URLPath { paged(.page("collections", slug), number) }
+
+    /// Page `number` of a list whose first page is `base`: `/tags/power/2/`. Pages are numbered
+    /// from the start of the list, so an item added near its end moves no earlier page.
+    static func paged(_ base: URLPath, _ number: Int) -> URLPath {
+        number <= 1 ? base : URLPath(base.value + "\(number)/")
+    }
 
     /// Pagefind's index and its script, which the build adds as its last stage.
     static let searchIndexFolder = "pagefind"

@@ -11,6 +11,9 @@ public struct SiteConfig: Sendable, Equatable {
     /// Lets designers' descriptions and the manual keep raw HTML. Community comments never do.
     public var unsafeHTML: Bool = false
     public var commentsPerPage: Int = 5
+    /// Parts or machines on each page of a tag, a collection and a letter of Parts A-Z: at 50,
+    /// a page of parts stays near 60 KB of HTML whatever the size of the catalog.
+    public var listPageSize: Int = 50
     public var limits = CommunityLimits()
     public var photos = PhotoSettings()
     public var syncSource: String?

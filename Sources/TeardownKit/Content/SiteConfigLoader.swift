@@ -3,7 +3,7 @@ import Foundation
 /// Reads content/site.yaml; a site without one gets the defaults.
 enum SiteConfigLoader {
     static let knownKeys: Set<String> = [
-        "title", "description", "base_url", "language", "theme", "unsafe_html", "comments_per_page",
+        "title", "description", "base_url", "language", "theme", "unsafe_html", "comments_per_page", "list_page_size",
         "limits", "sync_source", "bug_report_url", "photos",
         "edit_url", "search", "search_shards", "collections", "intake_url", "moderation", "favicon", "deploy",
     ]
@@ -39,6 +39,9 @@ enum SiteConfigLoader {
             }
         }
         if let unsafe = yaml.bool("unsafe_html", diagnostics: &diagnostics) { config.unsafeHTML = unsafe }
+        if let perPage = positive("list_page_size", in: yaml, diagnostics: &diagnostics) {
+            config.listPageSize = perPage
+        }
         if let perPage = positive("comments_per_page", in: yaml, diagnostics: &diagnostics) {
             config.commentsPerPage = perPage
         }

@@ -3,11 +3,11 @@ extension PageRenderer {
     func indexPage(_ page: PageAddress, at url: URLPath) -> String {
         switch page {
         case .partsIndex:
-            let model = partsIndex(letter: nil, at: url)
+            let model = partsIndex(letter: nil, page: 1, at: url)
             return theme.render("parts", self.model(url, title: model.title, description: "Every part of every machine, A to Z.", model))
-        case .partsLetter(let number):
-            let model = partsIndex(letter: number, at: url)
-            return theme.render("parts", self.model(url, title: model.title, description: model.count, model))
+        case .partsLetter(let number, let page):
+            let model = partsIndex(letter: number, page: page, at: url)
+            return theme.render("parts", self.model(url, title: Self.title(model.title, page: page), description: model.count, model))
         case .tags:
             let tags = index.tags.map { tag in
                 TagLinkModel(name: tag.names.joined(separator: ", "), url: Routes.tag(tag.slug).relative(from: url),
@@ -15,21 +15,28 @@ extension PageRenderer {
             }
             return theme.render("tags-index", model(url, title: "Tags", description: "Machines and parts by tag.",
                                                     TagsModel(tags: tags, hasTags: !tags.isEmpty)))
-        case .tag(let number):
+        case .tag(let number, let page):
             let tag = index.tags[number]
             let name = tag.names.joined(separator: ", ")
+            // The machines open the first page; the parts run on over the pages.
+            let machines = page == 1 ? tag.machines : []
+            let (parts, pagination) = self.page(page, of: tag.parts, at: url) { Routes.tag(tag.slug, page: $0) }
             let model = TagPageModel(
-                name: name, machines: tag.machines.map { card($0, at: url, community: false) }, hasMachines: !tag.machines.isEmpty,
-                parts: tag.parts.map { entry($0, at: url) }, hasParts: !tag.parts.isEmpty,
-                all: Routes.tags.relative(from: url))
-            return theme.render("tag", self.model(url, title: "Tagged \(name)",
+                name: name, machines: machines.map { card($0, at: url, community: false) }, hasMachines: !machines.isEmpty,
+                parts: parts.map { entry($0, at: url) }, hasParts: !parts.isEmpty,
+                all: Routes.tags.relative(from: url), pagination: pagination)
+            return theme.render("tag", self.model(url, title: Self.title("Tagged \(name)", page: page),
                                                   description: counts(machines: tag.machines.count, parts: tag.parts.count), model))
-        case .collection(let number):
+        case .collection(let number, let page):
             let collection = index.collections[number]
+            let (machines, pagination) = self.page(page, of: collection.machines, at: url) {
+                Routes.collection(collection.slug, page: $0)
+            }
             let model = CollectionPageModel(
                 title: collection.title, description: collection.description,
-                machines: collection.machines.map { card($0, at: url, community: false) }, hasMachines: !collection.machines.isEmpty)
-            return theme.render("collection", self.model(url, title: collection.title,
+                machines: machines.map { card($0, at: url, community: false) }, hasMachines: !collection.machines.isEmpty,
+                pagination: pagination)
+            return theme.render("collection", self.model(url, title: Self.title(collection.title, page: page),
                                                          description: collection.description.isEmpty
                                                              ? Plural.count(collection.machines.count, "machine") : collection.description,
                                                          image: collection.machines.first.flatMap { m in
@@ -41,8 +48,23 @@ extension PageRenderer {
         }
     }
 
-    /// The card file's tabs, every letter shown, those with parts linked; and the parts of `letter`.
-    private func partsIndex(letter number: Int?, at url: URLPath) -> PartsIndexModel {
+    /// Page `number` of a list, `list_page_size` items a page, and the links to its other pages.
+    private func page<Item>(_ number: Int, of items: [Item], at url: URLPath,
+                            route: (Int) -> URLPath) -> ([Item], PaginationModel?) {
+        let size = content.config.listPageSize
+        let count = Pagination.pageCount(items.count, size)
+        let start = min(items.count, (min(number, count) - 1) * size)
+        return (Array(items[start..<min(items.count, start + size)]),
+                pagination(count, current: number) { route($0).relative(from: url) })
+    }
+
+    /// A later page's title says which page it is, so search results and tabs tell them apart.
+    private static func title(_ title: String, page: Int) -> String {
+        page > 1 ? "\(title), page \(page)" : title
+    }
+
+    /// The card file's tabs, every letter shown, those with parts linked; and page `page` of the parts of `letter`.
+    private func partsIndex(letter number: Int?, page: Int, at url: URLPath) -> PartsIndexModel {
         let current = number.map { index.letters[$0] }
         let byKey = Dictionary(uniqueKeysWithValues: index.letters.map { ($0.key, $0) })
         let tabs = (SiteIndex.alphabet + ["other"]).map { key in
@@ -52,7 +74,10 @@ extension PageRenderer {
                                   current: key == current?.key, count: letter?.parts.count ?? 0)
         }
         let total = index.letters.reduce(0) { $0 + $1.parts.count }
-        let parts = current?.parts.map { entry($0, at: url) } ?? []
+        let (listed, pagination) = current.map { letter in
+            self.page(page, of: letter.parts, at: url) { Routes.parts(letter: letter.key, page: $0) }
+        } ?? ([], nil)
+        let parts = listed.map { entry($0, at: url) }
         // The index's own page lists every part when they fit on one page; a larger catalog
         // offers the letters only.
         let groups = current == nil && total <= Self.partsListedOnIndex
@@ -66,7 +91,7 @@ extension PageRenderer {
             title: current.map { $0.key == "other" ? "Parts not starting with a letter" : "Parts: \($0.label)" } ?? "Parts A–Z",
             index: current == nil ? nil : Routes.partsIndex.relative(from: url), groups: groups,
             tabs: tabs, parts: parts, hasParts: !parts.isEmpty,
-            count: Plural.count(current?.parts.count ?? total, "part"))
+            count: Plural.count(current?.parts.count ?? total, "part"), pagination: pagination)
     }
 
     /// How many parts the A-Z index's own page lists before it offers only its letters.

@@ -359,7 +359,7 @@ struct PageRenderer {
     }
 
     /// Links to every page of a list `count` pages long; nil when it fits on one.
-    private func pagination(_ count: Int, current number: Int, link: (Int) -> String) -> PaginationModel? {
+    func pagination(_ count: Int, current number: Int, link: (Int) -> String) -> PaginationModel? {
         guard count > 1 else { return nil }
         return PaginationModel(
             pages: (1...count).map { .init(number: $0, url: link($0), current: $0 == number) },

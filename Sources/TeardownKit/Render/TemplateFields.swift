@@ -558,6 +558,7 @@ extension PartsIndexModel: TemplateObject, TemplateRepresentable {
         case "parts": parts.templateValue
         case "hasParts": hasParts.templateValue
         case "count": count.templateValue
+        case "pagination": pagination.templateValue
         default: .missing
         }
     }
@@ -593,6 +594,7 @@ extension TagPageModel: TemplateObject, TemplateRepresentable {
         case "parts": parts.templateValue
         case "hasParts": hasParts.templateValue
         case "all": all.templateValue
+        case "pagination": pagination.templateValue
         default: .missing
         }
     }
@@ -605,6 +607,7 @@ extension CollectionPageModel: TemplateObject, TemplateRepresentable {
         case "description": description.templateValue
         case "machines": machines.templateValue
         case "hasMachines": hasMachines.templateValue
+        case "pagination": pagination.templateValue
         default: .missing
         }
     }

@@ -494,6 +494,7 @@ struct PartsIndexModel: Sendable {
     let parts: [PartEntryModel]
     let hasParts: Bool
     let count: String
+    let pagination: PaginationModel?
 }
 
 struct TagLinkModel: Sendable {
@@ -515,6 +516,7 @@ struct TagPageModel: Sendable {
     let parts: [PartEntryModel]
     let hasParts: Bool
     let all: String
+    let pagination: PaginationModel?
 }
 
 struct CollectionPageModel: Sendable {
@@ -522,4 +524,5 @@ struct CollectionPageModel: Sendable {
     let description: String
     let machines: [MachineCardModel]
     let hasMachines: Bool
+    let pagination: PaginationModel?
 }

@@ -64,11 +64,24 @@ public struct SitePlan: Sendable {
         }
         pages.append((Routes.search, .search))
         pages.append((Routes.partsIndex, .partsIndex))
-        for (number, letter) in index.letters.enumerated() { pages.append((Routes.parts(letter: letter.key), .partsLetter(number))) }
+        // Lists that grow with the catalog come in pages of `list_page_size` items.
+        let size = content.config.listPageSize
+        for (number, letter) in index.letters.enumerated() {
+            for page in 1...Self.pageCount(letter.parts.count, size) {
+                pages.append((Routes.parts(letter: letter.key, page: page), .partsLetter(number, page: page)))
+            }
+        }
         pages.append((Routes.tags, .tags))
-        for (number, tag) in index.tags.enumerated() { pages.append((Routes.tag(tag.slug), .tag(number))) }
+        for (number, tag) in index.tags.enumerated() {
+            // A tag's machines are on its first page, its parts on as many pages as they need.
+            for page in 1...Self.pageCount(tag.parts.count, size) {
+                pages.append((Routes.tag(tag.slug, page: page), .tag(number, page: page)))
+            }
+        }
         for (number, collection) in index.collections.enumerated() {
-            pages.append((Routes.collection(collection.slug), .collection(number)))
+            for page in 1...Self.pageCount(collection.machines.count, size) {
+                pages.append((Routes.collection(collection.slug, page: page), .collection(number, page: page)))
+            }
         }
         let listed = pages.filter { $0.1.isListedInSitemap }.map { $0.0 }
         pages += [(Routes.catalogData, .catalogData), (Routes.catalogSchema, .catalogSchema), (Routes.feed, .feed(nil)),

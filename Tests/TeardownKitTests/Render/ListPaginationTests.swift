@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import TeardownKit
+
+/// The lists that grow with the catalog, on a tiny site with two items a page: five parts
+/// tagged alike and named alike, and a collection of three machines.
+@Suite("Pages of tags, collections and letters")
+struct ListPaginationTests {
+    private struct Site {
+        let root: String
+        let output: String
+
+        init() throws {
+            root = Fixtures.copy(Fixtures.site("minimal"))
+            output = (root as NSString).deletingLastPathComponent + "/public"
+            let machines = root + "/content/machines/"
+            for number in 1...5 {
+                try write("name: \"Panel \(number)\"\ntags: [power]\nlayer:\n  image: panel.svg\n  z: \(number + 1)\n",
+                          to: "content/machines/box/parts/panel-\(number)/part.yaml")
+                try FileManager.default.copyItem(atPath: machines + "box/parts/lid/lid.svg",
+                                                 toPath: machines + "box/parts/panel-\(number)/panel.svg")
+            }
+            try FileManager.default.copyItem(atPath: machines + "box", toPath: machines + "crate")
+            try FileManager.default.copyItem(atPath: machines + "box", toPath: machines + "chest")
+            for name in ["crate", "chest"] {
+                try write("name: \"\(name.capitalized)\"\ncanvas: {width: 200, height: 100}\n", to: "content/machines/\(name)/machine.yaml")
+                for number in 1...5 {
+                    try FileManager.default.removeItem(atPath: machines + "\(name)/parts/panel-\(number)")
+                }
+            }
+            try write(Fixtures.read(root + "/content/site.yaml")
+                      + "search: false\nlist_page_size: 2\ncollections:\n  all:\n    title: \"All of them\"\n    machines: [box, chest, crate]\n",
+                      to: "content/site.yaml")
+        }
+
+        func write(_ text: String, to path: String) throws {
+            let full = root + "/" + path
+            try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try text.write(toFile: full, atomically: true, encoding: .utf8)
+        }
+
+        @discardableResult
+        func build() throws -> SiteBuilder.Report {
+            try SiteBuilder(siteRoot: root, output: output, cacheFolder: output + ".cache", pagefind: .notInstalled).build()
+        }
+
+        func page(_ path: String) -> String { Fixtures.read(output + "/" + path + "index.html") }
+        func exists(_ path: String) -> Bool { TextFile.exists(output + "/" + path + "index.html") }
+    }
+
+    @Test("A tag's parts run over pages of two, linked first to last; its machines open the first page")
+    func tagPages() throws {
+        let site = try Site()
+        let report = try site.build()
+        #expect(report.warnings.isEmpty, "\(report.warnings)")
+        let first = site.page("tags/power/"), second = site.page("tags/power/2/"), last = site.page("tags/power/3/")
+        #expect(!site.exists("tags/power/4/"))
+        #expect(first.contains("Panel 1") && first.contains("Panel 2") && !first.contains("Panel 3"))
+        #expect(second.contains("Panel 3") && second.contains("Panel 4") && !second.contains("Panel 2"))
+        #expect(last.contains("Panel 5") && !last.contains("Panel 4"))
+        #expect(first.contains("rel=\"next\" href=\"2/\"") && !first.contains("rel=\"prev\""))
+        #expect(second.contains("rel=\"prev\" href=\"../\"") && second.contains("rel=\"next\" href=\"../3/\""))
+        #expect(last.contains("rel=\"prev\" href=\"../2/\"") && !last.contains("rel=\"next\""))
+        #expect(second.contains("<title>Tagged power, page 2"))
+        #expect(Fixtures.read(site.output + "/sitemap.xml").contains("tags/power/3/"))
+    }
+
+    @Test("A letter of Parts A-Z and a collection are paginated the same way")
+    func letterAndCollectionPages() throws {
+        let site = try Site()
+        try site.build()
+        // Panels 1-5 of the box: three pages of the letter P.
+        #expect(site.page("parts/p/").contains("Panel 1") && site.page("parts/p/3/").contains("Panel 5"))
+        #expect(!site.exists("parts/p/4/"))
+        #expect(site.page("parts/p/2/").contains("rel=\"prev\" href=\"../\""))
+        let collection = site.page("collections/all/"), rest = site.page("collections/all/2/")
+        #expect(collection.contains("Box") && collection.contains("Chest") && !collection.contains(">Crate<"))
+        #expect(rest.contains("Crate") && rest.contains("rel=\"prev\""))
+        #expect(!site.exists("collections/all/3/"))
+    }
+
+    @Test("A page whose items are gone disappears, and the last page loses its link onward")
+    func pagesGoWithTheirItems() throws {
+        let site = try Site()
+        try site.build()
+        for number in 3...5 {
+            try FileManager.default.removeItem(atPath: site.root + "/content/machines/box/parts/panel-\(number)")
+        }
+        let report = try site.build()
+        #expect(report.removed >= 2)
+        #expect(!site.exists("tags/power/2/") && !site.exists("tags/power/3/") && !site.exists("parts/p/2/"))
+        #expect(!site.page("tags/power/").contains("rel=\"next\""))
+        #expect(!Fixtures.read(site.output + "/sitemap.xml").contains("tags/power/2/"))
+    }
+}
