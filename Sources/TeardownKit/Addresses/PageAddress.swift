@@ -1,6 +1,7 @@
 /// Which page, made from which content: the plan lists them, the renderer renders them.
 public enum PageAddress: Sendable, Hashable {
-    case catalog
+    /// Page `page` (1-based) of the catalog of machines.
+    case catalog(page: Int)
     case machine(Int, discussionPage: Int)
     case part(Int, Int, discussionPage: Int)
     /// The photos of a machine and all its parts (part nil), or of one part.

@@ -1,6 +1,8 @@
 /// Where each piece of content is published. The only place that knows the URL scheme.
 enum Routes {
     static let catalog = URLPath.root
+    /// Page `number` of the catalog: the site's front page, then `/page/2/` and on.
+    static func catalog(page number: Int) -> URLPath { number <= 1 ? catalog : .page("page", String(number)) }
     static let manual = URLPath.page("manual")
     static let notFound = URLPath("/404.html")
 

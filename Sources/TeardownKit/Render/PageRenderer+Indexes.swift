@@ -49,7 +49,7 @@ extension PageRenderer {
     }
 
     /// Page `number` of a list, `list_page_size` items a page, and the links to its other pages.
-    private func page<Item>(_ number: Int, of items: [Item], at url: URLPath,
+    func page<Item>(_ number: Int, of items: [Item], at url: URLPath,
                             route: (Int) -> URLPath) -> ([Item], PaginationModel?) {
         let size = content.config.listPageSize
         let count = Pagination.pageCount(items.count, size)

@@ -47,8 +47,9 @@ struct PageRenderer {
 
     func render(_ page: PageAddress, at url: URLPath) -> String {
         switch page {
-        case .catalog:
-            return theme.render("catalog", model(url, title: nil, description: content.config.description, catalog(at: url)))
+        case .catalog(let page):
+            return theme.render("catalog", model(url, title: page > 1 ? "Machines, page \(page)" : nil,
+                                                 description: content.config.description, catalog(page: page, at: url)))
         case .machine(let index, let number):
             let machine = content.machines[index]
             return theme.render("machine", model(url, title: Self.discussionTitle(machine.name, page: number), description: machine.summary,
@@ -179,13 +180,17 @@ struct PageRenderer {
 
     // MARK: Catalog and machines
 
-    private func catalog(at url: URLPath) -> CatalogModel {
-        let cards = content.machines.indices.map { card($0, at: url) }
-        let collections = index.collections.map { collection in
+    /// Page `number` of the catalog: its machines' cards, and on the first page the site's
+    /// description and collections.
+    private func catalog(page number: Int, at url: URLPath) -> CatalogModel {
+        let (machines, pagination) = self.page(number, of: Array(content.machines.indices), at: url) { Routes.catalog(page: $0) }
+        let cards = machines.map { card($0, at: url) }
+        let collections = number > 1 ? [] : index.collections.map { collection in
             CollectionLinkModel(title: collection.title, url: Routes.collection(collection.slug).relative(from: url),
                                 description: collection.description, count: Plural.count(collection.machines.count, "machine"))
         }
-        return CatalogModel(description: content.config.description, machines: cards, hasMachines: !cards.isEmpty, collections: collections)
+        return CatalogModel(description: number > 1 ? "" : content.config.description, machines: cards, hasMachines: !cards.isEmpty,
+                            collections: collections, pagination: pagination)
     }
 
     /// A machine as a card: the catalog, tag pages and collections show them.

@@ -219,6 +219,7 @@ extension CatalogModel: TemplateObject, TemplateRepresentable {
         case "machines": machines.templateValue
         case "hasMachines": hasMachines.templateValue
         case "collections": collections.templateValue
+        case "pagination": pagination.templateValue
         default: .missing
         }
     }

@@ -201,6 +201,7 @@ struct CatalogModel: Sendable {
     let hasMachines: Bool
     /// site.yaml's collections.
     let collections: [CollectionLinkModel]
+    let pagination: PaginationModel?
 }
 
 struct CollectionLinkModel: Sendable {

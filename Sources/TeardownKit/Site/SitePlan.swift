@@ -23,7 +23,11 @@ public struct SitePlan: Sendable {
 
     /// Plans the pages and files of `content` themed by `theme`, with the images the image stage made.
     init(content: SiteContent, theme: Theme, images: ProcessedImages, index: SiteIndex, downloads: [String: BundleDownload]) {
-        var pages: [(URLPath, Page)] = [(Routes.catalog, .catalog), (Routes.notFound, .notFound)]
+        // The catalog comes in pages like every list that grows with the catalog.
+        var pages: [(URLPath, Page)] = (1...Self.pageCount(content.machines.count, content.config.listPageSize)).map { page in
+            (Routes.catalog(page: page), .catalog(page: page))
+        }
+        pages.append((Routes.notFound, .notFound))
         var copies: [Copy] = theme.assets.sorted { $0.key < $1.key }.map { Copy(url: Routes.asset($0.key), source: $0.value.absolutePath) }
         if let icon = content.config.favicon, let type = content.config.faviconExtension {
             copies.append(Copy(url: Routes.favicon(extension: type), source: content.root + "/content/" + icon))

@@ -80,6 +80,19 @@ struct ListPaginationTests {
         #expect(!site.exists("collections/all/3/"))
     }
 
+    @Test("The catalog of machines comes in pages; its first page keeps the site's address and the collections")
+    func catalogPages() throws {
+        let site = try Site()
+        try site.build()
+        let first = site.page(""), second = site.page("page/2/")
+        #expect(first.contains("machines/box/") && first.contains("machines/chest/") && !first.contains("machines/crate/"))
+        #expect(second.contains("machines/crate/") && !second.contains("machines/box/\""))
+        #expect(first.contains("rel=\"next\" href=\"page/2/\"") && second.contains("rel=\"prev\" href=\"../../\""))
+        #expect(first.contains("All of them") && !second.contains("All of them"))
+        #expect(second.contains("<title>Machines, page 2"))
+        #expect(!site.exists("page/3/"))
+    }
+
     @Test("A page whose items are gone disappears, and the last page loses its link onward")
     func pagesGoWithTheirItems() throws {
         let site = try Site()

@@ -42,7 +42,8 @@ struct TemplateFieldsTests {
         missing += unreachable(photo) + unreachable(card) + unreachable(layout) + unreachable(navItem)
         missing += unreachable(feed) + unreachable(SectionModel(URLPath("/parts/")))
         missing += unreachable(CatalogModel(description: "d", machines: [card], hasMachines: true,
-                                                collections: [CollectionLinkModel(title: "t", url: "u", description: "d", count: "c")]))
+                                                collections: [CollectionLinkModel(title: "t", url: "u", description: "d", count: "c")],
+                                                pagination: pagination))
         missing += unreachable(CollectionLinkModel(title: "t", url: "u", description: "d", count: "c"))
         missing += unreachable(PartLinkModel(name: "n", url: "u", counts: "c"))
         let conversion = SpecConversionModel(relation: "=", text: "t", note: "n", system: "s")
