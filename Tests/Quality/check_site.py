@@ -9,7 +9,10 @@
 4. a weight budget: the catalog page's HTML, CSS and JavaScript under 100 KB, images aside;
 5. the theme's design standard (the manual's Themes page): every font size, margin, padding
    and gap in the stylesheet comes from its scales, every colour from its tokens, and the
-   text colours keep 4.5:1 against the backgrounds (3:1 for the focus ring), in both schemes.
+   text colours keep 4.5:1 against the backgrounds (3:1 for the focus ring), in both schemes;
+6. a page-weight budget at scale: on a generated catalog of 10,000 parts (Benchmarks/generate.py,
+   built without a search index), no HTML page over 100 KB, and no page over 500 KB with what
+   it loads at once (stylesheets, scripts, images not marked lazy, inline backgrounds).
 
     python3 Tests/Quality/check_site.py [--teardown .build/debug/teardown]
 
@@ -17,6 +20,8 @@ Exits 1 and says what failed when any check fails. The figures go to stdout.
 """
 import argparse
 import functools
+import html
+import os
 import http.server
 import re
 import shutil
@@ -34,6 +39,10 @@ sys.path.insert(0, str(ROOT / "Tests/Browser"))
 from harness import chromium  # noqa: E402
 
 BUDGET = 100 * 1024
+# The page-weight budget at scale: a page's HTML, and the page with what it loads at once.
+GENERATED_PARTS = 10_000
+PAGE_BUDGET = 100 * 1024
+LOADED_BUDGET = 500 * 1024
 # A desktop and a phone (the phone's layout folds the header and the manual's navigation).
 SCREENS = [(1366, 900), (390, 844)]
 AXE_PAGES = {
@@ -127,6 +136,52 @@ def weight(base):
     return ([summary] if total >= BUDGET else []), summary
 
 
+def catalog_budget(work, teardown):
+    # 22,000 files are made: on tmpfs where there is one, since this machine's disk makes
+    # file creation slow after deletions.
+    shared = Path("/dev/shm")
+    generated = Path(tempfile.mkdtemp(prefix="teardown-budget-", dir=shared)) if shared.is_dir() else work / "generated"
+    try:
+        return weigh_generated(generated, teardown)
+    finally:
+        shutil.rmtree(generated, ignore_errors=True)
+
+
+def weigh_generated(generated, teardown):
+    made = subprocess.run([sys.executable, str(ROOT / "Benchmarks/generate.py"), "--parts", str(GENERATED_PARTS),
+                           "--out", str(generated), "--seed", "1"], capture_output=True, text=True)
+    output = generated / "public"
+    build = made if made.returncode else subprocess.run(
+        [teardown, "build", "--site", str(generated / "teardown"), "--output", str(output)],
+        capture_output=True, text=True, env=dict(os.environ, TEARDOWN_PAGEFIND=""))
+    if build.returncode:
+        return [(build.stdout + build.stderr)[-2000:]], f"Page weights at {GENERATED_PARTS:,} parts: the catalog did not build"
+    patterns = [re.compile(pattern) for pattern in (r'<link rel="stylesheet" href="([^"]+)"', r'<script src="([^"]+)"',
+                                                    r'url\(&quot;([^&]+)&quot;\)')]
+    image, source = re.compile(r"<img\b[^>]*>"), re.compile(r'\bsrc="([^"]+)"')
+    problems, largest, heaviest, pages = [], (0, ""), (0, ""), 0
+    for page in output.rglob("*.html"):
+        text = page.read_text()
+        size = len(text.encode())
+        name = str(page.relative_to(output))
+        pages += 1
+        largest = max(largest, (size, name))
+        if size > PAGE_BUDGET:
+            problems.append(f"{name}: {size / 1024:.0f} KB of HTML, over {PAGE_BUDGET // 1024} KB")
+        references = [found for pattern in patterns for found in pattern.findall(text)]
+        references += [match.group(1) for tag in image.findall(text) if 'loading="lazy"' not in tag
+                       for match in [source.search(tag)] if match]
+        loaded = size
+        for reference in {(page.parent / html.unescape(ref).split("#")[0].split("?")[0]).resolve() for ref in references}:
+            loaded += reference.stat().st_size if reference.is_file() else 0
+        heaviest = max(heaviest, (loaded, name))
+        if loaded > LOADED_BUDGET:
+            problems.append(f"{name}: {loaded / 1024:.0f} KB with what it loads at once, over {LOADED_BUDGET // 1024} KB")
+    return problems, (f"Page weights at {GENERATED_PARTS:,} parts: {pages:,} pages, the largest {largest[1]} "
+                      f"({largest[0] / 1024:.0f} KB; budget {PAGE_BUDGET // 1024} KB), the heaviest with what it loads "
+                      f"{heaviest[1]} ({heaviest[0] / 1024:.0f} KB; budget {LOADED_BUDGET // 1024} KB)")
+
+
 TEXT_TOKENS = ["fg", "muted", "link", "accent", "hl-comment", "hl-string", "hl-number", "hl-keyword", "hl-key",
                "hl-command", "hl-option", "hl-variable"]
 
@@ -207,7 +262,8 @@ def main():
         print(build.stdout.strip())
         failures = []
         for check in (lambda: html5(output), lambda: links(base, work), lambda: accessibility(base),
-                      lambda: weight(base), lambda: design_standard(output)):
+                      lambda: weight(base), lambda: design_standard(output),
+                      lambda: catalog_budget(work, arguments.teardown)):
             problems, summary = check()
             print(("FAIL  " if problems else "ok    ") + summary, flush=True)
             failures += problems

@@ -178,7 +178,8 @@ final class ListingParser: NSObject, XMLParserDelegate {
         let reader = ListingParser()
         let parser = XMLParser(data: data)
         parser.delegate = reader
-        parser.parse()
+        // A listing cut short yields the objects read before the damage; the delegate has them.
+        _ = parser.parse()
         return (reader.objects, reader.truncated ? reader.next : nil)
     }
 
@@ -188,7 +189,7 @@ final class ListingParser: NSObject, XMLParserDelegate {
         reader.wanted = name
         let parser = XMLParser(data: data)
         parser.delegate = reader
-        parser.parse()
+        _ = parser.parse()
         return reader.found
     }
 
