@@ -18,9 +18,11 @@ extension PageRenderer {
         case .tag(let number, let page):
             let tag = index.tags[number]
             let name = tag.names.joined(separator: ", ")
-            // The machines open the first page; the parts run on over the pages.
-            let machines = page == 1 ? tag.machines : []
-            let (parts, pagination) = self.page(page, of: tag.parts, at: url) { Routes.tag(tag.slug, page: $0) }
+            // One list, paginated as one: the machines, then the parts.
+            let items = tag.machines.map { TagItem.machine($0) } + tag.parts.map { TagItem.part($0) }
+            let (listed, pagination) = self.page(page, of: items, at: url) { Routes.tag(tag.slug, page: $0) }
+            let machines = listed.compactMap { if case .machine(let m) = $0 { m } else { nil } }
+            let parts = listed.compactMap { if case .part(let address) = $0 { address } else { nil } }
             let model = TagPageModel(
                 name: name, machines: machines.map { card($0, at: url, community: false) }, hasMachines: !machines.isEmpty,
                 parts: parts.map { entry($0, at: url) }, hasParts: !parts.isEmpty,
@@ -46,6 +48,12 @@ extension PageRenderer {
         default:
             return ""
         }
+    }
+
+    /// What a tag's pages list.
+    private enum TagItem {
+        case machine(Int)
+        case part(SiteIndex.PartAddress)
     }
 
     /// Page `number` of a list, `list_page_size` items a page, and the links to its other pages.

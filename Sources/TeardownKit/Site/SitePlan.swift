@@ -77,8 +77,8 @@ public struct SitePlan: Sendable {
         }
         pages.append((Routes.tags, .tags))
         for (number, tag) in index.tags.enumerated() {
-            // A tag's machines are on its first page, its parts on as many pages as they need.
-            for page in 1...Self.pageCount(tag.parts.count, size) {
+            // A tag's machines, then its parts, as one list.
+            for page in 1...Self.pageCount(tag.machines.count + tag.parts.count, size) {
                 pages.append((Routes.tag(tag.slug, page: page), .tag(number, page: page)))
             }
         }
