@@ -20,7 +20,9 @@ struct YAMLMap {
             // An explicit encoding: the default one reads the process environment on every call.
             node = try Yams.compose(yaml: text, Self.resolver, .default, .utf8)
         } catch let error as YamlError {
-            diagnostics.append(.error(.yamlSyntax(error.problemText), at: error.location(in: file, lineOffset: lineOffset)))
+            let explained = YAMLHint.explain(error, in: text, lineOffset: lineOffset)
+            let at = explained.mark.map { Self.location($0, file, lineOffset) } ?? error.location(in: file, lineOffset: lineOffset)
+            diagnostics.append(.error(.yamlSyntax(explained.problem), at: at))
             return nil
         } catch {
             diagnostics.append(.error(.yamlSyntax("\(error)"), at: file.location(line: lineOffset + 1)))

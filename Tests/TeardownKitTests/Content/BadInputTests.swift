@@ -46,10 +46,22 @@ struct BadInputTests {
     static let partYAML = "name: \"Lid\"\nlayer:\n  image: lid.svg\n  z: 1\n"
 
     static let rejected: [Case] = [
+        // The traps people fall into most: each is said with what to do, at the line to fix.
         Case(name: "unclosed quote in YAML", write: put("name: \"Box\ncanvas: {width: 200, height: 100}\n", box + "/machine.yaml"),
-             expected: (.yamlSyntax("found unexpected end of stream"), box + "/machine.yaml", 3)),
+             expected: (.yamlSyntax("the quote here is never closed (found unexpected end of stream)"), box + "/machine.yaml", 1)),
         Case(name: "tab-indented YAML", write: put("name: Lid\nlayer:\n\timage: lid.svg\n", lid + "/part.yaml"),
-             expected: (.yamlSyntax("found character that cannot start any token"), lid + "/part.yaml", 3)),
+             expected: (.yamlSyntax("found character that cannot start any token (YAML indents with spaces: this line has a tab)"),
+                        lid + "/part.yaml", 3)),
+        Case(name: "a colon in a value", write: put("name: \"Box\"\nsummary: A toaster: two slots\ncanvas: {width: 200, height: 100}\n",
+                                                  box + "/machine.yaml"),
+             expected: (.yamlSyntax("mapping values are not allowed in this context (a value with \": \" in it must be in quotes: "
+                                    + "summary: \"A toaster: two slots\")"), box + "/machine.yaml", 2)),
+        Case(name: "a colon in a comment's front matter", write: put("---\nauthor: Ada: Lovelace\ndate: 2024-05-01\n---\nHi\n",
+                                                                    lid + "/comments/hello.md"),
+             expected: (.yamlSyntax("mapping values are not allowed in this context (a value with \": \" in it must be in quotes: "
+                                    + "author: \"Ada: Lovelace\")"), lid + "/comments/hello.md", 2)),
+        Case(name: "an unclosed bracket", write: put("name: \"Box\"\ntags: [a, b\ncanvas: {width: 200, height: 100}\n", box + "/machine.yaml"),
+             expected: (.yamlSyntax("the '[' here is never closed (did not find expected ',' or ']', line 3)"), box + "/machine.yaml", 2)),
         Case(name: "a list where a mapping belongs", write: put("- name\n- layer\n", lid + "/part.yaml"),
              expected: (.notAMapping(expected: "part details"), lid + "/part.yaml", 1)),
         Case(name: "canvas of the wrong type", write: put("name: Box\ncanvas: big\n", box + "/machine.yaml"),
