@@ -3,7 +3,8 @@ import Foundation
 import Yams
 
 /// What the fuzzer drives: the bundle loader with its front matter, the sync inbox reader, the
-/// parsers intake runs on what visitors send, and the checks and writers of community text.
+/// parsers intake runs on what visitors send, the checks and writers of community text, and
+/// the content cache's entry decoder.
 /// The first byte of an input picks the file it becomes; the rest is that file's bytes.
 enum FuzzTargets {
     /// A tiny site written once per process; each input replaces one of its files.
@@ -126,12 +127,21 @@ enum FuzzTargets {
         }
     }
 
+    /// Reads the input as a content cache entry file: its length field, its head and its text.
+    static func cache(_ input: [UInt8]) {
+        let data = Data(input)
+        guard let length = ContentCache.headLength(of: data) else { return }
+        _ = ContentCache.decode(head: data.subdata(in: 8..<8 + length))
+        _ = data.subdata(in: 8 + length..<data.count)
+    }
+
     static func run(_ target: String, _ input: [UInt8]) {
         switch target {
         case "bundle": bundle(input)
         case "inbox": inbox(input)
         case "intake": intake(input)
         case "text": text(input)
+        case "cache": cache(input)
         default: FileHandle.standardError.write(Data("unknown fuzz target '\(target)'\n".utf8))
         }
     }

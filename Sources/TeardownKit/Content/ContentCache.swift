@@ -44,7 +44,7 @@ struct ContentCache: Sendable {
     ///
     /// A file holds the entry's length (8 bytes, little-endian), the entry, then the machine's
     /// text (`MachineText`), which a build decodes only for the machines whose pages it renders.
-    private struct Entry: Codable {
+    struct Entry: Codable {
         let format: String
         let key: ContentDigest
         let signature: ContentDigest
@@ -101,11 +101,7 @@ struct ContentCache: Sendable {
             return ((Machine(head: known.head, text: store), known.diagnostics), nil)
         }
         guard let data = FileManager.default.contents(atPath: file) else { return (nil, nil) }
-        let length = data.prefix(8).enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
-        guard data.count >= 8, length <= data.count - 8,
-              let entry = try? BinaryDecoder().decode(Entry.self, from: data.subdata(in: 8..<8 + length)), entry.format == Self.format,
-              let diagnostics = try? JSONDecoder().decode([Diagnostic].self, from: entry.diagnostics)
-        else {
+        guard let length = Self.headLength(of: data), let (entry, diagnostics) = Self.decode(head: data.subdata(in: 8..<8 + length)) else {
             return (nil, .damaged(bundle: bundle))
         }
         guard entry.key == key, entry.signature == signature else { return (nil, nil) }
@@ -141,10 +137,25 @@ struct ContentCache: Sendable {
 
     /// The text part of an entry file's bytes, or nil when its length does not hold.
     private static func text(of data: Data) -> Data? {
+        headLength(of: data).map { data.subdata(in: 8 + $0..<data.count) }
+    }
+
+    /// An entry's head, from its bytes: nil for bytes of another format or damaged ones (`make
+    /// fuzz` feeds it arbitrary bytes, as a damaged or forged cache would).
+    static func decode(head data: Data) -> (Entry, [Diagnostic])? {
+        guard let entry = try? BinaryDecoder().decode(Entry.self, from: data), entry.format == Self.format,
+              let diagnostics = try? JSONDecoder().decode([Diagnostic].self, from: entry.diagnostics)
+        else { return nil }
+        return (entry, diagnostics)
+    }
+
+    /// The length of the head, from an entry file's first 8 bytes (little-endian), when the file
+    /// holds that much after them. Read as unsigned: read as an `Int`, a damaged length with its
+    /// top bit set was negative, passed the check and crashed every build until the cache was deleted.
+    static func headLength(of data: Data) -> Int? {
         guard data.count >= 8 else { return nil }
         let length = data.prefix(8).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
-        guard length <= UInt64(data.count - 8) else { return nil }
-        return data.subdata(in: 8 + Int(length)..<data.count)
+        return length <= UInt64(data.count - 8) ? Int(length) : nil
     }
 
     /// Drops the entries of bundles that are gone, and temporary files a kill left.

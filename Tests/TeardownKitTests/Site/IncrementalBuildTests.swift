@@ -112,6 +112,20 @@ struct IncrementalBuildTests {
         #expect(Fixtures.read(scratch.output + "/machines/crate/parts/lid/index.html").contains("Drawn again."))
     }
 
+    @Test("A content cache entry's length field is read unsigned and must fit the file: a damaged one is a miss, not a crash")
+    func damagedEntryLength() {
+        func entry(_ length: UInt64, payload: Int) -> Data {
+            withUnsafeBytes(of: length.littleEndian) { Data($0) } + Data(repeating: 0x41, count: payload)
+        }
+        #expect(ContentCache.headLength(of: entry(3, payload: 10)) == 3)
+        #expect(ContentCache.headLength(of: entry(10, payload: 10)) == 10)
+        #expect(ContentCache.headLength(of: entry(11, payload: 10)) == nil, "past the end")
+        // Read as a signed Int, this length was negative, passed the check and crashed every build.
+        #expect(ContentCache.headLength(of: entry(0xFFFF_FFFF_FFFF_FFF0, payload: 10)) == nil)
+        #expect(ContentCache.headLength(of: entry(UInt64(Int.max) + 1, payload: 10)) == nil)
+        #expect(ContentCache.headLength(of: Data([1, 0, 0])) == nil, "shorter than its length field")
+    }
+
     @Test("A machine text whose cached bytes are damaged is read again from the bundle: the pages stay right")
     func damagedText() throws {
         let scratch = try Scratch()
