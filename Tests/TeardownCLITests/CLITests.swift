@@ -21,7 +21,7 @@ struct CLITests {
     }
 
     @Test("check prints path:line:col and exits 1 for each invalid fixture", arguments: [
-        ("yaml-syntax", "content/machines/box/machine.yaml:3:7: error: YAML syntax error"),
+        ("yaml-syntax", "content/machines/box/machine.yaml:2:10: error: YAML syntax error: the '[' here is never closed"),
         ("missing-layer-image", "content/machines/box/parts/lid/part.yaml:3:10: error: layer image 'ghost.png' does not exist"),
         ("bad-date", "content/machines/box/parts/lid/comments/hello.md:3:7: error: 'date' is not an ISO 8601 date"),
         ("template-syntax", "Themes/default/templates/part.mustache:5:1: error: template syntax error"),

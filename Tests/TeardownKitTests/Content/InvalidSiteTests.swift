@@ -5,8 +5,9 @@ import Testing
 @Suite("Invalid sites")
 struct InvalidSiteTests {
     static let expectations: [String: Diagnostic] = [
-        "yaml-syntax": .error(.yamlSyntax("did not find expected ',' or ']'"),
-                              at: SourceLocation("content/machines/box/machine.yaml", line: 3, column: 7)),
+        // Reported where the bracket opens, not where YAML gave up looking for its end.
+        "yaml-syntax": .error(.yamlSyntax("the '[' here is never closed (did not find expected ',' or ']', line 3)"),
+                              at: SourceLocation("content/machines/box/machine.yaml", line: 2, column: 10)),
         "missing-layer-image": .error(.missingLayerImage("ghost.png"),
                                       at: SourceLocation("content/machines/box/parts/lid/part.yaml", line: 3, column: 10)),
         "unreadable-layer-image": .error(.unreadableImage("lid.png", reason: "not a PNG, JPEG, WebP, GIF or SVG image"),
