@@ -34,12 +34,7 @@ struct ListPaginationTests {
                       to: "content/site.yaml")
         }
 
-        func write(_ text: String, to path: String) throws {
-            let full = root + "/" + path
-            try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
-                                                    withIntermediateDirectories: true)
-            try text.write(toFile: full, atomically: true, encoding: .utf8)
-        }
+        func write(_ text: String, to path: String) throws { try Fixtures.write(text, to: path, in: root) }
 
         @discardableResult
         func build() throws -> SiteBuilder.Report {

@@ -28,6 +28,13 @@ enum Fixtures {
         (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     }
 
+    /// Writes `text` to `path` under `root`, making its folders.
+    static func write(_ text: String, to path: String, in root: String) throws {
+        let full = root + "/" + path
+        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: full, atomically: true, encoding: .utf8)
+    }
+
     /// Copies a fixture into a scratch folder so a test can change it.
     static func copy(_ source: String) -> String {
         let target = temporaryFolder() + "/site"
