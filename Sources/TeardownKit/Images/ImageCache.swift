@@ -3,7 +3,9 @@ import Foundation
 /// Processed images in the git-ignored cache folder, so an unchanged photo is never processed
 /// again. An entry is named by a digest of the source's bytes, the operation and its settings;
 /// a source's digest is remembered with the file's stat signature, so unchanged files are not
-/// read again either. Entries a build no longer uses are pruned when it ends.
+/// read again either. The index (`ImageIndex`) keeps each bundle's keys and outcomes, so a
+/// bundle whose signature is unchanged is taken as it is, with no key looked up. Entries no
+/// bundle uses any more are pruned when the build ends.
 final class ImageCache: @unchecked Sendable {
     /// A cached outcome: the result, or why the image cannot be used (kept too, so a broken
     /// photo is not decoded again on every build).
@@ -13,162 +15,148 @@ final class ImageCache: @unchecked Sendable {
         case failed(ImageFailure)
     }
 
-    /// One line of the outcome index: a dictionary's keys would need stored keys, which the
-    /// positional coder does not keep.
-    private struct Stored: Codable {
-        let key: String
-        let outcome: Outcome
-    }
-
     /// How many source files were read and hashed with each cache root in this process: a
     /// test checks that unchanged files are known by their signature alone.
     static let sourcesHashed = Locked<[String: Int]>([:])
+    /// How many outcomes were looked up by key with each cache root in this process (those of
+    /// a bundle taken as it is are not): a test checks that a change looks up its own bundle's.
+    static let lookedUp = Locked<[String: Int]>([:])
 
     let root: String
     var entries: String { root + "/entries" }
+    private let index: ImageIndex?
     private let lock = NSLock()
-    private var sources: [String: (signature: UInt64, digest: String)] = [:]
-    private var outcomes: [String: Outcome] = [:]
-    private var used = Set<String>()
-    private var usedSources = Set<String>()
-    /// Whether the indexes differ from what is on disk: they are rewritten only then.
-    private var changed = false
-
-    /// The keys of one bundle's images, in job order, as the last build made them from the
-    /// bundle's signature and the image settings.
-    struct BundleKeys: Codable, Equatable, Sendable {
-        let bundle: String
-        let signature: ContentDigest
-        let paths: [String]
-        let keys: [String]
-    }
-
-    /// The bundle key index, for one set of image settings.
-    private struct StoredBundles: Codable {
-        let settings: String
-        let bundles: [BundleKeys]
-    }
-
-    private var bundlesRead: StoredBundles?
-    private var bundlesNow: StoredBundles?
+    /// The rows as the index held them when the build began, decoded, with their bytes.
+    private var stored: [String: (settings: String, bytes: Data, images: BundleImages?)] = [:]
+    /// Every stored outcome by key, made when a key is first looked up outside its own bundle's row.
+    private var byKey: [String: Outcome]?
+    /// The indexes of earlier versions (files read whole), read once when the index is new.
+    private var legacyOutcomes: [String: Outcome] = [:]
+    private var legacySources: [String: (signature: UInt64, digest: String)] = [:]
+    /// Source digests worked out by this build, for the index.
+    private var sourcesNow: [String: (signature: UInt64, digest: String)] = [:]
+    /// This build's rows, by bundle (nil: the stored row, kept as it is).
+    private var rows: [String: (settings: String, images: BundleImages?)] = [:]
+    /// The entries folder as it was when the build began or listed it, and when that was.
+    private var reference: (status: FileSystem.Status?, taken: Double)
+    /// Whether the index vouches that every stored row's entry is there: the entries folder
+    /// is as it was when that was last known, and was not changed within the racy window of it.
+    private let vouched: Bool
+    /// The names in the entries folder, when a build had to list it.
+    private var listing: Set<String>?
+    /// Whether this build made or removed an entry.
+    private var foldersChanged = false
 
     init(root: String) {
         self.root = root
-        if let data = FileManager.default.contents(atPath: root + "/sources") { sources = Self.sources(in: data) }
-        // The index is read on every build: at 10,000 layers, decoding it as JSON was most of the
-        // image step's 0.9 s in a one-comment rebuild, which the positional form halved. The JSON
-        // index of earlier versions is still read once, so an upgrade does not make every image again.
-        if let data = FileManager.default.contents(atPath: root + "/outcomes.bin"),
-           let stored = try? BinaryDecoder().decode([Stored].self, from: data) {
-            outcomes = Dictionary(stored.map { ($0.key, $0.outcome) }, uniquingKeysWith: { first, _ in first })
-        } else if let data = FileManager.default.contents(atPath: root + "/outcomes"),
-                  let stored = try? JSONDecoder().decode([String: LegacyOutcome].self, from: data) {
-            outcomes = stored.mapValues(\.outcome)
-            changed = true
+        let index = ImageIndex.open(root + "/index.sqlite")
+        self.index = index
+        let taken = Date().timeIntervalSince1970
+        let status = FileSystem.status(root + "/entries")
+        reference = (status, taken)
+        if let status, let stamp = index?.entriesStamp(), let vouched = Self.parse(stamp) {
+            self.vouched = vouched.signature == status.signature && status.changed < vouched.taken - InputSnapshot.racyWindow
+        } else {
+            vouched = false
         }
+        for (name, row) in index?.bundles() ?? [:] {
+            stored[name] = (row.settings, row.images, try? BinaryDecoder().decode(BundleImages.self, from: row.images))
+        }
+        if index?.isNew ?? true { readLegacyIndexes() }
     }
 
-    /// The source index's lines, "<path>\t<hex signature>\t<digest>", cut from the bytes: split
-    /// as Strings, reading it was two thirds of the image step's own time in a one-comment sync
-    /// at 10,000 parts. A line that does not parse is left out, which costs only a re-read.
-    private static func sources(in data: Data) -> [String: (signature: UInt64, digest: String)] {
-        var sources: [String: (signature: UInt64, digest: String)] = [:]
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            sources.reserveCapacity(bytes.count / 120)
-            var start = 0
-            while start < bytes.count {
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-                defer { start = end + 1 }
-                let line = bytes[start..<end]
-                guard let first = line.firstIndex(of: UInt8(ascii: "\t")),
-                      let second = line[(first + 1)...].firstIndex(of: UInt8(ascii: "\t")),
-                      !line[(second + 1)...].contains(UInt8(ascii: "\t")),
-                      let signature = UInt64(String(decoding: UnsafeBufferPointer(rebasing: line[(first + 1)..<second]), as: UTF8.self),
-                                             radix: 16)
-                else { continue }
-                let path = String(decoding: UnsafeBufferPointer(rebasing: line[..<first]), as: UTF8.self)
-                sources[path] = (signature, String(decoding: UnsafeBufferPointer(rebasing: line[(second + 1)...]), as: UTF8.self))
-            }
-        }
-        return sources
+    private static func stamp(_ status: FileSystem.Status, taken: Double) -> String {
+        "\(String(status.signature, radix: 16)) \(taken)"
     }
 
-    /// The keys each bundle's images had in the last build with `settings`, by bundle.
-    func bundleKeys(settings: String) -> [String: BundleKeys] {
+    private static func parse(_ stamp: String) -> (signature: UInt64, taken: Double)? {
+        let fields = stamp.split(separator: " ")
+        guard fields.count == 2, let signature = UInt64(fields[0], radix: 16), let taken = Double(fields[1]) else { return nil }
+        return (signature, taken)
+    }
+
+    /// The stored row of `bundle`, when its keys were made under `settings`.
+    func stored(bundle: String, settings: String) -> BundleImages? {
+        guard let row = stored[bundle], row.settings == settings else { return nil }
+        return row.images
+    }
+
+    /// Whether every entry `images` names is in the entries folder: vouched for by the index,
+    /// or else looked for in a listing of the folder, taken once.
+    func hasEntries(_ images: BundleImages) -> Bool {
+        if vouched { return true }
         lock.lock()
         defer { lock.unlock() }
-        if bundlesRead == nil, let data = FileManager.default.contents(atPath: root + "/bundles.bin") {
-            bundlesRead = try? BinaryDecoder().decode(StoredBundles.self, from: data)
+        let present = presentEntries()
+        return (images.images + (images.cover.map { [$0] } ?? [])).allSatisfy { image in
+            guard let key = image.key, let outcome = image.outcome else { return true }
+            return !outcome.hasFiles || present.contains(key)
         }
-        guard let stored = bundlesRead, stored.settings == settings else { return [:] }
-        return Dictionary(stored.bundles.map { ($0.bundle, $0) }, uniquingKeysWith: { first, _ in first })
-    }
-
-    /// Keeps this build's keys by bundle, written by `finish` when they changed.
-    func rememberBundleKeys(settings: String, _ bundles: [BundleKeys]) {
-        lock.lock()
-        bundlesNow = StoredBundles(settings: settings, bundles: bundles)
-        lock.unlock()
-    }
-
-    /// Sources whose digests the bundle key index vouched for: their lines in the source index stay.
-    func useSources(_ paths: some Sequence<String>) {
-        lock.lock()
-        usedSources.formUnion(paths)
-        lock.unlock()
     }
 
     /// The SHA-256 of a file's bytes, read again only when its stat signature changed.
     func digest(of path: String) throws(ImageFailure) -> String {
         guard let status = FileSystem.status(path) else { throw .unreadable("the file cannot be read") }
         lock.lock()
-        let known = sources[path]
-        usedSources.insert(path)
+        let legacy = legacySources[path]
         lock.unlock()
-        if let known, known.signature == status.signature { return known.digest }
+        if let known = index?.source(path) ?? legacy, known.signature == status.signature {
+            if legacy != nil { remember(source: path, (status.signature, known.digest)) }
+            return known.digest
+        }
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe) else {
             throw .unreadable("the file cannot be read")
         }
         let digest = SHA256Hex.of(data)
         Self.sourcesHashed.withLock { $0[root, default: 0] += 1 }
-        lock.lock()
-        sources[path] = (status.signature, digest)
-        changed = true
-        lock.unlock()
+        remember(source: path, (status.signature, digest))
         return digest
     }
 
-    /// The outcome stored under `key`, when its files are still there.
-    func outcome(_ key: String) -> Outcome? {
-        outcomes([key])[0]
+    private func remember(source path: String, _ source: (signature: UInt64, digest: String)) {
+        lock.lock()
+        sourcesNow[path] = source
+        lock.unlock()
     }
 
-    /// The outcomes stored under `keys`, each when its files are still there, under one lock.
-    func outcomes(_ keys: [String]) -> [Outcome?] {
+    /// The outcome stored under `key`, when its files are still there. `hint` is the image at
+    /// the same place in the bundle's stored row: a changed bundle mostly keeps its images.
+    func outcome(_ key: String, hint: BundleImages.Image? = nil) -> Outcome? {
+        Self.lookedUp.withLock { $0[root, default: 0] += 1 }
         lock.lock()
         defer { lock.unlock() }
-        let present = presentEntries()
-        return keys.map { key in
-            used.insert(key)
-            switch outcomes[key] {
-            case let outcome? where outcome.hasFiles: return present.contains(key) ? outcome : nil
-            case let outcome: return outcome
+        let outcome: Outcome?
+        if let hint, hint.key == key, let known = hint.outcome {
+            outcome = known
+        } else {
+            outcome = outcomesByKey()[key]
+        }
+        guard let outcome else { return nil }
+        return !outcome.hasFiles || vouched || presentEntries().contains(key) ? outcome : nil
+    }
+
+    private func outcomesByKey() -> [String: Outcome] {
+        if let byKey { return byKey }
+        var made = legacyOutcomes
+        for row in stored.values {
+            for image in (row.images?.images ?? []) + (row.images?.cover.map { [$0] } ?? []) {
+                if let key = image.key, let outcome = image.outcome { made[key] = outcome }
             }
         }
+        byKey = made
+        return made
     }
 
-    /// The names in the entries folder, listed once (under the lock): a `stat` of each image's
-    /// entry, with a lock taken per image, was most of the image step in a one-comment sync at
-    /// 10,000 parts. Entries made since are added by `store`; `finish` prunes from this list.
+    /// The names in the entries folder, listed once (under the lock), when the index cannot
+    /// vouch for them. Entries made since are added by `store`; `finish` prunes from this list.
     private func presentEntries() -> Set<String> {
-        if let present { return present }
+        if let listing { return listing }
+        // Taken before the listing: a change after it shows in the folder's status.
+        reference = (FileSystem.status(entries), Date().timeIntervalSince1970)
         let listed = Set((try? FileManager.default.contentsOfDirectory(atPath: entries)) ?? [])
-        present = listed
+        listing = listed
         return listed
     }
-
-    private var present: Set<String>?
 
     /// Makes the files of entry `key` in a hidden folder given to `make`, then renames it into
     /// place, so a build killed half-way never leaves a partial entry behind.
@@ -176,10 +164,16 @@ final class ImageCache: @unchecked Sendable {
         let folder = entries + "/" + key
         let temporary = entries + "/.\(key).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let outcome: Outcome
+        lock.lock()
+        foldersChanged = true
+        lock.unlock()
         do {
             try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         } catch {
             // The cache cannot be written: report it like an unreadable image, and keep nothing.
+            lock.lock()
+            unwritten.insert(key)
+            lock.unlock()
             return .failed(.unreadable("the image cache cannot be written: \(error)"))
         }
         do throws(ImageFailure) {
@@ -193,6 +187,9 @@ final class ImageCache: @unchecked Sendable {
                     // Another build (of another output of the same site) made the same entry
                     // meanwhile: its files are the same, since the key names what they are made of.
                     guard FileSystem.isDirectory(folder) else {
+                        lock.lock()
+                        unwritten.insert(key)
+                        lock.unlock()
                         return .failed(.unreadable("the image cache cannot be written: \(error)"))
                     }
                 }
@@ -203,45 +200,128 @@ final class ImageCache: @unchecked Sendable {
             outcome = .failed(error)
         }
         lock.lock()
-        outcomes[key] = outcome
-        used.insert(key)
-        if outcome.hasFiles { _ = presentEntries(); present?.insert(key) }
-        changed = true
+        if outcome.hasFiles { listing?.insert(key) }
         lock.unlock()
         return outcome
     }
 
-    /// Removes every entry this build did not use, and writes the indexes when they changed.
-    /// Losing the indexes costs only time, so they are written without fsync.
+    /// Keeps this build's row of `bundle`: nil keeps the stored row as it is. An image whose
+    /// entry could not be written keeps no outcome, so the next build tries again.
+    func remember(bundle: String, settings: String, _ images: BundleImages?) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let images, !unwritten.isEmpty else {
+            rows[bundle] = (settings, images)
+            return
+        }
+        func kept(_ image: BundleImages.Image) -> BundleImages.Image {
+            image.key.map(unwritten.contains) == true ? BundleImages.Image(path: image.path, key: image.key, outcome: nil) : image
+        }
+        rows[bundle] = (settings, BundleImages(signature: images.signature, images: images.images.map(kept), cover: images.cover.map(kept)))
+    }
+
+    /// Keys whose entry could not be written: a full disk is not a lasting outcome.
+    private var unwritten = Set<String>()
+
+    /// Writes the rows that changed and removes the entries no bundle uses any more. Losing the
+    /// index costs only time, so it is written without fsync.
     func finish() {
         lock.lock()
         defer { lock.unlock() }
-        if let now = bundlesNow, now.settings != bundlesRead?.settings || now.bundles != bundlesRead?.bundles,
-           let data = try? BinaryEncoder().encode(now) {
-            try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-            FileSystem.replaceFile(data, at: root + "/bundles.bin")
+        var changes = ImageIndex.Changes()
+        var replaced: [BundleImages?] = []
+        for (name, row) in rows {
+            guard let images = row.images, let bytes = try? BinaryEncoder().encode(images) else { continue }
+            if let old = stored[name], old.settings == row.settings, old.bytes == bytes { continue }
+            changes.bundles[name] = (row.settings, bytes)
+            replaced.append(stored[name]?.images)
+            let paths = Set(images.images.map(\.path))
+            changes.goneSources += (stored[name]?.images?.images ?? []).map(\.path).filter { !paths.contains($0) }
         }
-        let kept = outcomes.filter { used.contains($0.key) }
-        let keptSources = sources.filter { usedSources.contains($0.key) }
-        // Entries another build (of another output) made meanwhile are not in the list, so not pruned.
-        for name in presentEntries() where !used.contains(name) {
-            // Hidden folders are other builds' entries in the making, unless their process is gone.
-            if name.hasPrefix("."), let pid = pid_t(name.split(separator: "-").dropFirst().first ?? ""),
-               kill(pid, 0) == 0 || Glibc.errno != ESRCH {
-                continue
+        for (name, row) in stored where rows[name] == nil {
+            changes.goneBundles.append(name)
+            replaced.append(row.images)
+            changes.goneSources += (row.images?.images ?? []).map(\.path)
+        }
+        changes.sources = sourcesNow
+        // The keys every bundle uses now, worked out only when a row changed its keys.
+        let keysNow: () -> Set<String> = {
+            var keys = Set<String>()
+            for (name, row) in self.rows {
+                guard let images = row.images ?? self.stored[name]?.images else { continue }
+                for image in images.images + (images.cover.map { [$0] } ?? []) { if let key = image.key { keys.insert(key) } }
             }
-            try? FileSystem.removeTree(entries + "/" + name)
+            return keys
         }
-        guard changed || kept.count != outcomes.count || keptSources.count != sources.count else { return }
+        let dropped = replaced.flatMap { old in (old?.images ?? []) + (old?.cover.map { [$0] } ?? []) }
+            .compactMap { $0.outcome?.hasFiles == true ? $0.key : nil }
+        var used: Set<String>?
+        if !dropped.isEmpty || listing != nil {
+            let keys = keysNow()
+            used = keys
+            for key in Set(dropped) where !keys.contains(key) {
+                try? FileSystem.removeTree(entries + "/" + key)
+                foldersChanged = true
+            }
+        }
+        // A listing was taken: entries of no bundle (from a build killed after making them) go too.
+        if let listing, let used {
+            for name in listing where !used.contains(name) {
+                // Hidden folders are other builds' entries in the making, unless their process is gone.
+                if name.hasPrefix("."), let pid = pid_t(name.split(separator: "-").dropFirst().first ?? ""),
+                   kill(pid, 0) == 0 || Glibc.errno != ESRCH {
+                    continue
+                }
+                try? FileSystem.removeTree(entries + "/" + name)
+                foldersChanged = true
+            }
+        }
+        // The index vouches for the entries only while the folder is as this build found it:
+        // a folder this build changed is listed by the next one, which vouches from then on.
+        let now = FileSystem.status(entries)
+        if !foldersChanged, vouched || listing != nil, let now, let before = reference.status, now.signature == before.signature {
+            changes.entriesStamp = Self.stamp(now, taken: reference.taken)
+        }
+        let stampChanged = changes.entriesStamp != index?.entriesStamp()
+        guard !changes.bundles.isEmpty || !changes.goneBundles.isEmpty || !changes.sources.isEmpty
+            || !changes.goneSources.isEmpty || stampChanged else { return }
         try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        let stored = kept.sorted { $0.key < $1.key }.map { Stored(key: $0.key, outcome: $0.value) }
-        if let data = try? BinaryEncoder().encode(stored) { FileSystem.replaceFile(data, at: root + "/outcomes.bin") }
-        try? FileSystem.unlinkIfPresent(root + "/outcomes")
-        let lines = keptSources.sorted { $0.key < $1.key }
-            .map { "\($0.key)\t\(String($0.value.signature, radix: 16))\t\($0.value.digest)\n" }
-        FileSystem.replaceFile(Data(lines.joined().utf8), at: root + "/sources")
+        index?.write(changes)
+        if index?.isNew == true {
+            for file in ["outcomes.bin", "outcomes", "sources", "bundles.bin"] { try? FileSystem.unlinkIfPresent(root + "/" + file) }
+        }
     }
 
+    /// The outcome and source indexes of earlier versions, whole files, read once so that an
+    /// upgrade makes no image again: the positional outcome index and the JSON one before it.
+    private func readLegacyIndexes() {
+        if let data = FileManager.default.contents(atPath: root + "/sources") { legacySources = Self.sources(in: data) }
+        if let data = FileManager.default.contents(atPath: root + "/outcomes.bin"),
+           let stored = try? BinaryDecoder().decode([LegacyStored].self, from: data) {
+            legacyOutcomes = Dictionary(stored.map { ($0.key, $0.outcome) }, uniquingKeysWith: { first, _ in first })
+        } else if let data = FileManager.default.contents(atPath: root + "/outcomes"),
+                  let stored = try? JSONDecoder().decode([String: LegacyOutcome].self, from: data) {
+            legacyOutcomes = stored.mapValues(\.outcome)
+        }
+    }
+
+    /// One line of the positional outcome index of earlier versions.
+    private struct LegacyStored: Codable {
+        let key: String
+        let outcome: Outcome
+    }
+
+    /// The source index's lines of earlier versions, "<path>\t<hex signature>\t<digest>".
+    /// A line that does not parse is left out, which costs only a re-read.
+    private static func sources(in data: Data) -> [String: (signature: UInt64, digest: String)] {
+        var sources: [String: (signature: UInt64, digest: String)] = [:]
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+            guard fields.count == 3, let signature = UInt64(String(decoding: fields[1], as: UTF8.self), radix: 16) else { continue }
+            sources[String(decoding: fields[0], as: UTF8.self)] = (signature, String(decoding: fields[2], as: UTF8.self))
+        }
+        return sources
+    }
 }
 
 extension ImageCache.Outcome {

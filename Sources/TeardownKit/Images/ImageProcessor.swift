@@ -12,13 +12,13 @@ struct ImageProcessor: Sendable {
     let maxPixels: Int
     let cache: ImageCache
 
-    /// `signatures` are the bundles' signatures the input snapshot vouches for: an image of a
-    /// bundle whose signature and settings are those of the last build keeps the key it had,
-    /// without its source being looked at or its key worked out again.
+    /// `signatures` are the bundles' signatures the input snapshot vouches for: a bundle whose
+    /// signature and settings are those of the last build keeps its images' keys and outcomes
+    /// as the index holds them, without its sources being looked at or a key looked up.
     func process(_ content: SiteContent, signatures: [String: ContentDigest] = [:],
                  progress: BuildProgress.Handler? = nil) -> ProcessedImages {
         var jobs: [Job] = []
-        var bundles: [(name: String, signature: ContentDigest?, jobs: Range<Int>)] = []
+        var bundles: [(name: String, signature: String?, jobs: Range<Int>)] = []
         for machine in content.machines {
             let first = jobs.count
             for photo in machine.head.photos { jobs.append(.photo(photo.file, widths: settings.widths)) }
@@ -28,36 +28,32 @@ struct ImageProcessor: Sendable {
                 for photo in part.photos { jobs.append(.photo(photo.file, widths: settings.widths)) }
             }
             let name = (machine.folder.displayPath as NSString).lastPathComponent
-            bundles.append((name, signatures[name], first..<jobs.count))
+            bundles.append((name, signatures[name]?.description, first..<jobs.count))
         }
         let settingsKey = self.settingsKey
-        let known = cache.bundleKeys(settings: settingsKey)
-        var remembered: [Int: String] = [:]
-        for bundle in bundles {
-            guard let signature = bundle.signature, let keys = known[bundle.name], keys.signature == signature,
-                  keys.paths == jobs[bundle.jobs].map(\.source.absolutePath) else { continue }
-            for (index, key) in zip(bundle.jobs, keys.keys) { remembered[index] = key }
+        // Each bundle's stored row; those whose signature vouches for them are taken as they are.
+        let rows = bundles.map { cache.stored(bundle: $0.name, settings: settingsKey) }
+        let carried = bundles.indices.map { index -> Bool in
+            guard let row = rows[index] else { return false }
+            return row.holds(signature: bundles[index].signature, paths: jobs[bundles[index].jobs].lazy.map(\.source.absolutePath))
+                && cache.hasEntries(row)
         }
-        // Keys not remembered are worked out on all cores (each reads a source's stat, or its
-        // bytes); then every key is looked up in the cache at once.
-        let unknown = jobs.indices.filter { remembered[$0] == nil }
-        let worked = ParallelMap.map(unknown) { index in Result { () throws(ImageFailure) in try key(of: jobs[index]) } }
-        var found = jobs.indices.map { index in remembered[index].map { Result<String, ImageFailure>.success($0) } }
-        for (index, result) in zip(unknown, worked) { found[index] = result }
-        cache.useSources(remembered.keys.map { jobs[$0].source.absolutePath })
-        let results = found.map { $0! }
-        var looked = cache.outcomes(results.compactMap { try? $0.get() }).makeIterator()
-        let keys = results.map { result in result.map { key in (key, looked.next()!) } }
-        cache.rememberBundleKeys(settings: settingsKey, bundles.compactMap { bundle in
-            guard let signature = bundle.signature else { return nil }
-            var found: [String] = []
-            for result in keys[bundle.jobs] {
-                guard case .success(let (key, _)) = result else { return nil }
-                found.append(key)
+        var hints = [BundleImages.Image?](repeating: nil, count: jobs.count)
+        var found = [Result<(String, ImageCache.Outcome?), ImageFailure>?](repeating: nil, count: jobs.count)
+        for (index, bundle) in bundles.enumerated() {
+            guard let row = rows[index] else { continue }
+            for (job, image) in zip(bundle.jobs, row.images) where image.path == jobs[job].source.absolutePath {
+                if carried[index], let key = image.key { found[job] = .success((key, image.outcome)) } else { hints[job] = image }
             }
-            return ImageCache.BundleKeys(bundle: bundle.name, signature: signature,
-                                         paths: jobs[bundle.jobs].map(\.source.absolutePath), keys: found)
-        })
+        }
+        // The other bundles' keys are worked out on all cores (each reads a source's stat, or
+        // its bytes), then looked up, their own stored row first.
+        let unknown = jobs.indices.filter { found[$0] == nil }
+        let worked = ParallelMap.map(unknown) { index in Result { () throws(ImageFailure) in try key(of: jobs[index]) } }
+        for (index, result) in zip(unknown, worked) {
+            found[index] = result.map { key in (key, cache.outcome(key, hint: hints[index])) }
+        }
+        let keys = found.map { $0! }
         var outcomes = [String: ImageCache.Outcome]()
         var layerKeys = [String: String]()
         var missing: [(Job, String)] = []
@@ -82,10 +78,17 @@ struct ImageProcessor: Sendable {
         // Every machine's layers composed into one image: the cover of a machine whose
         // machine.yaml names no photo, and the faded machine behind each of its part pages.
         var composedStacks: [String: ProcessedPhoto] = [:]
+        var coverKeys: [String: String] = [:]
         var missingCovers: [(Machine, String)] = []
-        for machine in content.machines where !machine.outlines.isEmpty {
-            guard let key = coverKey(machine, layerKeys: layerKeys) else { continue }
-            switch cache.outcome(key) {
+        for (index, machine) in content.machines.enumerated() where !machine.outlines.isEmpty {
+            if carried[index], let cover = rows[index]?.cover, let key = cover.key {
+                coverKeys[machine.slug] = key
+                if case .photo(let photo)? = cover.outcome { composedStacks[machine.slug] = photo; continue }
+                if cover.outcome != nil { continue }
+            }
+            guard let key = coverKeys[machine.slug] ?? coverKey(machine, layerKeys: layerKeys) else { continue }
+            coverKeys[machine.slug] = key
+            switch cache.outcome(key, hint: rows[index]?.cover) {
             case .photo(let cover)?: composedStacks[machine.slug] = cover
             case .failed?, .layer?: break
             case nil: missingCovers.append((machine, key))
@@ -107,9 +110,30 @@ struct ImageProcessor: Sendable {
             counter.step()
             return (machine.slug, outcome)
         }
-        for case (let slug, .photo(let cover)) in composed { composedStacks[slug] = cover }
+        var coverOutcomes: [String: ImageCache.Outcome] = [:]
+        for (slug, outcome) in composed {
+            coverOutcomes[slug] = outcome
+            if case .photo(let cover) = outcome { composedStacks[slug] = cover }
+        }
         var covers: [String: ProcessedPhoto] = [:]
         for machine in content.machines where machine.cover == nil { covers[machine.slug] = composedStacks[machine.slug] }
+        for (index, bundle) in bundles.enumerated() {
+            guard !carried[index] else {
+                cache.remember(bundle: bundle.name, settings: settingsKey, nil)
+                continue
+            }
+            let slug = content.machines[index].slug
+            let images = bundle.jobs.map { job -> BundleImages.Image in
+                let path = jobs[job].source.absolutePath
+                return BundleImages.Image(path: path, key: try? keys[job].get().0, outcome: outcomes[path])
+            }
+            let cover = coverKeys[slug].map { key in
+                BundleImages.Image(path: "", key: key,
+                                   outcome: coverOutcomes[slug] ?? composedStacks[slug].map { .photo($0) })
+            }
+            cache.remember(bundle: bundle.name, settings: settingsKey,
+                           BundleImages(signature: bundle.signature, images: images, cover: cover))
+        }
         cache.finish()
 
         var photos: [String: ProcessedPhoto] = [:], layers: [String: ProcessedLayer] = [:]

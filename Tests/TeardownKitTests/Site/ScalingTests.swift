@@ -54,10 +54,11 @@ private struct GeneratedCatalog {
         var written = 0
         var headsDecoded = 0
         var imagesKeyed = 0
+        var imagesLookedUp = 0
         var sourcesHashed = 0
         var machinesDigested = 0
         var description: String {
-            "\(written) outputs written, \(headsDecoded) heads decoded, \(imagesKeyed) images keyed, \(sourcesHashed) sources hashed, "
+            "\(written) outputs written, \(headsDecoded) heads decoded, \(imagesKeyed) images keyed, \(imagesLookedUp) looked up, \(sourcesHashed) sources hashed, "
                 + "\(machinesDigested) machines' units digested"
         }
     }
@@ -71,14 +72,15 @@ private struct GeneratedCatalog {
         let heads = { ContentCache.headsDecoded.withLock { $0[cache + "/content"] ?? 0 } }
         let keyed = { ImageProcessor.keyed.withLock { $0[cache + "/images"] ?? 0 } }
         let hashed = { ImageCache.sourcesHashed.withLock { $0[cache + "/images"] ?? 0 } }
-        let before = (heads(), keyed(), hashed())
+        let looked = { ImageCache.lookedUp.withLock { $0[cache + "/images"] ?? 0 } }
+        let before = (heads(), keyed(), hashed(), looked())
         let inputs = builder.walkInputs()
         let report = try Syncer(siteRoot: site, source: Inbox.source(inbox, scratch: cache + "/sync/downloads"))
             .run(dryRun: false, inputs: inputs)
         #expect(report.count(.accept) == 1)
         let build = try builder.build(inputs: inputs, changed: report.filed.map { site + "/" + $0 })
         return Cost(written: build.written, headsDecoded: heads() - before.0, imagesKeyed: keyed() - before.1,
-                    sourcesHashed: hashed() - before.2, machinesDigested: build.machinesDigested)
+                    imagesLookedUp: looked() - before.3, sourcesHashed: hashed() - before.2, machinesDigested: build.machinesDigested)
     }
 }
 
@@ -88,7 +90,7 @@ struct ScalingTests {
     /// change. (The walk stats every input by design; heads of unchanged machines are decoded
     /// once per process, which this in-process test does not see; the page list and the
     /// state files still grow with the catalog.)
-    @Test("One synced comment writes, decodes, keys and hashes as much at 1,000 parts as at 100")
+    @Test("One synced comment writes, decodes, keys, looks up and hashes as much at 1,000 parts as at 100")
     func oneComment() throws {
         var costs: [GeneratedCatalog.Cost] = []
         for machines in [5, 50] {
@@ -105,6 +107,9 @@ struct ScalingTests {
         #expect(large.imagesKeyed == small.imagesKeyed && large.imagesKeyed <= GeneratedCatalog.partsPerMachine,
                 "100 parts: \(small); 1,000 parts: \(large)")
         #expect(large.sourcesHashed == small.sourcesHashed, "\(large)")
+        // Only the changed bundle's images and cover are looked up; the others' rows are taken as they are.
+        #expect(large.imagesLookedUp == small.imagesLookedUp && large.imagesLookedUp <= GeneratedCatalog.partsPerMachine + 1,
+                "100 parts: \(small); 1,000 parts: \(large)")
         #expect(large.machinesDigested == 1 && small.machinesDigested == 1, "100 parts: \(small); 1,000 parts: \(large)")
     }
 }
