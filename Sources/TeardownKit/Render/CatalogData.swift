@@ -77,7 +77,7 @@ struct CatalogData: Encodable {
     /// The newest date a machine's content carries.
     static func updated(_ machine: MachineView) -> ISODate? {
         // Through the machine's feed unit: one unit a machine, not the text and photos of every part.
-        let dates = [machine.updated, machine.recentComments.first?.comment.date].compactMap { $0 }
+        let dates = [machine.updated, machine.newestCommentDate].compactMap { $0 }
             + machine.feedPhotos.compactMap(\.photo.date)
         return dates.max()
     }

@@ -110,7 +110,13 @@ struct MachineView: MachineAddressable {
     /// lists: the text of the machine and of each part, without decoding it.
     var recentComments: [RecentComment] {
         reads.record(.machine(index, .feed))
-        return machine.head.recent
+        return machine.head.recent.all
+    }
+
+    /// The date of the machine's newest comment, without decoding the comments.
+    var newestCommentDate: ISODate? {
+        reads.record(.machine(index, .feed))
+        return machine.head.recent.newest
     }
 
     /// Every photo of the machine and its parts, with the part it shows (nil: the machine):

@@ -79,26 +79,43 @@ extension PageRenderer {
         return a.id > b.id
     }
 
-    private func feedItems(_ m: Int) -> [FeedItem] {
-        let machine = content.machines[m]
+    private func commentItems(_ m: Int) -> [FeedItem] {
         let perPage = content.config.commentsPerPage
         // A machine keeps its newest comments beside its outline: as many as a feed lists.
-        var items = machine.recentComments.map { recent in
+        return content.machines[m].recentComments.map { recent in
             FeedItem(date: recent.comment.date, machine: m, part: recent.part,
                      kind: .comment(recent.comment, page: recent.position / perPage + 1))
         }
-        for (p, photo) in machine.feedPhotos {
-            // A photo without a date has no place in a list of what is new.
-            if let date = photo.date { items.append(FeedItem(date: date, machine: m, part: p, kind: .photo(photo))) }
+    }
+
+    private func photoItems(_ m: Int) -> [FeedItem] {
+        // A photo without a date has no place in a list of what is new.
+        content.machines[m].feedPhotos.compactMap { p, photo in
+            photo.date.map { FeedItem(date: $0, machine: m, part: p, kind: .photo(photo)) }
         }
-        return items
+    }
+
+    /// The site's newest items: every machine's dated photos, and the comments of the machines
+    /// whose newest comment can still make the list, the machines with the newest first. A
+    /// machine's comments are decoded only then: they were half of decoding every machine's
+    /// head, which the site's feed did on every new comment.
+    private func siteFeedItems() -> [FeedItem] {
+        var top = Self.newest(content.machines.indices.flatMap(photoItems), limit: Self.feedLimit)
+        let dates = content.machines.indices.map { content.machines[$0].newestCommentDate }
+        let order = dates.indices.filter { dates[$0] != nil }.sorted { (dates[$0]!, $0) > (dates[$1]!, $1) }
+        for m in order {
+            // Items of one date go by machine, part and id: a machine whose newest comment has
+            // the date of the last item may still come before it.
+            if top.count == Self.feedLimit, let last = top.last, dates[m]! < last.date { break }
+            top = Self.newest(top + commentItems(m), limit: Self.feedLimit)
+        }
+        return top
     }
 
     /// The Atom feed of new comments and photos: the site's (`machine` nil) or one machine's.
     func feed(_ machineIndex: Int?) -> String {
         let siteTitle = content.config.title
-        let items = Self.newest(machineIndex.map { feedItems($0) } ?? content.machines.indices.flatMap { feedItems($0) },
-                                limit: Self.feedLimit)
+        let items = machineIndex.map { Self.newest(commentItems($0) + photoItems($0), limit: Self.feedLimit) } ?? siteFeedItems()
         let machine = machineIndex.map { content.machines[$0] }
         let feedURL = machine.map { Routes.feed(of: $0) } ?? Routes.feed
         let page = machine.map { Routes.machine($0) } ?? Routes.catalog

@@ -155,7 +155,7 @@ private struct MachineUnits: Sendable {
         }
         // What feeds show: the newest comments (each one's place gives its discussion page) and the photos.
         var feed = Fingerprint()
-        for recent in machine.head.recent {
+        for recent in machine.head.recent.all {
             feed.add(recent.part ?? -1)
             feed.add(recent.position)
             feed.add(recent.comment.id)

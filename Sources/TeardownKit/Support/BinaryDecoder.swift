@@ -43,6 +43,14 @@ struct BinaryDecoder {
             return bytes.withUnsafeBufferPointer { String(decoding: $0[position..<position + count], as: UTF8.self) }
         }
 
+        /// A length, then that many bytes as they are (`BinaryBlob`).
+        func raw() throws -> [UInt8] {
+            let count = Int(try integer())
+            guard count <= bytes.count - position else { throw Self.corrupt }
+            defer { position += count }
+            return Array(bytes[position..<position + count])
+        }
+
         func flag() throws -> Bool {
             switch try byte() {
             case 0: false

@@ -30,6 +30,12 @@ struct BinaryEncoder {
             bytes.append(UInt8(rest))
         }
 
+        /// A length, then the bytes as they are (`BinaryBlob`).
+        func raw(_ value: [UInt8]) {
+            integer(UInt64(value.count))
+            bytes.append(contentsOf: value)
+        }
+
         func string(_ value: String) {
             var value = value
             value.withUTF8 { utf8 in
