@@ -161,6 +161,16 @@ struct InputSnapshot: Sendable {
     }
 
     func serialized(_ record: Record) -> Data {
+        var bytes = head(record)
+        bytes += Self.entriesMarker.dropFirst()
+        bytes += Self.lines(entries)
+        // A file cut short must not vouch for the entries it lost.
+        bytes += "end \(entries.count)\n".utf8
+        return Data(bytes)
+    }
+
+    /// The stored form's lines before its entries: the key, the record and the roots.
+    func head(_ record: Record) -> [UInt8] {
         var text = Self.header + "\nkey \(key)\ntree \(record.tree)\ncounts \(record.pages) \(record.files)\n"
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
@@ -169,11 +179,14 @@ struct InputSnapshot: Sendable {
             text += "warning \(json)\n"
         }
         for root in roots { text += "root \(root)\n" }
-        text += "entries\n"
-        // Bytes appended in place: built as a String, this was most of the publish step's
-        // own time in a one-comment sync at 10,000 parts.
-        var bytes = [UInt8](text.utf8)
-        bytes.reserveCapacity(bytes.count + entries.count * 80)
+        return Array(text.utf8)
+    }
+
+    /// The stored form of `entries`, a line each. Bytes appended in place: built as a String,
+    /// this was most of the publish step's own time in a one-comment sync at 10,000 parts.
+    static func lines(_ entries: some Collection<Entry>) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(entries.count * 80)
         let digits = Array("0123456789abcdef".utf8)
         func appendHex(_ value: UInt64) {
             for shift in stride(from: 60, through: 0, by: -4) { bytes.append(digits[Int((value >> UInt64(shift)) & 0xf)]) }
@@ -191,9 +204,17 @@ struct InputSnapshot: Sendable {
             bytes += entry.path.utf8
             bytes.append(UInt8(ascii: "\n"))
         }
-        // A file cut short must not vouch for the entries it lost.
-        bytes += "end \(entries.count)\n".utf8
-        return Data(bytes)
+        return bytes
+    }
+
+    /// The stored form put together from a head (`head`) and lines (`lines`) of `count` entries.
+    static func assemble(head: [UInt8], lines: [[UInt8]], count: Int) -> [UInt8] {
+        var bytes = head
+        bytes.reserveCapacity(head.count + lines.reduce(0) { $0 + $1.count } + 32)
+        bytes += entriesMarker.dropFirst()
+        for chunk in lines { bytes += chunk }
+        bytes += "end \(count)\n".utf8
+        return bytes
     }
 
     /// What a stored snapshot says of the inputs on disk now.
@@ -227,7 +248,16 @@ struct InputSnapshot: Sendable {
     static func check(at path: String, roots: [String], key: ContentDigest, racyWindow: Double = racyWindow,
                       tree: (String) -> Bool = { _ in true }) -> Check? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let bytes = [UInt8](data)
+        return check([UInt8](data), roots: roots, key: key, racyWindow: racyWindow, tree: tree) { refreshed in
+            // Losing the refresh costs only time; a kill leaves the old file or the new one.
+            _ = FileSystem.replaceFile(Data(refreshed), at: path)
+        }
+    }
+
+    /// `check` of the stored form `bytes`; `refresh` is given the bytes with the settled
+    /// entries' content digests left out, when there are any.
+    static func check(_ bytes: [UInt8], roots: [String], key: ContentDigest, racyWindow: Double = racyWindow,
+                      tree: (String) -> Bool = { _ in true }, refresh: ([UInt8]) -> Void) -> Check? {
         guard let (record, settled, changed) = read(bytes, roots: roots, key: key, tree: tree,
                                                     settledBefore: Date().timeIntervalSince1970 - racyWindow)
         else { return nil }
@@ -236,15 +266,15 @@ struct InputSnapshot: Sendable {
             return .changed(changed, stored: InputSnapshot(key: key, roots: roots, entries: entries))
         }
         if !settled.isEmpty {
-            var refreshed = Data(capacity: bytes.count)
+            var refreshed: [UInt8] = []
+            refreshed.reserveCapacity(bytes.count)
             var start = 0
             for range in settled.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-                refreshed.append(contentsOf: bytes[start..<range.lowerBound])
+                refreshed += bytes[start..<range.lowerBound]
                 start = range.upperBound
             }
-            refreshed.append(contentsOf: bytes[start...])
-            // Losing the refresh costs only time; a kill leaves the old file or the new one.
-            _ = FileSystem.replaceFile(refreshed, at: path)
+            refreshed += bytes[start...]
+            refresh(refreshed)
         }
         return .unchanged(record)
     }
@@ -257,7 +287,7 @@ struct InputSnapshot: Sendable {
     /// The record in `bytes`, whole and for these roots and key. With `settledBefore`, only if
     /// every entry is as it is on disk, with the byte ranges of the content digests of racy
     /// entries that settled before that time.
-    private static func read(_ bytes: [UInt8], roots: [String], key: ContentDigest, tree expected: (String) -> Bool,
+    static func read(_ bytes: [UInt8], roots: [String], key: ContentDigest, tree expected: (String) -> Bool,
                              settledBefore: Double?)
         -> (record: Record, settled: [Range<Int>], changed: [String])? {
         guard let lines = entryLines(bytes) else { return nil }
@@ -290,7 +320,7 @@ struct InputSnapshot: Sendable {
 
     /// Where the entry lines of the stored form lie: after the "entries" line, before the
     /// closing "end" line; nil when the bytes have neither.
-    private static let entriesMarker = Array("\nentries\n".utf8)
+    static let entriesMarker = Array("\nentries\n".utf8)
 
     static func entryLines(_ bytes: [UInt8]) -> Range<Int>? {
         guard let marker = bytes.firstRange(of: entriesMarker), bytes.last == UInt8(ascii: "\n"),

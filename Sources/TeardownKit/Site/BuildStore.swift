@@ -26,9 +26,9 @@ import GRDB
 struct BuildStore: Sendable {
     /// Bumped whenever the tables change; a store of another version of Teardown starts over too,
     /// as every page's digest holds the version.
-    static let format = "teardown-state 3 " + TeardownVersion.build
+    static let format = "teardown-state 4 " + TeardownVersion.build
 
-    private let queue: DatabaseQueue
+    let queue: DatabaseQueue
     /// The database file, for messages.
     let path: String
 
@@ -72,7 +72,7 @@ struct BuildStore: Sendable {
         try queue.write { db in
             let stored = try? String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'")
             if stored == Self.format { return nil }
-            for table in ["meta", "trees", "outputs", "units", "pages", "bundles", "lag"] {
+            for table in ["meta", "trees", "outputs", "units", "pages", "bundles", "lag", "inputs"] {
                 try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
             }
             try db.execute(sql: """
@@ -87,6 +87,8 @@ struct BuildStore: Sendable {
                                      low INTEGER NOT NULL) WITHOUT ROWID;
                 CREATE INDEX bundles_by_slug ON bundles(slug);
                 CREATE TABLE lag(path TEXT PRIMARY KEY) WITHOUT ROWID;
+                CREATE TABLE inputs(grp TEXT PRIMARY KEY, signature TEXT NOT NULL, count INTEGER NOT NULL,
+                                    lines BLOB NOT NULL) WITHOUT ROWID;
                 """)
             try db.execute(sql: "INSERT INTO meta(name, value) VALUES ('format', ?)", arguments: [Self.format])
             return stored == nil ? nil : .otherVersion

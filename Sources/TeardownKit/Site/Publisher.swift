@@ -53,7 +53,8 @@ struct Publisher: Sendable {
     }
 
     /// Finishes or undoes what an interrupted build left behind, and reads the manifests.
-    func recover() throws -> Trees {
+    /// `opened` is the build store when the build opened it already.
+    func recover(opened: (BuildStore, BuildStore.Notice?)? = nil) throws -> Trees {
         if FileSystem.exists(previous) {
             if !FileSystem.exists(output) {
                 // Stopped between the renames of a two-step swap: put the previous site back.
@@ -82,7 +83,7 @@ struct Publisher: Sendable {
         }
         let path = cacheFolder + "/state.sqlite"
         do {
-            return try read(BuildStore.open(path))
+            return try read(opened ?? BuildStore.open(path))
         } catch {
             // Damage SQLite finds only when a page of the file is read: start over.
             try BuildStore.remove(path)

@@ -123,8 +123,10 @@ public struct SiteBuilder: Sendable {
         var clock = StepClock(output: output)
         let pagefind = locatePagefind()
         let key = settingsKey(pagefind: try? pagefind.get())
+        // The store is opened first: it holds the snapshot of the inputs the check compares with.
+        let opened = openStore()
         let (inputs, signatures) = try clock.run(.inputs) { () -> (InputCheck, InputSnapshot.BundleSignatures?) in
-            let inputs = checkInputs(key: key, walked: walked, changed: changed)
+            let inputs = checkInputs(key: key, walked: walked, changed: changed, store: opened?.0)
             return (inputs, inputs.snapshot?.bundleSignatures())
         }
         if case .unchanged(let record) = inputs {
@@ -147,10 +149,12 @@ public struct SiteBuilder: Sendable {
         }
         site.notices = notices.map(\.description)
         clock.warnings = site.warnings
-        var outputs = try clock.run(.fingerprint) { try fingerprint(site, signatures: full ? [:] : signatures?.settled ?? [:]) }
+        var outputs = try clock.run(.fingerprint) {
+            try fingerprint(site, signatures: full ? [:] : signatures?.settled ?? [:], opened: opened)
+        }
         if let notice = outputs.notice { site.notices.append(notice.rawValue) }
         if outputs.upToDate {
-            try clock.run(.publish) { remember(inputs.snapshot, site: site) }
+            try clock.run(.publish) { remember(inputs.snapshot, site: site, store: outputs.store) }
             return report(site, outputs, written: 0, removed: 0, timings: clock.timings)
         }
         let written = try clock.run(.render) { try render(site, &outputs, progress: progress) }
@@ -162,7 +166,7 @@ public struct SiteBuilder: Sendable {
                                    readsKnown: outputs.readsKnown, current: outputs.units.computed,
                                    changedUnits: outputs.changedUnits, bundles: outputs.bundles)
             }, store: outputs.store)
-            remember(inputs.snapshot, site: site)
+            remember(inputs.snapshot, site: site, store: outputs.store)
             // Files of the search index come and go with it; the report counts the site's own outputs.
             return outputs.published == nil ? 0
                 : outputs.changes.filter { outputs.target[$0] == nil && !$0.hasPrefix(Self.indexPrefix) }.count
@@ -180,29 +184,36 @@ public struct SiteBuilder: Sendable {
     // MARK: The steps
 
     /// Whether the inputs are as the last build found them, with the published tree unchanged too.
-    private func checkInputs(key: ContentDigest, walked: BuildInputs?, changed: [String]?) -> InputCheck {
-        let snapshotPath = outputCacheFolder + "/inputs"
+    private func checkInputs(key: ContentDigest, walked: BuildInputs?, changed: [String]?, store: BuildStore?) -> InputCheck {
         let tree = FileSystem.identity(of: output)?.description
+        let roots = inputRoots
+        let stored = { store?.inputs().flatMap { InputSnapshot.stored($0, roots: roots, key: key) } }
         if !full, let walked, walked.snapshot?.key == key, let snapshot = walked.snapshot?.updating(changed ?? []) {
             // Paths the caller wrote are a change: reading the stored snapshot back to compare
             // took a tenth of a one-comment sync. (Were they no change after all, the pipeline
             // finds every output up to date and publishes nothing.)
             if let changed, !changed.isEmpty { return .changed(snapshot) }
-            if let (stored, record) = InputSnapshot.stored(at: snapshotPath, roots: inputRoots, key: key), record.tree == tree,
-               stored.sameEntries(as: snapshot) {
+            if let (stored, record) = stored(), record.tree == tree, stored.sameEntries(as: snapshot) {
                 return .unchanged(record)
             }
             return .changed(snapshot)
         }
-        if !full, let changed, let (stored, record) = InputSnapshot.stored(at: snapshotPath, roots: inputRoots, key: key),
-           record.tree == tree, let snapshot = stored.updating(changed) {
+        if !full, let changed, let (stored, record) = stored(), record.tree == tree, let snapshot = stored.updating(changed) {
             // Events that touched no input (an editor's hidden swap file) leave the site as it was.
             return snapshot.sameEntries(as: stored) ? .unchanged(record) : .changed(snapshot)
         }
         // The published tree is compared first: a snapshot of another tree is not worth
         // checking against the disk, which stats every input.
         if !full {
-            switch InputSnapshot.check(at: snapshotPath, roots: inputRoots, key: key, tree: { $0 == tree }) {
+            let check = store?.inputs().flatMap { bytes in
+                InputSnapshot.check(bytes, roots: roots, key: key, tree: { $0 == tree }) { refreshed in
+                    // Losing the refresh costs only time.
+                    if let (snapshot, record) = InputSnapshot.stored(refreshed, roots: roots, key: key) {
+                        try? store?.storeInputs(snapshot, record: record, whole: true)
+                    }
+                }
+            }
+            switch check {
             case .unchanged(let record)?:
                 return .unchanged(record)
             case .changed(let paths, let stored)?:
@@ -272,9 +283,10 @@ public struct SiteBuilder: Sendable {
     /// Every output's digest, and what the published and spare trees hold. A page is carried
     /// over when every unit it read last time has the digest it had then; the others are
     /// rendered. Copied files are fingerprinted by their source.
-    private func fingerprint(_ site: PlannedSite, signatures: [String: ContentDigest]) throws -> Outputs {
+    private func fingerprint(_ site: PlannedSite, signatures: [String: ContentDigest],
+                             opened: (BuildStore, BuildStore.Notice?)?) throws -> Outputs {
         let publisher = Publisher(output: output, cacheFolder: outputCacheFolder)
-        let trees = try publisher.recover()
+        let trees = try publisher.recover(opened: opened)
         let published = full ? nil : trees.published
         let readsKnown = published != nil && trees.readsArePublished
         let context = Self.unitContext(site.content)
@@ -555,17 +567,23 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Stores what this build read, for the next build to skip loading when nothing changed.
-    /// Losing it costs only speed, so it is written without fsync.
-    private func remember(_ snapshot: InputSnapshot?, site: PlannedSite) {
-        let path = outputCacheFolder + "/inputs"
+    /// Losing it costs only speed.
+    private func remember(_ snapshot: InputSnapshot?, site: PlannedSite, store: BuildStore) {
+        // The snapshot file of earlier versions, written whole after every build.
+        try? FileSystem.unlinkIfPresent(outputCacheFolder + "/inputs")
         guard let snapshot, let tree = FileSystem.identity(of: output)?.description else {
-            try? FileSystem.unlinkIfPresent(path)
+            store.forgetInputs()
             return
         }
         let record = InputSnapshot.Record(tree: tree, pages: site.plan.pages.count, files: site.plan.copies.count,
                                           warnings: site.warnings)
-        // Foundation's createFile, used here before, fsynced a file of every input's signature.
-        if !FileSystem.replaceFile(snapshot.serialized(record), at: path) { try? FileSystem.unlinkIfPresent(path) }
+        do { try store.storeInputs(snapshot, record: record) } catch { store.forgetInputs() }
+    }
+
+    /// The output's build store, or nil when it cannot be opened (the publish step then says why).
+    private func openStore() -> (BuildStore, BuildStore.Notice?)? {
+        try? FileManager.default.createDirectory(atPath: outputCacheFolder, withIntermediateDirectories: true)
+        return try? BuildStore.open(outputCacheFolder + "/state.sqlite")
     }
 
     /// Manifests are kept per output folder, so building to several places stays incremental.

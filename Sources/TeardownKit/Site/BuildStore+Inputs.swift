@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+
+/// The input snapshot of the last build (`InputSnapshot`), kept in the build store a row per
+/// machine bundle, with one row for every other input. It was one file of every input's
+/// signature, written whole after each build (5.2 MB at 10,000 parts, for a comment that
+/// changes one bundle); now a build rewrites the rows of the bundles whose signature changed,
+/// and the row of the rest. Its rows put together are the snapshot's stored form, which the
+/// check reads as before.
+extension BuildStore {
+    /// The row of the inputs outside every bundle: the site's settings, its manual, the themes.
+    static let restGroup = ""
+
+    /// The stored snapshot in its stored form, or nil when there is none.
+    func inputs() -> [UInt8]? {
+        try? queue.read { db in
+            guard let head = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'inputs-head'") else { return nil }
+            var lines: [[UInt8]] = [], count = 0
+            let rows = try Row.fetchCursor(db, sql: "SELECT count, lines FROM inputs")
+            while let row = try rows.next() {
+                count += row[0] as Int
+                lines.append([UInt8](row[1] as Data))
+            }
+            return InputSnapshot.assemble(head: Array(head.utf8), lines: lines, count: count)
+        }
+    }
+
+    /// Stores `snapshot` as the inputs of the tree `record` names, writing the rows of the
+    /// bundles whose signature differs from the stored one (every row when `whole`). A racy
+    /// bundle's row is always written: its content digests change as its entries settle.
+    func storeInputs(_ snapshot: InputSnapshot, record: InputSnapshot.Record, whole: Bool = false) throws {
+        let signatures = snapshot.bundleSignatures()
+        func signature(_ group: String) -> String {
+            guard group != Self.restGroup, !signatures.racy.contains(group), let digest = signatures.all[group] else { return "-" }
+            return digest.description
+        }
+        try queue.write { db in
+            var stored: [String: String] = [:]
+            if !whole {
+                for row in try Row.fetchAll(db, sql: "SELECT grp, signature FROM inputs") { stored[row[0]] = row[1] }
+            }
+            // The groups to write: new or changed bundles, racy ones and the rest.
+            var writing = Set([Self.restGroup])
+            for bundle in signatures.all.keys {
+                let now = signature(bundle)
+                if whole || now == "-" || stored[bundle] != now { writing.insert(bundle) }
+            }
+            var entries: [String: [InputSnapshot.Entry]] = [:]
+            for entry in snapshot.entries {
+                let group = entry.root == 0 ? InputSnapshot.bundle(of: entry.path).map(String.init) ?? Self.restGroup : Self.restGroup
+                if writing.contains(group) { entries[group, default: []].append(entry) }
+            }
+            if whole { try db.execute(sql: "DELETE FROM inputs") }
+            let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO inputs(grp, signature, count, lines) VALUES (?, ?, ?, ?)")
+            let delete = try db.cachedStatement(sql: "DELETE FROM inputs WHERE grp = ?")
+            for group in writing {
+                guard let found = entries[group] else {
+                    try delete.execute(arguments: [group])
+                    continue
+                }
+                try upsert.execute(arguments: [group, signature(group), found.count, Data(InputSnapshot.lines(found))])
+            }
+            // Bundles that are gone.
+            for group in stored.keys where group != Self.restGroup && signatures.all[group] == nil {
+                try delete.execute(arguments: [group])
+            }
+            try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('inputs-head', ?)",
+                           arguments: [String(decoding: snapshot.head(record), as: UTF8.self)])
+        }
+    }
+
+    /// Forgets the stored snapshot: the next build checks every input again.
+    func forgetInputs() {
+        try? queue.write { db in
+            try db.execute(sql: "DELETE FROM inputs; DELETE FROM meta WHERE name = 'inputs-head'")
+        }
+    }
+}
