@@ -117,19 +117,28 @@ extension InputSnapshot {
         // Most entries are neither taken anew nor fresh: they are told apart by their paths'
         // lengths before any path is hashed (a hash of every entry's path was most of applying
         // one filed comment to the walk of 10,000 parts).
-        let freshLengths = Set(fresh.keys.map { $0.path.utf8.count })
-        let retakenLengths = retaken.mapValues { Set($0.map(\.utf8.count)) }
-        let shortestBelow = below.mapValues { $0.map(\.utf8.count).min() ?? 0 }
+        // (Flags indexed by length, and filters by root in an array: even an Int's hash per entry showed.)
+        func flags(_ lengths: some Sequence<Int>) -> [Bool] {
+            var flags = [Bool](repeating: false, count: (lengths.max() ?? 0) + 1)
+            for length in lengths { flags[length] = true }
+            return flags
+        }
+        let freshLengths = flags(fresh.keys.map { $0.path.utf8.count })
+        let filters = roots.indices.map { root -> (lengths: [Bool], shortestBelow: Int, many: Bool)? in
+            guard let list = retaken[root] else { return nil }
+            return (flags(list.map(\.utf8.count)), below[root]?.map(\.utf8.count).min() ?? .max, list.count > 16)
+        }
         var updated: [Entry] = []
         updated.reserveCapacity(entries.count + fresh.count)
         for entry in entries {
             let length = entry.path.utf8.count
-            if let lengths = retakenLengths[entry.root],
-               lengths.contains(length) || length >= shortestBelow[entry.root, default: .max] || lengths.count > 16,
+            if let filter = filters[entry.root],
+               filter.many || length >= filter.shortestBelow || (length < filter.lengths.count && filter.lengths[length]),
                isRetaken(entry) {
                 continue
             }
-            guard !freshLengths.contains(length) || fresh[Located(root: entry.root, path: entry.path)] == nil else { continue }
+            guard length >= freshLengths.count || !freshLengths[length]
+                || fresh[Located(root: entry.root, path: entry.path)] == nil else { continue }
             guard let content = entry.content else {
                 updated.append(entry)
                 continue
