@@ -94,13 +94,29 @@ final class ImageCache: @unchecked Sendable {
         }
     }
 
+    /// Readies the source digests for keying `count` images: past a few hundred, every stored
+    /// digest is read in one query (a query per image made a full build's image step of
+    /// 10,000 parts 0.6 s slower); below, each is looked up by its path.
+    func prepareSources(for count: Int) {
+        guard count > 256, let index else { return }
+        let all = index.sources()
+        lock.lock()
+        allSources = all
+        lock.unlock()
+    }
+
+    /// Every stored source digest, when `prepareSources` read them all.
+    private var allSources: [String: (signature: UInt64, digest: String)]?
+
     /// The SHA-256 of a file's bytes, read again only when its stat signature changed.
     func digest(of path: String) throws(ImageFailure) -> String {
         guard let status = FileSystem.status(path) else { throw .unreadable("the file cannot be read") }
         lock.lock()
         let legacy = legacySources[path]
+        let all = allSources
         lock.unlock()
-        if let known = index?.source(path) ?? legacy, known.signature == status.signature {
+        let stored = all != nil ? all?[path] : index?.source(path)
+        if let known = stored ?? legacy, known.signature == status.signature {
             if legacy != nil { remember(source: path, (status.signature, known.digest)) }
             return known.digest
         }

@@ -84,6 +84,16 @@ struct ImageIndex: Sendable {
         }
     }
 
+    /// Every source's stored digest: one query, for a build that keys many images (a full one).
+    func sources() -> [String: (signature: UInt64, digest: String)] {
+        (try? queue.read { db in
+            var sources: [String: (signature: UInt64, digest: String)] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, signature, digest FROM sources")
+            while let row = try rows.next() { sources[row[0]] = (UInt64(bitPattern: row[1] as Int64), row[2]) }
+            return sources
+        }) ?? [:]
+    }
+
     /// The stamp of the entries folder as it was when every row's entry was last known present.
     func entriesStamp() -> String? {
         try? queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'entries'") }
@@ -99,7 +109,12 @@ struct ImageIndex: Sendable {
         var entriesStamp: String?
     }
 
+    /// How many bundle rows each index (by its path) had written in this process: a test
+    /// checks that a comment writes its own bundle's row, whatever the catalog's size.
+    static let rowsWritten = Locked<[String: Int]>([:])
+
     func write(_ changes: Changes) {
+        Self.rowsWritten.withLock { $0[queue.path, default: 0] += changes.bundles.count + changes.goneBundles.count }
         try? queue.write { db in
             for (name, row) in changes.bundles {
                 try db.execute(sql: "INSERT OR REPLACE INTO bundles(name, settings, images) VALUES (?, ?, ?)",

@@ -49,6 +49,7 @@ struct ImageProcessor: Sendable {
         // The other bundles' keys are worked out on all cores (each reads a source's stat, or
         // its bytes), then looked up, their own stored row first.
         let unknown = jobs.indices.filter { found[$0] == nil }
+        cache.prepareSources(for: unknown.count)
         let worked = ParallelMap.map(unknown) { index in Result { () throws(ImageFailure) in try key(of: jobs[index]) } }
         for (index, result) in zip(unknown, worked) {
             found[index] = result.map { key in (key, cache.outcome(key, hint: hints[index])) }

@@ -11,6 +11,10 @@ extension BuildStore {
     /// The row of the inputs outside every bundle: the site's settings, its manual, the themes.
     static let restGroup = ""
 
+    /// How many rows of the snapshot each store (by its path) had written in this process: a
+    /// test checks that a comment writes its own bundle's row and the rest's, at any size.
+    static let inputRowsWritten = Locked<[String: Int]>([:])
+
     /// The stored snapshot in its stored form, or nil when there is none.
     func inputs() -> [UInt8]? {
         try? queue.read { db in
@@ -62,6 +66,7 @@ extension BuildStore {
                 } ?? (entry.root == 0 ? InputSnapshot.bundle(of: entry.path).map(String.init) ?? Self.restGroup : Self.restGroup)
                 if let group, writing.contains(group) { entries[group, default: []].append(entry) }
             }
+            Self.inputRowsWritten.withLock { $0[path, default: 0] += writing.count }
             if whole { try db.execute(sql: "DELETE FROM inputs") }
             let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO inputs(grp, signature, count, lines) VALUES (?, ?, ?, ?)")
             let delete = try db.cachedStatement(sql: "DELETE FROM inputs WHERE grp = ?")

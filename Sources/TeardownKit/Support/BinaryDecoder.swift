@@ -37,16 +37,16 @@ struct BinaryDecoder {
         }
 
         func string() throws -> String {
-            let count = Int(try integer())
-            guard count <= bytes.count - position else { throw Self.corrupt }
+            // A length past Int.max (a damaged entry) is no length at all, not a trap.
+            guard let count = Int(exactly: try integer()), count <= bytes.count - position else { throw Self.corrupt }
             defer { position += count }
             return bytes.withUnsafeBufferPointer { String(decoding: $0[position..<position + count], as: UTF8.self) }
         }
 
         /// A length, then that many bytes as they are (`BinaryBlob`).
         func raw() throws -> [UInt8] {
-            let count = Int(try integer())
-            guard count <= bytes.count - position else { throw Self.corrupt }
+            // A length past Int.max (a damaged entry) is no length at all, not a trap.
+            guard let count = Int(exactly: try integer()), count <= bytes.count - position else { throw Self.corrupt }
             defer { position += count }
             return Array(bytes[position..<position + count])
         }

@@ -55,10 +55,12 @@ private struct GeneratedCatalog {
         var headsDecoded = 0
         var imagesKeyed = 0
         var imagesLookedUp = 0
+        var imageRowsWritten = 0
+        var snapshotRowsWritten = 0
         var sourcesHashed = 0
         var machinesDigested = 0
         var description: String {
-            "\(written) outputs written, \(headsDecoded) heads decoded, \(imagesKeyed) images keyed, \(imagesLookedUp) looked up, \(sourcesHashed) sources hashed, "
+            "\(written) outputs written, \(headsDecoded) heads decoded, \(imagesKeyed) images keyed, \(imagesLookedUp) looked up, \(imageRowsWritten) image rows and \(snapshotRowsWritten) snapshot rows written, \(sourcesHashed) sources hashed, "
                 + "\(machinesDigested) machines' units digested"
         }
     }
@@ -73,14 +75,17 @@ private struct GeneratedCatalog {
         let keyed = { ImageProcessor.keyed.withLock { $0[cache + "/images"] ?? 0 } }
         let hashed = { ImageCache.sourcesHashed.withLock { $0[cache + "/images"] ?? 0 } }
         let looked = { ImageCache.lookedUp.withLock { $0[cache + "/images"] ?? 0 } }
-        let before = (heads(), keyed(), hashed(), looked())
+        let imageRows = { ImageIndex.rowsWritten.withLock { $0[cache + "/images/index.sqlite"] ?? 0 } }
+        let snapshotRows = { BuildStore.inputRowsWritten.withLock { $0.values.reduce(0, +) } }
+        let before = (heads(), keyed(), hashed(), looked(), imageRows(), snapshotRows())
         let inputs = builder.walkInputs()
         let report = try Syncer(siteRoot: site, source: Inbox.source(inbox, scratch: cache + "/sync/downloads"))
             .run(dryRun: false, inputs: inputs)
         #expect(report.count(.accept) == 1)
         let build = try builder.build(inputs: inputs, changed: report.filed.map { site + "/" + $0 })
         return Cost(written: build.written, headsDecoded: heads() - before.0, imagesKeyed: keyed() - before.1,
-                    imagesLookedUp: looked() - before.3, sourcesHashed: hashed() - before.2, machinesDigested: build.machinesDigested)
+                    imagesLookedUp: looked() - before.3, imageRowsWritten: imageRows() - before.4,
+                    snapshotRowsWritten: snapshotRows() - before.5, sourcesHashed: hashed() - before.2, machinesDigested: build.machinesDigested)
     }
 }
 
@@ -107,6 +112,11 @@ struct ScalingTests {
         #expect(large.imagesKeyed == small.imagesKeyed && large.imagesKeyed <= GeneratedCatalog.partsPerMachine,
                 "100 parts: \(small); 1,000 parts: \(large)")
         #expect(large.sourcesHashed == small.sourcesHashed, "\(large)")
+        // State written in place: the changed bundle's image row, its snapshot row and the rest's.
+        #expect(large.imageRowsWritten == small.imageRowsWritten && large.imageRowsWritten <= 1,
+                "100 parts: \(small); 1,000 parts: \(large)")
+        #expect(large.snapshotRowsWritten == small.snapshotRowsWritten && large.snapshotRowsWritten <= 2,
+                "100 parts: \(small); 1,000 parts: \(large)")
         // Only the changed bundle's images and cover are looked up; the others' rows are taken as they are.
         #expect(large.imagesLookedUp == small.imagesLookedUp && large.imagesLookedUp <= GeneratedCatalog.partsPerMachine + 1,
                 "100 parts: \(small); 1,000 parts: \(large)")

@@ -30,5 +30,9 @@ struct BinaryCoderTests {
         #expect(throws: (any Error).self) { try BinaryDecoder().decode(Machine.self, from: data + Data([0])) }
         // An array claiming four billion elements, in an entry of a few bytes.
         #expect(throws: (any Error).self) { try BinaryDecoder().decode([String].self, from: Data([0xFF, 0xFF, 0xFF, 0xFF, 0])) }
+        // A string's or a blob's length of 2^63, past Int.max: refused, where it trapped (found by `make fuzz`).
+        let huge = Data(repeating: 0x80, count: 9) + Data([0x01])
+        #expect(throws: (any Error).self) { try BinaryDecoder().decode(String.self, from: huge) }
+        #expect(throws: (any Error).self) { try BinaryDecoder().decode(BinaryBlob.self, from: huge) }
     }
 }
