@@ -279,11 +279,6 @@ struct InputSnapshot: Sendable {
         return .unchanged(record)
     }
 
-    /// The record in `data`, whole and for these roots and key, checking nothing on disk.
-    static func record(in data: Data, roots: [String], key: ContentDigest) -> Record? {
-        read([UInt8](data), roots: roots, key: key, tree: { _ in true }, settledBefore: nil)?.record
-    }
-
     /// The record in `bytes`, whole and for these roots and key. With `settledBefore`, only if
     /// every entry is as it is on disk, with the byte ranges of the content digests of racy
     /// entries that settled before that time.

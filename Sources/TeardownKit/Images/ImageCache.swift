@@ -21,13 +21,16 @@ final class ImageCache: @unchecked Sendable {
     /// How many outcomes were looked up by key with each cache root in this process (those of
     /// a bundle taken as it is are not): a test checks that a change looks up its own bundle's.
     static let lookedUp = Locked<[String: Int]>([:])
+    /// How many times the entries folder was listed with each cache root in this process: a
+    /// test checks that a folder the index vouches for is not listed.
+    static let listings = Locked<[String: Int]>([:])
 
     let root: String
     var entries: String { root + "/entries" }
     private let index: ImageIndex?
     private let lock = NSLock()
-    /// The rows as the index held them when the build began, decoded, with their bytes.
-    private var stored: [String: (settings: String, bytes: Data, images: BundleImages?)] = [:]
+    /// The rows as the index held them when the build began, decoded.
+    private var stored: [String: (settings: String, images: BundleImages?)] = [:]
     /// Every stored outcome by key, made when a key is first looked up outside its own bundle's row.
     private var byKey: [String: Outcome]?
     /// The indexes of earlier versions (files read whole), read once when the index is new.
@@ -60,7 +63,7 @@ final class ImageCache: @unchecked Sendable {
             vouched = false
         }
         for (name, row) in index?.bundles() ?? [:] {
-            stored[name] = (row.settings, row.images, try? BinaryDecoder().decode(BundleImages.self, from: row.images))
+            stored[name] = (row.settings, try? BinaryDecoder().decode(BundleImages.self, from: row.images))
         }
         if index?.isNew ?? true { readLegacyIndexes() }
     }
@@ -169,6 +172,7 @@ final class ImageCache: @unchecked Sendable {
         if let listing { return listing }
         // Taken before the listing: a change after it shows in the folder's status.
         reference = (FileSystem.status(entries), Date().timeIntervalSince1970)
+        Self.listings.withLock { $0[root, default: 0] += 1 }
         let listed = Set((try? FileManager.default.contentsOfDirectory(atPath: entries)) ?? [])
         listing = listed
         return listed
@@ -245,18 +249,22 @@ final class ImageCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         var changes = ImageIndex.Changes()
-        var replaced: [BundleImages?] = []
+        // Keys with files that rows rewritten or removed held and no longer hold themselves.
+        var dropped = Set<String>()
+        func keys(_ images: BundleImages?) -> [String] {
+            ((images?.images ?? []) + (images?.cover.map { [$0] } ?? [])).compactMap { $0.outcome?.hasFiles == true ? $0.key : nil }
+        }
         for (name, row) in rows {
+            // A row made again is written: only a bundle that is not taken as it is gets one.
             guard let images = row.images, let bytes = try? BinaryEncoder().encode(images) else { continue }
-            if let old = stored[name], old.settings == row.settings, old.bytes == bytes { continue }
             changes.bundles[name] = (row.settings, bytes)
-            replaced.append(stored[name]?.images)
+            dropped.formUnion(Set(keys(stored[name]?.images)).subtracting(keys(images)))
             let paths = Set(images.images.map(\.path))
             changes.goneSources += (stored[name]?.images?.images ?? []).map(\.path).filter { !paths.contains($0) }
         }
         for (name, row) in stored where rows[name] == nil {
             changes.goneBundles.append(name)
-            replaced.append(row.images)
+            dropped.formUnion(keys(row.images))
             changes.goneSources += (row.images?.images ?? []).map(\.path)
         }
         changes.sources = sourcesNow
@@ -269,13 +277,11 @@ final class ImageCache: @unchecked Sendable {
             }
             return keys
         }
-        let dropped = replaced.flatMap { old in (old?.images ?? []) + (old?.cover.map { [$0] } ?? []) }
-            .compactMap { $0.outcome?.hasFiles == true ? $0.key : nil }
         var used: Set<String>?
         if !dropped.isEmpty || listing != nil {
             let keys = keysNow()
             used = keys
-            for key in Set(dropped) where !keys.contains(key) {
+            for key in dropped where !keys.contains(key) {
                 try? FileSystem.removeTree(entries + "/" + key)
                 foldersChanged = true
             }

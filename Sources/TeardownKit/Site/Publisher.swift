@@ -76,9 +76,10 @@ struct Publisher: Sendable {
             try moveHiddenEntries(from: spare, to: output)
         }
         try FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
-        // The manifest and dependency index files of earlier versions of Teardown, one each per tree.
+        // The manifest and dependency index files of earlier versions of Teardown, one each per
+        // tree, and their input snapshot file (the build store holds it now).
         for name in (try? FileManager.default.contentsOfDirectory(atPath: cacheFolder)) ?? []
-        where name.hasSuffix(".manifest") || name.hasSuffix(".reads") {
+        where name.hasSuffix(".manifest") || name.hasSuffix(".reads") || name == "inputs" {
             try FileSystem.unlinkIfPresent(cacheFolder + "/" + name)
         }
         let path = cacheFolder + "/state.sqlite"

@@ -569,8 +569,6 @@ public struct SiteBuilder: Sendable {
     /// Stores what this build read, for the next build to skip loading when nothing changed.
     /// Losing it costs only speed.
     private func remember(_ snapshot: InputSnapshot?, site: PlannedSite, store: BuildStore) {
-        // The snapshot file of earlier versions, written whole after every build.
-        try? FileSystem.unlinkIfPresent(outputCacheFolder + "/inputs")
         guard let snapshot, let tree = FileSystem.identity(of: output)?.description else {
             store.forgetInputs()
             return

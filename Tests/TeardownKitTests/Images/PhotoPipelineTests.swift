@@ -174,10 +174,17 @@ struct PhotoPipelineTests {
         Thread.sleep(forTimeInterval: InputSnapshot.racyWindow + 0.1)
         try comment("first")
         #expect(try site.build().imagesProcessed == 0)
+        // That build listed the folder once and vouched for it: the next one does not list it.
+        let listings = { ImageCache.listings.withLock { $0[site.site + "/.teardown-cache/images"] ?? 0 } }
+        let listed = listings()
+        try comment("between")
+        #expect(try site.build().imagesProcessed == 0)
+        #expect(listings() == listed, "an entries folder the index vouches for is not listed")
         let entry = try #require(try FileManager.default.contentsOfDirectory(atPath: entries).sorted().first)
         try FileManager.default.removeItem(atPath: entries + "/" + entry)
         try comment("second")
         #expect(try site.build().imagesProcessed == 1)
+        #expect(listings() == listed + 1)
         #expect(FileSystem.isDirectory(entries + "/" + entry))
     }
 
