@@ -52,7 +52,9 @@ final class ImageCache: @unchecked Sendable {
 
     init(root: String) {
         self.root = root
-        let index = ImageIndex.open(root + "/index.sqlite")
+        var index = ImageIndex.open(root + "/index.sqlite")
+        var rows: [String: (settings: String, images: Data)] = [:]
+        do { rows = try index?.bundles() ?? [:] } catch { index = ImageIndex.remade(root + "/index.sqlite") }
         self.index = index
         let taken = Date().timeIntervalSince1970
         let status = FileSystem.status(root + "/entries")
@@ -62,7 +64,7 @@ final class ImageCache: @unchecked Sendable {
         } else {
             vouched = false
         }
-        for (name, row) in index?.bundles() ?? [:] {
+        for (name, row) in rows {
             stored[name] = (row.settings, try? BinaryDecoder().decode(BundleImages.self, from: row.images))
         }
         if index?.isNew ?? true { readLegacyIndexes() }

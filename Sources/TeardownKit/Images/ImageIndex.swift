@@ -28,6 +28,12 @@ struct ImageIndex: Sendable {
             index.isNew = isNew
             return index
         }
+        return remade(path)
+    }
+
+    /// A new, empty index at `path` in place of a damaged one (SQLite finds some damage only
+    /// when a page is read): every build would otherwise fail to read and write it again.
+    static func remade(_ path: String) -> ImageIndex? {
         for suffix in ["", "-wal", "-shm"] { try? FileSystem.unlinkIfPresent(path + suffix) }
         guard var index = try? ImageIndex(path: path), (try? index.prepare()) != nil else { return nil }
         index.isNew = true
@@ -67,13 +73,13 @@ struct ImageIndex: Sendable {
     }
 
     /// Every bundle's row: the settings its keys were made under, and its images as stored.
-    func bundles() -> [String: (settings: String, images: Data)] {
-        (try? queue.read { db in
+    func bundles() throws -> [String: (settings: String, images: Data)] {
+        try queue.read { db in
             var rows: [String: (settings: String, images: Data)] = [:]
             let cursor = try Row.fetchCursor(db, sql: "SELECT name, settings, images FROM bundles")
             while let row = try cursor.next() { rows[row[0]] = (row[1], row[2]) }
             return rows
-        }) ?? [:]
+        }
     }
 
     /// The digest stored for the source at `path`, with the signature it was taken under.

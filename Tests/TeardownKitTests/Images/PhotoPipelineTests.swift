@@ -17,8 +17,8 @@ private struct PhotoSite {
     }
 
     @discardableResult
-    func build() throws(BuildFailure) -> SiteBuilder.Report {
-        try SiteBuilder(siteRoot: site, output: output, cacheFolder: site + "/.teardown-cache").build()
+    func build(full: Bool = false) throws(BuildFailure) -> SiteBuilder.Report {
+        try SiteBuilder(siteRoot: site, output: output, full: full, cacheFolder: site + "/.teardown-cache").build()
     }
 
     /// A published file of the body part's photo `name`.
@@ -158,6 +158,21 @@ struct PhotoPipelineTests {
         #expect(before.subtracting(after).count == 1)
         let header = try Vips.probe(site.published("orientation-2", "orientation-2-640.jpg"), format: .jpeg)
         #expect(header.width == 640)
+    }
+
+    @Test("A damaged image index costs one build its images, then works again")
+    func damagedIndex() throws {
+        let site = try PhotoSite()
+        let made = try site.build().imagesProcessed
+        #expect(made > 0)
+        let index = site.site + "/.teardown-cache/images/index.sqlite"
+        // The header and the first pages kept (the format row is read fine), every page after them garbage.
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: index)))
+        for offset in stride(from: min(3 * 4096, bytes.count / 2), to: bytes.count, by: 1) { bytes[offset] = UInt8(truncatingIfNeeded: offset &* 31) }
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: index + suffix) }
+        try Data(bytes).write(to: URL(fileURLWithPath: index))
+        #expect(try site.build(full: true).imagesProcessed == made)
+        #expect(try site.build(full: true).imagesProcessed == 0)
     }
 
     @Test("A cache entry deleted by hand is made again by the next build that looks at images")
