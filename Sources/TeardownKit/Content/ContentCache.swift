@@ -143,7 +143,7 @@ struct ContentCache: Sendable {
     /// An entry's head, from its bytes: nil for bytes of another format or damaged ones (`make
     /// fuzz` feeds it arbitrary bytes, as a damaged or forged cache would).
     static func decode(head data: Data) -> (Entry, [Diagnostic])? {
-        guard let entry = try? BinaryDecoder().decode(Entry.self, from: data), entry.format == Self.format,
+        guard let entry = try? BinaryDecoder().read(Entry.self, from: data), entry.format == Self.format,
               let diagnostics = try? JSONDecoder().decode([Diagnostic].self, from: entry.diagnostics)
         else { return nil }
         return (entry, diagnostics)

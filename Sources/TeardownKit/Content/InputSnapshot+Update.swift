@@ -16,6 +16,60 @@ extension InputSnapshot {
         return (InputSnapshot(key: key, roots: roots, entries: entries), record)
     }
 
+    /// The inputs as they are now, from the stored form `bytes` of the last build's snapshot
+    /// and its settled bundles' `signatures` (`BuildStore.storedInputs`): every entry is
+    /// checked against the disk, a `stat` each on all cores, and only the paths that differ
+    /// are looked at again (`updating`). Nil when the stored form is missing, damaged or of
+    /// other roots or settings: the caller then walks.
+    ///
+    /// This is what a walk (`take`) finds, for less: a walk also opens and lists every folder,
+    /// where a folder whose signature held has the entries it had. At 10,000 parts the walk
+    /// was a third of a one-comment sync.
+    static func current(stored bytes: [UInt8], signatures stored: [String: ContentDigest], roots: [String],
+                        key: ContentDigest, racyWindow: Double = racyWindow) -> InputSnapshot? {
+        var refreshed: [UInt8]?
+        guard let check = check(bytes, roots: roots, key: key, racyWindow: racyWindow, refresh: { refreshed = $0 }) else {
+            return nil
+        }
+        var snapshot: InputSnapshot
+        let changed: [String]
+        switch check {
+        case .unchanged:
+            guard let (unchanged, _) = Self.stored(refreshed ?? bytes, roots: roots, key: key) else { return nil }
+            (snapshot, changed) = (unchanged, [])
+        case .changed(let paths, let found):
+            (snapshot, changed) = (found, paths)
+        }
+        snapshot.signatures = snapshot.signatures(taking: stored)
+        return changed.isEmpty ? snapshot : snapshot.updating(changed, racyWindow: racyWindow)
+    }
+
+    /// The bundles' signatures, taking those of `stored` rows: only bundles without one (racy
+    /// when stored, or new) are worked out from their entries, in one pass over the entries.
+    private func signatures(taking stored: [String: ContentDigest]) -> BundleSignatures {
+        var entriesByBundle: [String: [Entry]] = [:]
+        var signatures = BundleSignatures(all: [:], racy: [])
+        // A bundle's entries lie together in the stored form (a row each), so a bundle is
+        // looked up once a run of entries, not once an entry.
+        var current: Substring = "", unsettled = false
+        for entry in entries where entry.root == 0 {
+            guard let bundle = Self.bundle(of: entry.path) else { continue }
+            if bundle != current {
+                current = bundle
+                let name = String(bundle)
+                if let signature = stored[name] {
+                    signatures.all[name] = signature
+                    unsettled = false
+                } else {
+                    unsettled = true
+                }
+            }
+            if unsettled { entriesByBundle[String(bundle), default: []].append(entry) }
+        }
+        for (bundle, entries) in entriesByBundle { signatures.set(bundle, Self.signature(of: entries)) }
+        return signatures
+    }
+
     /// The entries of the stored form's `lines`, parsed on all cores: split into Strings line
     /// by line, reading a 10,000-part snapshot took 0.4 s of every build `serve` made after an
     /// edit. Nil when a line does not parse.
@@ -81,7 +135,13 @@ extension InputSnapshot {
             var folder = relative
             while !folder.isEmpty {
                 folder = (folder as NSString).deletingLastPathComponent
-                guard let status = FileSystem.status(folder.isEmpty ? roots[root] : roots[root] + "/" + folder) else { return nil }
+                guard let status = FileSystem.status(folder.isEmpty ? roots[root] : roots[root] + "/" + folder) else {
+                    // A folder removed with the path: it goes, with all that was below it. (A
+                    // removed bundle made every sync and build after it walk the whole site.)
+                    if folder.isEmpty { return nil }
+                    retaken[root, default: []].append(folder)
+                    continue
+                }
                 record(root, folder, status)
             }
             // The path itself, and below it, anew.

@@ -36,8 +36,13 @@ struct InputSnapshot: Sendable {
     /// out on the way (`bundleSignatures()` otherwise).
     var signatures: BundleSignatures? = nil
 
+    /// How many walks were taken of each first root in this process: a test checks that sync
+    /// looks at the inputs through the stored snapshot, not by listing every folder.
+    static let walks = Locked<[String: Int]>([:])
+
     /// Records the inputs under `roots`; nil when a root holds something a walk cannot vouch for.
     static func take(roots: [String], key: ContentDigest, racyWindow: Double = racyWindow) -> InputSnapshot? {
+        walks.withLock { $0[roots.first ?? "", default: 0] += 1 }
         let started = Date().timeIntervalSince1970
         func entry(_ index: Int, _ path: String, _ status: FileSystem.Status) -> Entry {
             let racy = status.changed > started - racyWindow

@@ -19,6 +19,12 @@ final class RecentComments: Codable, Hashable, @unchecked Sendable {
         state = Locked(.comments(comments))
     }
 
+    /// Comments kept as the binary coder's bytes, decoded when first read.
+    init(newest: ISODate?, stored blob: BinaryBlob) {
+        self.newest = newest
+        state = Locked(.stored(blob))
+    }
+
     /// Newest first.
     var all: [RecentComment] {
         state.withLock { state in

@@ -25,19 +25,26 @@ struct SnapshotLine {
     }
 
     private init?(_ line: ArraySlice<UInt8>, rootCount: Int) {
-        let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: false)
-        guard fields.count >= 2, let signature = Self.number(fields[0]) else { return nil }
+        // Fields found by scanning for spaces: `split` made an array a line, the largest part
+        // of reading a stored snapshot once its `stat` calls were counted out.
+        let space = UInt8(ascii: " ")
+        guard let first = line.firstIndex(of: space), let signature = Self.number(line[line.startIndex..<first]) else { return nil }
+        let rest = line[(first + 1)...]
         // Located paths always hold a slash after the root number; digests never do.
-        let hasDigest = fields.count == 3 && fields[1].count == 32 && !fields[1].contains(UInt8(ascii: "/"))
+        let digestEnd = rest.startIndex + 32
+        let hasDigest = rest.count > 32 && line[digestEnd] == space && !rest[..<digestEnd].contains(UInt8(ascii: "/"))
+        let located: ArraySlice<UInt8>
         if hasDigest {
-            guard let high = Self.number(fields[1].prefix(16)), let low = Self.number(fields[1].suffix(16)) else { return nil }
+            guard let high = Self.number(rest[rest.startIndex..<rest.startIndex + 16]),
+                  let low = Self.number(rest[(rest.startIndex + 16)..<digestEnd]) else { return nil }
             content = ContentDigest(high: high, low: low)
-            contentRange = (fields[1].startIndex - 1)..<fields[1].endIndex
+            contentRange = first..<digestEnd
+            located = line[(digestEnd + 1)...]
         } else {
             content = nil
             contentRange = nil
+            located = rest
         }
-        let located = hasDigest ? fields[2] : line[fields[1].startIndex...]
         guard let slash = located.firstIndex(of: UInt8(ascii: "/")), let root = Self.number(located[..<slash], radix: 10),
               root < rootCount
         else { return nil }

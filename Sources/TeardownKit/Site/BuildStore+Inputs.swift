@@ -16,16 +16,25 @@ extension BuildStore {
     static let inputRowsWritten = Locked<[String: Int]>([:])
 
     /// The stored snapshot in its stored form, or nil when there is none.
-    func inputs() -> [UInt8]? {
+    func inputs() -> [UInt8]? { storedInputs()?.bytes }
+
+    /// The stored snapshot in its stored form, with the signature each settled bundle's row
+    /// was written under (`InputSnapshot.signature(of:)` of its entries then): a check that
+    /// finds a bundle's entries unchanged takes its signature from here instead of grouping
+    /// every entry by bundle again.
+    func storedInputs() -> (bytes: [UInt8], signatures: [String: ContentDigest])? {
         try? queue.read { db in
             guard let head = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'inputs-head'") else { return nil }
             var lines: [[UInt8]] = [], count = 0
-            let rows = try Row.fetchCursor(db, sql: "SELECT count, lines FROM inputs")
+            var signatures: [String: ContentDigest] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT grp, signature, count, lines FROM inputs")
             while let row = try rows.next() {
-                count += row[0] as Int
-                lines.append([UInt8](row[1] as Data))
+                let group: String = row[0], signature: String = row[1]
+                if group != Self.restGroup, let digest = ContentDigest(hex: Substring(signature)) { signatures[group] = digest }
+                count += row[2] as Int
+                lines.append([UInt8](row[3] as Data))
             }
-            return InputSnapshot.assemble(head: Array(head.utf8), lines: lines, count: count)
+            return (InputSnapshot.assemble(head: Array(head.utf8), lines: lines, count: count), signatures)
         }
     }
 

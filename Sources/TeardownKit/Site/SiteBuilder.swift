@@ -106,10 +106,18 @@ public struct SiteBuilder: Sendable {
         return try buildHoldingLock(inputs: inputs, changed: changed, progress: progress)
     }
 
-    /// Walks the inputs now: sync reviews submissions against this walk, then hands it to its
-    /// build with the paths it filed, so the site is walked once.
+    /// Looks at the inputs now: sync reviews submissions against what this finds, then hands
+    /// it to its build with the paths it filed, so the inputs are looked at once. Every input
+    /// is `stat`ed against the snapshot the last build of this output stored, and only what
+    /// differs is walked (`InputSnapshot.current`); with no stored snapshot, every input is walked.
     public func walkInputs() -> BuildInputs {
-        BuildInputs(snapshot: InputSnapshot.take(roots: inputRoots, key: settingsKey(pagefind: try? locatePagefind().get())))
+        let key = settingsKey(pagefind: try? locatePagefind().get())
+        // A store is not made here: a dry run writes nothing.
+        if !full, FileSystem.exists(outputCacheFolder + "/state.sqlite"), let (store, _) = openStore(), let (bytes, signatures) = store.storedInputs(),
+           let snapshot = InputSnapshot.current(stored: bytes, signatures: signatures, roots: inputRoots, key: key) {
+            return BuildInputs(snapshot: snapshot)
+        }
+        return BuildInputs(snapshot: InputSnapshot.take(roots: inputRoots, key: key))
     }
 
     private func locatePagefind() -> Result<Pagefind, Pagefind.Unavailable> {
@@ -549,7 +557,7 @@ public struct SiteBuilder: Sendable {
     private static let indexPrefix = Routes.searchIndexFolder + "/"
 
     /// Where the inputs live: the content, the site's themes and the built-in theme.
-    private var inputRoots: [String] {
+    var inputRoots: [String] {
         [(siteRoot as NSString).appendingPathComponent("content"), (siteRoot as NSString).appendingPathComponent("Themes"),
          DefaultTheme.directory?.path ?? ""]
     }

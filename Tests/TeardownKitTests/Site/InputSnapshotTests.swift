@@ -185,6 +185,49 @@ struct InputSnapshotTests {
     }
 }
 
+@Suite("What sync looks at before filing")
+struct CurrentInputsTests {
+    /// Sync's look at the inputs (`walkInputs`) after a build: the stored snapshot checked
+    /// against the disk, with the edits since then, must be what a walk finds, bundle
+    /// signatures and racy bundles included; and it must not list the folders again.
+    @Test("The stored snapshot checked against the disk equals a walk, edits, new and removed bundles included",
+          arguments: [false, true])
+    func equalsWalk(settled: Bool) throws {
+        let site = Fixtures.copy(Fixtures.site("minimal"))
+        let machines = site + "/content/machines"
+        try FileManager.default.copyItem(atPath: machines + "/box", toPath: machines + "/crate")
+        try FileManager.default.copyItem(atPath: machines + "/box", toPath: machines + "/drum")
+        // Settled: older than the racy window, as a publisher's catalog is; otherwise every
+        // entry is racy and carries a digest of its content.
+        if settled { Thread.sleep(forTimeInterval: InputSnapshot.racyWindow + 0.1) }
+        let output = site + "/public"
+        let builder = SiteBuilder(siteRoot: site, output: output, cacheFolder: output + ".cache", pagefind: .notInstalled)
+        try builder.build()
+        let roots = builder.inputRoots
+        func compare(_ what: String) throws {
+            let walksBefore = InputSnapshot.walks.withLock { $0[roots[0], default: 0] }
+            let current = try #require(builder.walkInputs().snapshot)
+            #expect(InputSnapshot.walks.withLock { $0[roots[0], default: 0] } == walksBefore, "no walk: \(what)")
+            let walked = try #require(InputSnapshot.take(roots: roots, key: current.key))
+            #expect(current.sameEntries(as: walked), "\(what)")
+            #expect(current.bundleSignatures().all == walked.bundleSignatures().all, "\(what)")
+            #expect(current.bundleSignatures().racy == walked.bundleSignatures().racy, "\(what)")
+        }
+        try compare("nothing changed")
+        let lid = machines + "/box/parts/lid"
+        try "Edited, and longer than before.\n".write(toFile: lid + "/description.md", atomically: false, encoding: .utf8)
+        try "---\nauthor: Ada\ndate: 2024-05-02\n---\nNew.\n".write(toFile: lid + "/comments/new.md", atomically: false,
+                                                                        encoding: .utf8)
+        try compare("a description edited and a comment added")
+        try FileManager.default.removeItem(atPath: machines + "/crate")
+        try FileManager.default.copyItem(atPath: machines + "/drum", toPath: machines + "/engine")
+        try compare("a bundle removed and one added")
+        try builder.build()
+        try compare("built again")
+    }
+
+}
+
 @Suite("Builds that skip loading")
 struct UpToDateBuildTests {
     @Test("A build with nothing changed reports the previous build's pages and warnings")

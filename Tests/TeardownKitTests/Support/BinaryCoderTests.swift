@@ -20,6 +20,27 @@ struct BinaryCoderTests {
         #expect(try BinaryDecoder().decode([Machine].self, from: data) == machines)
     }
 
+    @Test("The head reader reads what the coder wrote, as Decodable does, and refuses every cut-short head")
+    func headReader() throws {
+        let heads = Self.machines().map(\.head)
+        #expect(heads.contains { !$0.photos.isEmpty || $0.parts.contains { !$0.photos.isEmpty } })
+        #expect(heads.contains { $0.recent.newest != nil } && heads.contains { !$0.tags.isEmpty })
+        for head in heads {
+            let entry = ContentCache.Entry(format: ContentCache.format, key: ContentDigest(of: "key"), signature: ContentDigest(of: "signature"),
+                                           head: head, text: ContentDigest(of: "text"), diagnostics: Data("[]".utf8))
+            let data = try BinaryEncoder().encode(entry)
+            let read = try BinaryDecoder().read(ContentCache.Entry.self, from: data)
+            let decoded = try BinaryDecoder().decode(ContentCache.Entry.self, from: data)
+            #expect(read.head == decoded.head && read.head == head)
+            #expect(read.head.recent.all == head.recent.all && read.head.manual == head.manual)
+            #expect(read.key == entry.key && read.signature == entry.signature && read.text == entry.text
+                    && read.diagnostics == entry.diagnostics)
+            for length in stride(from: 0, to: data.count, by: max(1, data.count / 300)) {
+                #expect(throws: (any Error).self) { try BinaryDecoder().read(ContentCache.Entry.self, from: data.prefix(length)) }
+            }
+        }
+    }
+
     @Test("Every cut-short entry, and a forged count, is refused")
     func damage() throws {
         let machine = try #require(ContentLoader(siteRoot: Fixtures.site("specs")).load().content.machines.first)

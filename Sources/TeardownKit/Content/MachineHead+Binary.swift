@@ -1,0 +1,155 @@
+import Foundation
+
+// Hand-written readers of a content cache entry's head, in the very layout `BinaryEncoder`
+// writes for the synthesized `Codable` conformances (fields in declaration order, optionals
+// behind a flag, arrays behind a four-byte count). Kept by a profile: every build and every
+// sync's review decode every machine's head, and through `Decodable` most of that time went
+// to the generic containers' witness and metadata lookups, not to the bytes (the review was a
+// tenth of a one-comment sync at 10,000 parts). Types that are rare or small in a head (the
+// machine's manual, the diagnostics) still go through `Decodable`. A test decodes real heads
+// both ways and compares them; `make fuzz` feeds this reader damaged entries.
+
+/// A value read straight from the binary coder's bytes.
+protocol BinaryReadable {
+    init(reading source: BinaryDecoder.Source) throws
+}
+
+extension BinaryDecoder.Source {
+    func read<Value: BinaryReadable>(_ type: Value.Type = Value.self) throws -> Value { try Value(reading: self) }
+
+    func optional<Value: BinaryReadable>(_ type: Value.Type = Value.self) throws -> Value? {
+        try flag() ? Value(reading: self) : nil
+    }
+
+    func optionalString() throws -> String? { try flag() ? string() : nil }
+
+    /// An array's four-byte count, which must not exceed the bytes left (each element takes one at least).
+    func count() throws -> Int {
+        guard bytes.count - position >= 4 else { throw Self.corrupt }
+        var value = 0
+        for offset in 0..<4 { value |= Int(bytes[position + offset]) << (8 * offset) }
+        position += 4
+        guard value <= bytes.count - position else { throw Self.corrupt }
+        return value
+    }
+
+    func array<Value: BinaryReadable>(of type: Value.Type = Value.self) throws -> [Value] {
+        let count = try count()
+        var values: [Value] = []
+        values.reserveCapacity(count)
+        for _ in 0..<count { values.append(try Value(reading: self)) }
+        return values
+    }
+
+    func strings() throws -> [String] {
+        let count = try count()
+        var values: [String] = []
+        values.reserveCapacity(count)
+        for _ in 0..<count { values.append(try string()) }
+        return values
+    }
+
+    /// A value of a type without a reader of its own, through `Decodable`.
+    func decodable<Value: Decodable>(_ type: Value.Type = Value.self) throws -> Value {
+        try Value(from: BinaryDecoder.Reader(source: self))
+    }
+
+    /// A digest, stored as its 32 hex digits: read from the bytes without making a String of them.
+    func digest() throws -> ContentDigest {
+        guard try integer() == 32, bytes.count - position >= 32 else { throw Self.corrupt }
+        func half(_ start: Int) throws -> UInt64 {
+            var value: UInt64 = 0
+            for digit in bytes[start..<start + 16] {
+                switch digit {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt64(digit - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt64(digit - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): value = value << 4 | UInt64(digit - UInt8(ascii: "A") + 10)
+                default: throw Self.corrupt
+                }
+            }
+            return value
+        }
+        defer { position += 32 }
+        return ContentDigest(high: try half(position), low: try half(position + 16))
+    }
+}
+
+extension ContentDigest: BinaryReadable {
+    init(reading source: BinaryDecoder.Source) throws { self = try source.digest() }
+}
+
+extension ISODate: BinaryReadable {
+    init(reading source: BinaryDecoder.Source) throws {
+        guard let date = ISODate(try source.string()) else { throw BinaryDecoder.Source.corrupt }
+        self = date
+    }
+}
+
+extension SourceFile: BinaryReadable {
+    init(reading source: BinaryDecoder.Source) throws {
+        self.init(absolutePath: try source.string(), displayPath: try source.string())
+    }
+}
+
+extension PixelSize: BinaryReadable {
+    init(reading source: BinaryDecoder.Source) throws {
+        self.init(width: try source.signed(), height: try source.signed())
+    }
+}
+
+extension Layer: BinaryReadable {
+    init(reading source: BinaryDecoder.Source) throws {
+        self.init(image: try source.read(), z: try source.signed(), x: try source.signed(), y: try source.signed(),
+                  size: try source.read())
+    }
+}
+
+extension Photo: BinaryReadable {
+    init(reading source: BinaryDecoder.Source) throws {
+        self.init(file: try source.read(), sidecar: try source.optional(), id: try source.optionalString(),
+                  caption: try source.optionalString(), author: try source.optionalString(), date: try source.optional(),
+                  credit: try source.optionalString(), license: try source.optionalString(), showsLocation: try source.flag())
+    }
+}
+
+extension PartOutline: BinaryReadable {
+    init(reading source: BinaryDecoder.Source) throws {
+        self.init(slug: try source.string(), source: try source.digest(), name: try source.string(), layer: try source.read(),
+                  tags: try source.strings(), photos: try source.array(), commentCount: try source.signed(),
+                  textDigest: try source.digest())
+    }
+}
+
+extension RecentComments: BinaryReadable {
+    convenience init(reading source: BinaryDecoder.Source) throws {
+        self.init(newest: try source.optional(), stored: BinaryBlob(bytes: try source.raw()))
+    }
+}
+
+extension MachineHead: BinaryReadable {
+    init(reading source: BinaryDecoder.Source) throws {
+        self.init(slug: try source.string(), folder: try source.read(), source: try source.digest(), name: try source.string(),
+                  summary: try source.string(), canvas: try source.read(), tags: try source.strings(),
+                  designer: try source.optionalString(), license: try source.optionalString(), updated: try source.optional(),
+                  cover: try source.optional(), parts: try source.array(), photos: try source.array(),
+                  commentCount: try source.signed(), textDigest: try source.digest(), recent: try source.read(),
+                  commentIDs: try source.string(), manual: try source.decodable())
+    }
+}
+
+extension ContentCache.Entry: BinaryReadable {
+    init(reading source: BinaryDecoder.Source) throws {
+        self.init(format: try source.string(), key: try source.digest(), signature: try source.digest(), head: try source.read(),
+                  text: try source.digest(), diagnostics: try source.decodable())
+    }
+}
+
+extension BinaryDecoder {
+    /// `decode` for a type with a reader of its own.
+    func read<Value: BinaryReadable>(_ type: Value.Type, from data: Data) throws -> Value {
+        let source = Source(bytes: [UInt8](data))
+        let value = try Value(reading: source)
+        guard source.position == source.bytes.count else { throw Source.corrupt }
+        return value
+    }
+}
