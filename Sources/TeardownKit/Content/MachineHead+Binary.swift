@@ -137,6 +137,28 @@ extension MachineHead: BinaryReadable {
     }
 }
 
+extension Array: BinaryReadable where Element: BinaryReadable {
+    init(reading source: BinaryDecoder.Source) throws { self = try source.array() }
+}
+
+extension MarkdownSource: BinaryReadable {
+    init(reading source: BinaryDecoder.Source) throws {
+        self.init(text: try source.string(), file: try source.read(), firstLine: try source.signed())
+    }
+}
+
+extension Comment: BinaryReadable {
+    init(reading source: BinaryDecoder.Source) throws {
+        self.init(id: try source.string(), author: try source.string(), date: try source.read(), body: try source.read())
+    }
+}
+
+extension RecentComment: BinaryReadable {
+    init(reading source: BinaryDecoder.Source) throws {
+        self.init(part: try source.flag() ? try source.signed() : nil, position: try source.signed(), comment: try source.read())
+    }
+}
+
 extension ContentCache.Entry: BinaryReadable {
     init(reading source: BinaryDecoder.Source) throws {
         self.init(format: try source.string(), key: try source.digest(), signature: try source.digest(), head: try source.read(),

@@ -32,7 +32,7 @@ final class RecentComments: Codable, Hashable, @unchecked Sendable {
             case .comments(let comments): return comments
             case .stored(let blob):
                 // Bytes this process or an earlier build wrote, inside an entry whose digest was checked.
-                let comments = (try? BinaryDecoder().decode([RecentComment].self, from: Data(blob.bytes))) ?? []
+                let comments = (try? BinaryDecoder().read([RecentComment].self, from: Data(blob.bytes))) ?? []
                 state = .comments(comments)
                 return comments
             }

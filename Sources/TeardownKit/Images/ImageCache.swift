@@ -65,7 +65,7 @@ final class ImageCache: @unchecked Sendable {
             vouched = false
         }
         for (name, row) in rows {
-            stored[name] = (row.settings, try? BinaryDecoder().decode(BundleImages.self, from: row.images))
+            stored[name] = (row.settings, try? BinaryDecoder().read(BundleImages.self, from: row.images))
         }
         if index?.isNew ?? true { readLegacyIndexes() }
     }

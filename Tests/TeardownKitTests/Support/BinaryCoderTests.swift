@@ -41,6 +41,26 @@ struct BinaryCoderTests {
         }
     }
 
+    @Test("The image index's rows of a built site read back to the very bytes stored")
+    func imageRows() throws {
+        let site = Fixtures.copy(Fixtures.site("photos"))
+        let cache = site + "/public.cache"
+        try SiteBuilder(siteRoot: site, output: site + "/public", cacheFolder: cache, pagefind: .notInstalled).build()
+        let index = try #require(ImageIndex.open(cache + "/images/index.sqlite"))
+        let rows = try index.bundles()
+        #expect(!rows.isEmpty)
+        var outcomes = 0
+        for (_, row) in rows {
+            let read = try BinaryDecoder().read(BundleImages.self, from: row.images)
+            #expect(try BinaryEncoder().encode(read) == row.images)
+            outcomes += read.images.count { $0.outcome != nil }
+            for length in stride(from: 0, to: row.images.count, by: max(1, row.images.count / 200)) {
+                #expect(throws: (any Error).self) { try BinaryDecoder().read(BundleImages.self, from: row.images.prefix(length)) }
+            }
+        }
+        #expect(outcomes > 0)
+    }
+
     @Test("Every cut-short entry, and a forged count, is refused")
     func damage() throws {
         let machine = try #require(ContentLoader(siteRoot: Fixtures.site("specs")).load().content.machines.first)
