@@ -127,9 +127,11 @@ enum FuzzTargets {
         }
     }
 
-    /// Reads the input as a content cache entry file: its length field, its head and its text.
+    /// Reads the input as a content cache entry file: its length field, its head and its text;
+    /// and as a row of the image index, which is read by the same kind of hand-written reader.
     static func cache(_ input: [UInt8]) {
         let data = Data(input)
+        _ = try? BinaryDecoder().read(BundleImages.self, from: data)
         guard let length = ContentCache.headLength(of: data) else { return }
         _ = ContentCache.decode(head: data.subdata(in: 8..<8 + length))
         _ = data.subdata(in: 8 + length..<data.count)
