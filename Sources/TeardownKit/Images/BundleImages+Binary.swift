@@ -25,15 +25,7 @@ extension ImageCache.Outcome: BinaryReadable {
         switch (try source.signed(), count) {
         case (0, 2): self = .photo(try source.read())
         case (1, 2): self = .layer(try source.read())
-        case (2, 3):
-            let code = try source.signed(), text = try source.string()
-            switch code {
-            case 0: self = .failed(.unreadable(text))
-            case 1: self = .failed(.empty)
-            case 2: self = .failed(.notAnImage)
-            case 3: self = .failed(.wrongFormat(found: ImageFormat(rawValue: text) ?? .jpeg))
-            default: self = .failed(.undecodable(text))
-            }
+        case (2, 3): self = .failed(.stored(code: try source.signed(), text: try source.string()))
         default: throw BinaryDecoder.Source.corrupt
         }
     }

@@ -365,15 +365,7 @@ extension ImageCache.Outcome: Codable {
         switch try container.decode(Kind.self) {
         case .photo: self = .photo(try container.decode(ProcessedPhoto.self))
         case .layer: self = .layer(try container.decode(ProcessedLayer.self))
-        case .failed:
-            let code = try container.decode(Int.self), text = try container.decode(String.self)
-            switch code {
-            case 0: self = .failed(.unreadable(text))
-            case 1: self = .failed(.empty)
-            case 2: self = .failed(.notAnImage)
-            case 3: self = .failed(.wrongFormat(found: ImageFormat(rawValue: text) ?? .jpeg))
-            default: self = .failed(.undecodable(text))
-            }
+        case .failed: self = .failed(.stored(code: try container.decode(Int.self), text: try container.decode(String.self)))
         }
     }
 
@@ -391,6 +383,19 @@ extension ImageCache.Outcome: Codable {
             case .wrongFormat(let found): try container.encode(3); try container.encode(found.rawValue)
             case .undecodable(let why): try container.encode(4); try container.encode(why)
             }
+        }
+    }
+}
+
+extension ImageFailure {
+    /// A failure from the code and text an outcome stores it as.
+    static func stored(code: Int, text: String) -> ImageFailure {
+        switch code {
+        case 0: .unreadable(text)
+        case 1: .empty
+        case 2: .notAnImage
+        case 3: .wrongFormat(found: ImageFormat(rawValue: text) ?? .jpeg)
+        default: .undecodable(text)
         }
     }
 }
