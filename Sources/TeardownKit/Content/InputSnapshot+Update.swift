@@ -25,23 +25,22 @@ extension InputSnapshot {
     /// This is what a walk (`take`) finds, for less: a walk also opens and lists every folder,
     /// where a folder whose signature held has the entries it had. At 10,000 parts the walk
     /// was a third of a one-comment sync.
+    ///
+    /// `unchanged` is the stored record when every entry is as stored, content digests included
+    /// (none settled since), so that the stored snapshot stands as it is.
     static func current(stored bytes: [UInt8], signatures stored: [String: ContentDigest], roots: [String],
-                        key: ContentDigest, racyWindow: Double = racyWindow) -> InputSnapshot? {
-        var refreshed: [UInt8]?
-        guard let check = check(bytes, roots: roots, key: key, racyWindow: racyWindow, refresh: { refreshed = $0 }) else {
-            return nil
-        }
-        var snapshot: InputSnapshot
-        let changed: [String]
-        switch check {
-        case .unchanged:
-            guard let (unchanged, _) = Self.stored(refreshed ?? bytes, roots: roots, key: key) else { return nil }
-            (snapshot, changed) = (unchanged, [])
-        case .changed(let paths, let found):
-            (snapshot, changed) = (found, paths)
-        }
+                        key: ContentDigest, racyWindow: Double = racyWindow) -> (snapshot: InputSnapshot, unchanged: Record?)? {
+        // Checked and parsed in one pass on all cores; entries that settled lose their content
+        // digest, as `check` refreshes them.
+        guard let record = read(bytes, roots: roots, key: key, tree: { _ in true }, settledBefore: nil)?.record,
+              let lines = entryLines(bytes),
+              let (settled, changed, entries) = verify(bytes, lines, roots: roots,
+                                                       settledBefore: Date().timeIntervalSince1970 - racyWindow, collecting: true)
+        else { return nil }
+        var snapshot = InputSnapshot(key: key, roots: roots, entries: entries)
         snapshot.signatures = snapshot.signatures(taking: stored)
-        return changed.isEmpty ? snapshot : snapshot.updating(changed, racyWindow: racyWindow)
+        if changed.isEmpty { return (snapshot, settled.isEmpty ? record : nil) }
+        return snapshot.updating(changed, racyWindow: racyWindow).map { ($0, nil) }
     }
 
     /// The bundles' signatures, taking those of `stored` rows: only bundles without one (racy

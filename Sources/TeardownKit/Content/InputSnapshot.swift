@@ -313,7 +313,7 @@ struct InputSnapshot: Sendable {
         if let settledBefore {
             guard let found = verify(bytes, lines, roots: roots, settledBefore: settledBefore)
             else { return nil }
-            (settled, changed) = found
+            (settled, changed, _) = found
         }
         return (Record(tree: String(tree), pages: pages, files: files, warnings: warnings), settled, changed)
     }
@@ -332,19 +332,21 @@ struct InputSnapshot: Sendable {
     /// Checks every entry line of `bytes` in `lines`, on all cores: the ranges of the content
     /// digests whose entries settled before `settledBefore`, and the paths that differ; nil
     /// when a line cannot be read.
-    private static func verify(_ bytes: [UInt8], _ lines: Range<Int>, roots: [String],
-                               settledBefore: Double) -> (settled: [Range<Int>], changed: [String])? {
+    static func verify(_ bytes: [UInt8], _ lines: Range<Int>, roots: [String], settledBefore: Double,
+                       collecting: Bool = false) -> (settled: [Range<Int>], changed: [String], entries: [Entry])? {
         let prefixes = roots.map { Array($0.utf8) + [UInt8(ascii: "/")] }
         let results = ParallelMap.map(lineChunks(bytes, lines)) { range in
-            verifyLines(bytes, range, prefixes: prefixes, roots: roots, settledBefore: settledBefore)
+            verifyLines(bytes, range, prefixes: prefixes, roots: roots, settledBefore: settledBefore, collecting: collecting)
         }
-        var settled: [Range<Int>] = [], changed: [String] = []
+        var settled: [Range<Int>] = [], changed: [String] = [], entries: [Entry] = []
+        if collecting { entries.reserveCapacity(results.reduce(0) { $0 + ($1?.entries.count ?? 0) }) }
         for result in results {
             guard let result else { return nil }
             settled += result.settled
             changed += result.changed
+            entries += result.entries
         }
-        return (settled, changed)
+        return (settled, changed, entries)
     }
 
     /// `lines` split at line ends into about as many chunks as there are cores, times four for balance.
@@ -363,10 +365,13 @@ struct InputSnapshot: Sendable {
     }
 
     /// One chunk of entry lines, each checked against the disk.
+    /// With `collecting`, also each line's entry as stored, settled ones without their content
+    /// digest (as a refreshed snapshot holds them): one pass where a check and a parse were two.
     private static func verifyLines(_ bytes: [UInt8], _ range: Range<Int>, prefixes: [[UInt8]], roots: [String],
-                                    settledBefore: Double) -> (settled: [Range<Int>], changed: [String])? {
+                                    settledBefore: Double, collecting: Bool)
+        -> (settled: [Range<Int>], changed: [String], entries: [Entry])? {
         var path: [UInt8] = []
-        var settled: [Range<Int>] = [], changed: [String] = []
+        var settled: [Range<Int>] = [], changed: [String] = [], entries: [Entry] = []
         // Every difference is noted, not only the first: the build then looks again at those
         // paths alone, instead of walking every input a second time.
         func differs() { changed.append(String(decoding: path.dropLast(), as: UTF8.self)) }
@@ -375,6 +380,13 @@ struct InputSnapshot: Sendable {
             path += line.relative.isEmpty ? prefixes[line.root].dropLast() : prefixes[line.root][...]
             path += line.relative
             path.append(0)
+            var settles = false
+            defer {
+                if collecting {
+                    entries.append(Entry(root: line.root, path: String(decoding: line.relative, as: UTF8.self),
+                                         signature: line.signature, content: settles ? nil : line.content))
+                }
+            }
             let status = path.withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) { FileSystem.status($0.baseAddress!) }
             }
@@ -386,10 +398,13 @@ struct InputSnapshot: Sendable {
             if let content = line.content, let contentRange = line.contentRange {
                 let relative = String(decoding: line.relative, as: UTF8.self)
                 guard contentDigest(roots[line.root], relative, isDirectory: status.isDirectory) == content else { return differs() }
-                if status.changed < settledBefore { settled.append(contentRange) }
+                if status.changed < settledBefore {
+                    settled.append(contentRange)
+                    settles = true
+                }
             }
         }
-        return complete ? (settled, changed) : nil
+        return complete ? (settled, changed, entries) : nil
     }
 }
 

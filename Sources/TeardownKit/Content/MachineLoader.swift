@@ -29,8 +29,15 @@ struct MachineLoader {
         let partsFolder = folder.appending("parts")
         let partNames = TextFile.list(partsFolder, diagnostics: &diagnostics).filter(\.isDirectory).map(\.name)
         TextFile.reportCaseTwins(partNames, in: partsFolder, diagnostics: &diagnostics)
-        let parts = partNames
-            .compactMap { loadPart(partsFolder.appending($0), canvas: canvas, diagnostics: &diagnostics) }
+        // Parts are read on all cores: a sync of one comment reads its machine again, all its
+        // parts, on a core of its own while the others wait (the load step at 10,000 parts).
+        let loaded = ParallelMap.map(partNames) { name -> (part: Part?, diagnostics: [Diagnostic]) in
+            var found: [Diagnostic] = []
+            let part = loadPart(partsFolder.appending(name), canvas: canvas, diagnostics: &found)
+            return (part, found)
+        }
+        diagnostics += loaded.flatMap(\.diagnostics)
+        let parts = loaded.compactMap(\.part)
             // Equal z is common for parts that do not overlap; the folder name breaks the tie.
             .sorted { ($0.layer.z, $0.slug) < ($1.layer.z, $1.slug) }
         guard let name, let canvas else { return nil }

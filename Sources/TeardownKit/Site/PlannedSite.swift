@@ -4,6 +4,9 @@
 /// The build's inputs as one walk found them (`SiteBuilder.walkInputs`).
 public struct BuildInputs: Sendable {
     let snapshot: InputSnapshot?
+    /// What the last build recorded, when every input was found as it recorded them: with
+    /// nothing filed since, and its tree still published, the build has nothing to do.
+    var unchanged: InputSnapshot.Record? = nil
 }
 
 /// A step's value with every warning found so far.

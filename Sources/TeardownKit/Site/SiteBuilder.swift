@@ -114,8 +114,8 @@ public struct SiteBuilder: Sendable {
         let key = settingsKey(pagefind: try? locatePagefind().get())
         // A store is not made here: a dry run writes nothing.
         if !full, FileSystem.exists(outputCacheFolder + "/state.sqlite"), let (store, _) = openStore(), let (bytes, signatures) = store.storedInputs(),
-           let snapshot = InputSnapshot.current(stored: bytes, signatures: signatures, roots: inputRoots, key: key) {
-            return BuildInputs(snapshot: snapshot)
+           let (snapshot, unchanged) = InputSnapshot.current(stored: bytes, signatures: signatures, roots: inputRoots, key: key) {
+            return BuildInputs(snapshot: snapshot, unchanged: unchanged)
         }
         return BuildInputs(snapshot: InputSnapshot.take(roots: inputRoots, key: key))
     }
@@ -196,6 +196,12 @@ public struct SiteBuilder: Sendable {
         let tree = FileSystem.identity(of: output)?.description
         let roots = inputRoots
         let stored = { store?.inputs().flatMap { InputSnapshot.stored($0, roots: roots, key: key) } }
+        // Nothing filed into inputs that were all as the last build recorded them: a sync of
+        // an empty inbox compared every entry of both snapshots (0.2 s at 10,000 parts).
+        if !full, let walked, walked.snapshot?.key == key, changed?.isEmpty ?? true, let record = walked.unchanged,
+           record.tree == tree {
+            return .unchanged(record)
+        }
         if !full, let walked, walked.snapshot?.key == key, let snapshot = walked.snapshot?.updating(changed ?? []) {
             // Paths the caller wrote are a change: reading the stored snapshot back to compare
             // took a tenth of a one-comment sync. (Were they no change after all, the pipeline
