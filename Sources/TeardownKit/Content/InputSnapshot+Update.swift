@@ -44,18 +44,24 @@ extension InputSnapshot {
     }
 
     /// The bundles' signatures, taking those of `stored` rows: only bundles without one (racy
-    /// when stored, or new) are worked out from their entries, in one pass over the entries.
-    private func signatures(taking stored: [String: ContentDigest]) -> BundleSignatures {
+    /// when stored, or new; every bundle when `stored` is empty) are worked out from their
+    /// entries, in one pass over the entries.
+    func signatures(taking stored: [String: ContentDigest]) -> BundleSignatures {
         var entriesByBundle: [String: [Entry]] = [:]
         var signatures = BundleSignatures(all: [:], racy: [])
-        // A bundle's entries lie together in the stored form (a row each), so a bundle is
-        // looked up once a run of entries, not once an entry.
-        var current: Substring = "", unsettled = false
+        // A bundle's entries mostly lie together (a walk's, or a stored row's), so a bundle is
+        // named and looked up once a run of entries, not once an entry.
+        var current: Substring = "", name = "", run: [Entry] = [], unsettled = false
+        func endRun() {
+            if unsettled, !run.isEmpty { entriesByBundle[name, default: []] += run }
+            run.removeAll(keepingCapacity: true)
+        }
         for entry in entries where entry.root == 0 {
             guard let bundle = Self.bundle(of: entry.path) else { continue }
             if bundle != current {
+                endRun()
                 current = bundle
-                let name = String(bundle)
+                name = String(bundle)
                 if let signature = stored[name] {
                     signatures.all[name] = signature
                     unsettled = false
@@ -63,8 +69,9 @@ extension InputSnapshot {
                     unsettled = true
                 }
             }
-            if unsettled { entriesByBundle[String(bundle), default: []].append(entry) }
+            if unsettled { run.append(entry) }
         }
+        endRun()
         for (bundle, entries) in entriesByBundle { signatures.set(bundle, Self.signature(of: entries)) }
         return signatures
     }

@@ -97,15 +97,7 @@ struct InputSnapshot: Sendable {
     /// be made again for nothing). `racy` names the bundles holding a racy entry, which the
     /// content cache must not trust: `stat` cannot vouch for them yet.
     func bundleSignatures() -> BundleSignatures {
-        if let signatures { return signatures }
-        var entriesByBundle: [Substring: [Entry]] = [:]
-        for entry in entries where entry.root == 0 {
-            guard let bundle = Self.bundle(of: entry.path) else { continue }
-            entriesByBundle[bundle, default: []].append(entry)
-        }
-        var signatures = BundleSignatures(all: [:], racy: [])
-        for (bundle, found) in entriesByBundle { signatures.set(String(bundle), Self.signature(of: found)) }
-        return signatures
+        signatures ?? signatures(taking: [:])
     }
 
     /// The bundle a path of content/ belongs to: the name below machines/, if any.

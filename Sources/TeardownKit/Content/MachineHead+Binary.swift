@@ -21,17 +21,7 @@ extension BinaryDecoder.Source {
         try flag() ? Value(reading: self) : nil
     }
 
-    func optionalString() throws -> String? { try flag() ? string() : nil }
-
-    /// An array's four-byte count, which must not exceed the bytes left (each element takes one at least).
-    func count() throws -> Int {
-        guard bytes.count - position >= 4 else { throw Self.corrupt }
-        var value = 0
-        for offset in 0..<4 { value |= Int(bytes[position + offset]) << (8 * offset) }
-        position += 4
-        guard value <= bytes.count - position else { throw Self.corrupt }
-        return value
-    }
+    func optionalString() throws -> String? { try optional(String.self) }
 
     func array<Value: BinaryReadable>(of type: Value.Type = Value.self) throws -> [Value] {
         let count = try count()
@@ -41,13 +31,7 @@ extension BinaryDecoder.Source {
         return values
     }
 
-    func strings() throws -> [String] {
-        let count = try count()
-        var values: [String] = []
-        values.reserveCapacity(count)
-        for _ in 0..<count { values.append(try string()) }
-        return values
-    }
+    func strings() throws -> [String] { try array(of: String.self) }
 
     /// A value of a type without a reader of its own, through `Decodable`.
     func decodable<Value: Decodable>(_ type: Value.Type = Value.self) throws -> Value {
@@ -72,6 +56,10 @@ extension BinaryDecoder.Source {
         defer { position += 32 }
         return ContentDigest(high: try half(position), low: try half(position + 16))
     }
+}
+
+extension String: BinaryReadable {
+    init(reading source: BinaryDecoder.Source) throws { self = try source.string() }
 }
 
 extension ContentDigest: BinaryReadable {

@@ -112,8 +112,8 @@ public struct SiteBuilder: Sendable {
     /// differs is walked (`InputSnapshot.current`); with no stored snapshot, every input is walked.
     public func walkInputs() -> BuildInputs {
         let key = settingsKey(pagefind: try? locatePagefind().get())
-        // A store is not made here: a dry run writes nothing.
-        if !full, FileSystem.exists(outputCacheFolder + "/state.sqlite"), let (store, _) = openStore(), let (bytes, signatures) = store.storedInputs(),
+        // Read only: a dry run writes nothing, and a damaged store is the build's to mend and report.
+        if !full, let (bytes, signatures) = BuildStore.reading(outputCacheFolder + "/state.sqlite")?.storedInputs(),
            let (snapshot, unchanged) = InputSnapshot.current(stored: bytes, signatures: signatures, roots: inputRoots, key: key) {
             return BuildInputs(snapshot: snapshot, unchanged: unchanged)
         }

@@ -51,6 +51,17 @@ struct BinaryDecoder {
             return Array(bytes[position..<position + count])
         }
 
+        /// An array's four-byte count. Every element takes at least a byte: a larger count is
+        /// damage, and must not make an array reserve room for billions of elements before a read fails.
+        func count() throws -> Int {
+            guard bytes.count - position >= 4 else { throw Self.corrupt }
+            var value = 0
+            for offset in 0..<4 { value |= Int(bytes[position + offset]) << (8 * offset) }
+            position += 4
+            guard value <= bytes.count - position else { throw Self.corrupt }
+            return value
+        }
+
         func flag() throws -> Bool {
             switch try byte() {
             case 0: false
@@ -165,14 +176,7 @@ struct BinaryDecoder {
 
         init(source: Source) throws {
             self.source = source
-            guard source.bytes.count - source.position >= 4 else { throw Source.corrupt }
-            var value: UInt32 = 0
-            for offset in 0..<4 { value |= UInt32(source.bytes[source.position + offset]) << (8 * offset) }
-            source.position += 4
-            // Every element takes at least a byte: a larger count is damage, and must not make
-            // an array reserve room for billions of elements before a read fails.
-            guard Int(value) <= source.bytes.count - source.position else { throw Source.corrupt }
-            count = Int(value)
+            count = try source.count()
         }
 
         private mutating func next() throws {

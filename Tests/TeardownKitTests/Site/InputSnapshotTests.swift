@@ -233,6 +233,30 @@ struct CurrentInputsTests {
 
 }
 
+extension CurrentInputsTests {
+    @Test("Looking at the inputs leaves a damaged build store as it is, for the build to mend and say so")
+    func damagedStore() throws {
+        let site = Fixtures.copy(Fixtures.site("minimal"))
+        let output = site + "/public"
+        let cache = output + ".cache"
+        let builder = SiteBuilder(siteRoot: site, output: output, cacheFolder: cache, pagefind: .notInstalled)
+        try builder.build()
+        let store = try #require(FileManager.default.enumerator(atPath: cache + "/outputs")?.allObjects
+            .compactMap { $0 as? String }.first { $0.hasSuffix("/state.sqlite") }.map { cache + "/outputs/" + $0 })
+        let garbage = Data(repeating: 0x5A, count: 8192)
+        try BuildStore.remove(store)
+        try garbage.write(to: URL(fileURLWithPath: store))
+        let roots = builder.inputRoots
+        let walksBefore = InputSnapshot.walks.withLock { $0[roots[0], default: 0] }
+        let inputs = builder.walkInputs()
+        #expect(inputs.snapshot != nil)
+        #expect(InputSnapshot.walks.withLock { $0[roots[0], default: 0] } == walksBefore + 1, "a walk, with no store to check against")
+        #expect(FileManager.default.contents(atPath: store) == garbage, "the store is left as it was")
+        let report = try builder.build(inputs: inputs, changed: [])
+        #expect(report.notices.contains(BuildStore.Notice.damaged.rawValue))
+    }
+}
+
 @Suite("Builds that skip loading")
 struct UpToDateBuildTests {
     @Test("A build with nothing changed reports the previous build's pages and warnings")
