@@ -40,21 +40,12 @@ extension BinaryDecoder.Source {
 
     /// A digest, stored as its 32 hex digits: read from the bytes without making a String of them.
     func digest() throws -> ContentDigest {
-        guard try integer() == 32, bytes.count - position >= 32 else { throw Self.corrupt }
-        func half(_ start: Int) throws -> UInt64 {
-            var value: UInt64 = 0
-            for digit in bytes[start..<start + 16] {
-                switch digit {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt64(digit - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt64(digit - UInt8(ascii: "a") + 10)
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): value = value << 4 | UInt64(digit - UInt8(ascii: "A") + 10)
-                default: throw Self.corrupt
-                }
-            }
-            return value
-        }
-        defer { position += 32 }
-        return ContentDigest(high: try half(position), low: try half(position + 16))
+        guard try integer() == 32, bytes.count - position >= 32,
+              let high = SnapshotLine.number(bytes[position..<position + 16]),
+              let low = SnapshotLine.number(bytes[position + 16..<position + 32])
+        else { throw Self.corrupt }
+        position += 32
+        return ContentDigest(high: high, low: low)
     }
 }
 

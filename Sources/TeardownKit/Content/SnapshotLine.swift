@@ -54,7 +54,7 @@ struct SnapshotLine {
     }
 
     /// A number written in at most 16 ASCII digits of `radix` (16, lowercase or not, or 10).
-    private static func number(_ digits: ArraySlice<UInt8>, radix: UInt64 = 16) -> UInt64? {
+    static func number(_ digits: ArraySlice<UInt8>, radix: UInt64 = 16) -> UInt64? {
         guard !digits.isEmpty, digits.count <= 16 else { return nil }
         var value: UInt64 = 0
         for digit in digits {
