@@ -12,7 +12,7 @@ import Foundation
 /// are written to a temporary file and renamed, so a kill leaves each one whole or absent.
 struct ContentCache: Sendable {
     /// Bumped whenever the stored form of loaded content changes.
-    static let format = "teardown-content 3"
+    static let format = "teardown-content 4"
 
     let folder: String
     let key: ContentDigest
@@ -22,6 +22,8 @@ struct ContentCache: Sendable {
     struct Use: Sendable {
         let folder: String
         let signatures: [String: ContentDigest]
+        /// The settled part signatures of one bundle now (`InputSnapshot.partSignatures`).
+        var parts: @Sendable (String) -> [String: ContentDigest] = { _ in [:] }
     }
 
     /// Why the cache could not be used as it was, in one line, for the build to tell.
@@ -51,6 +53,13 @@ struct ContentCache: Sendable {
         let head: MachineHead
         let text: ContentDigest
         let diagnostics: Data
+        /// The signature of each part folder the load read, where it was settled.
+        let parts: [PartSignature]
+    }
+
+    struct PartSignature: Codable, Equatable {
+        let slug: String
+        let signature: ContentDigest
     }
 
     /// How many machine texts were read from each cache folder in this process: a test checks
@@ -117,11 +126,54 @@ struct ContentCache: Sendable {
         return ((Machine(head: entry.head, text: store), diagnostics), nil)
     }
 
+    /// The parts of `bundle`'s entry, stored under another signature, whose folders have the
+    /// signature they had then (`current`, by part slug): a load of the changed bundle takes
+    /// these instead of reading their files. Nil when the entry is missing, of another key, or
+    /// does not decode whole.
+    func storedParts(_ bundle: String, current: [String: ContentDigest]) -> StoredParts? {
+        guard !current.isEmpty, let data = FileManager.default.contents(atPath: path(bundle)),
+              let length = Self.headLength(of: data), let (entry, diagnostics) = Self.decode(head: data.subdata(in: 8..<8 + length)),
+              entry.key == key
+        else { return nil }
+        let unchanged = Set(entry.parts.filter { current[$0.slug] == $0.signature }.map(\.slug))
+        let textBytes = data.subdata(in: 8 + length..<data.count)
+        guard !unchanged.isEmpty, MachineTextStore.digest(of: textBytes) == entry.text,
+              let text = try? BinaryDecoder().decode(MachineText.self, from: textBytes), text.parts.count == entry.head.parts.count
+        else { return nil }
+        var parts: [String: (Part, [Diagnostic])] = [:]
+        let folder = entry.head.folder.displayPath + "/parts/"
+        for (outline, partText) in zip(entry.head.parts, text.parts) where unchanged.contains(outline.slug) {
+            let part = Part(slug: outline.slug, source: outline.source, name: outline.name, layer: outline.layer,
+                            specs: partText.specs, tags: outline.tags, description: partText.description,
+                            community: Community(comments: partText.comments, photos: outline.photos))
+            let own = folder + outline.slug
+            parts[outline.slug] = (part, diagnostics.filter { $0.location.path == own || $0.location.path.hasPrefix(own + "/") })
+        }
+        Self.partsReused.withLock { $0[self.folder, default: 0] += parts.count }
+        return StoredParts(canvas: entry.head.canvas, parts: parts)
+    }
+
+    /// Parts a changed bundle's load can take as they were stored (`storedParts`).
+    struct StoredParts: Sendable {
+        /// A part's layer is sized by the canvas when it has no offset: the parts are only
+        /// good for a machine.yaml with this canvas.
+        let canvas: PixelSize
+        let parts: [String: (Part, [Diagnostic])]
+    }
+
+    /// How many parts were offered from stored entries in each cache folder in this process, for tests.
+    static let partsReused = Locked<[String: Int]>([:])
+
     /// Keeps a loaded bundle. Losing an entry costs only speed, so it is written without fsync.
-    func store(_ bundle: String, signature: ContentDigest, machine: Machine, diagnostics: [Diagnostic]) {
+    func store(_ bundle: String, signature: ContentDigest, parts: [String: ContentDigest], machine: Machine,
+               diagnostics: [Diagnostic]) {
+        let partSignatures = machine.outlines.compactMap { part in
+            parts[part.slug].map { PartSignature(slug: part.slug, signature: $0) }
+        }
         guard let problems = try? JSONEncoder().encode(diagnostics), let (text, digest) = MachineTextStore.encode(machine.text.value),
               let entry = try? BinaryEncoder().encode(Entry(format: Self.format, key: key, signature: signature,
-                                                            head: machine.head, text: digest, diagnostics: problems))
+                                                            head: machine.head, text: digest, diagnostics: problems,
+                                                            parts: partSignatures))
         else { return }
         var data = Data(capacity: 8 + entry.count + text.count)
         withUnsafeBytes(of: UInt64(entry.count).littleEndian) { data.append(contentsOf: $0) }

@@ -76,17 +76,22 @@ public struct ContentLoader: Sendable {
             var local: [Diagnostic] = []
             let entry = folder.appending(name)
             if folders.contains(name) {
-                guard let cache, let signature = memo?.signatures[name] else {
-                    return (loader.load(entry, diagnostics: &local), nil, local, nil)
+                guard let cache, let memo else { return (loader.load(entry, diagnostics: &local), nil, local, nil) }
+                // A bundle without a settled signature (a comment just filed) is read, but not kept.
+                let signature = memo.signatures[name]
+                var notice: ContentCache.Notice?
+                if let signature {
+                    let (found, problem) = cache.lookup(name, signature: signature) {
+                        var ignored: [Diagnostic] = []
+                        return loader.load(entry, diagnostics: &ignored)
+                    }
+                    if let (machine, diagnostics) = found { return (machine, nil, diagnostics, nil) }
+                    notice = problem
                 }
-                let (found, notice) = cache.lookup(name, signature: signature) {
-                    var ignored: [Diagnostic] = []
-                    return loader.load(entry, diagnostics: &ignored)
-                }
-                if let (machine, diagnostics) = found { return (machine, nil, diagnostics, nil) }
-                let machine = loader.load(entry, diagnostics: &local)
-                if let machine, !local.hasErrors {
-                    cache.store(name, signature: signature, machine: machine, diagnostics: local)
+                let parts = memo.parts(name)
+                let machine = loader.load(entry, stored: cache.storedParts(name, current: parts), diagnostics: &local)
+                if let signature, let machine, !local.hasErrors {
+                    cache.store(name, signature: signature, parts: parts, machine: machine, diagnostics: local)
                 }
                 return (machine, nil, local, notice)
             }

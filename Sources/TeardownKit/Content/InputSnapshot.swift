@@ -100,6 +100,27 @@ struct InputSnapshot: Sendable {
         signatures ?? signatures(taking: [:])
     }
 
+    /// For each part folder of one bundle, a digest of what the snapshot saw of it, as for a
+    /// bundle; a part with a racy entry is left out. A bundle whose signature changed reads again
+    /// only the parts whose signature did (`ContentCache.Use.parts`): one comment re-read every
+    /// part of its machine, a tenth of a one-comment sync at 10,000 parts.
+    func partSignatures(ofBundle bundle: String) -> [String: ContentDigest] {
+        let prefix = "machines/" + bundle + "/parts/"
+        var byPart: [String: [Entry]] = [:]
+        for entry in entries where entry.root == 0 && entry.path.hasPrefix(prefix) {
+            let rest = entry.path.utf8.dropFirst(prefix.utf8.count)
+            let end = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
+            guard rest.startIndex != end, let part = String(rest[rest.startIndex..<end]) else { continue }
+            byPart[part, default: []].append(entry)
+        }
+        var signatures: [String: ContentDigest] = [:]
+        for (part, entries) in byPart {
+            let (signature, racy) = Self.signature(of: entries)
+            if !racy { signatures[part] = signature }
+        }
+        return signatures
+    }
+
     /// The bundle a path of content/ belongs to: the name below machines/, if any.
     static func bundle(of path: String) -> Substring? {
         guard path.hasPrefix("machines/") else { return nil }

@@ -141,7 +141,13 @@ extension RecentComment: BinaryReadable {
 extension ContentCache.Entry: BinaryReadable {
     init(reading source: BinaryDecoder.Source) throws {
         self.init(format: try source.string(), key: try source.digest(), signature: try source.digest(), head: try source.read(),
-                  text: try source.digest(), diagnostics: try source.decodable())
+                  text: try source.digest(), diagnostics: try source.decodable(), parts: try source.array())
+    }
+}
+
+extension ContentCache.PartSignature: BinaryReadable {
+    init(reading source: BinaryDecoder.Source) throws {
+        self.init(slug: try source.string(), signature: try source.digest())
     }
 }
 

@@ -10,7 +10,13 @@ struct MachineLoader {
 
     let community: CommunityLoader
 
-    func load(_ folder: SourceFile, diagnostics: inout [Diagnostic]) -> Machine? {
+    /// How many parts were read from their files, by machines folder, in this process: a test
+    /// checks that one comment reads one part again, not its whole machine.
+    static let partsRead = Locked<[String: Int]>([:])
+
+    /// `stored` offers parts as an earlier load left them, for the folders that did not change
+    /// since (`ContentCache.storedParts`); they are taken when the canvas is the one they were read with.
+    func load(_ folder: SourceFile, stored: ContentCache.StoredParts? = nil, diagnostics: inout [Diagnostic]) -> Machine? {
         let slug = folder.name
         guard let (yaml, source) = openBundleFile(folder, "machine.yaml", expected: "machine details", known: Self.machineKeys,
                                                   diagnostics: &diagnostics)
@@ -31,7 +37,11 @@ struct MachineLoader {
         TextFile.reportCaseTwins(partNames, in: partsFolder, diagnostics: &diagnostics)
         // Parts are read on all cores: a sync of one comment reads its machine again, all its
         // parts, on a core of its own while the others wait (the load step at 10,000 parts).
+        let stored = stored?.canvas == canvas ? stored?.parts ?? [:] : [:]
+        let machines = (folder.absolutePath as NSString).deletingLastPathComponent
+        Self.partsRead.withLock { $0[machines, default: 0] += partNames.count(where: { stored[$0] == nil }) }
         let loaded = ParallelMap.map(partNames) { name -> (part: Part?, diagnostics: [Diagnostic]) in
+            if let (part, found) = stored[name] { return (part, found) }
             var found: [Diagnostic] = []
             let part = loadPart(partsFolder.appending(name), canvas: canvas, diagnostics: &found)
             return (part, found)

@@ -145,7 +145,7 @@ public struct SiteBuilder: Sendable {
         // the image step in a one-comment sync at 10,000 parts, and needs nothing the load makes.
         let cacheFolder = cacheFolder
         let imageCache = Prefetch { ImageCache(root: cacheFolder + "/images") }
-        let (loaded, theme, notices) = try clock.run(.load) { try load(signatures?.settled) }
+        let (loaded, theme, notices) = try clock.run(.load) { try load(inputs.snapshot, signatures?.settled) }
         clock.warnings = loaded.warnings
         let (content, images) = try clock.run(.images) {
             try processImages(loaded, cache: imageCache.value, signatures: full ? [:] : signatures?.settled ?? [:],
@@ -244,9 +244,13 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Reads the site, taking unchanged bundles from the content cache when the snapshot vouches for them.
-    private func load(_ signatures: [String: ContentDigest]?) throws(BuildFailure) -> (Loaded<SiteContent>, Theme, [ContentCache.Notice]) {
+    private func load(_ snapshot: InputSnapshot?, _ signatures: [String: ContentDigest]?) throws(BuildFailure)
+        -> (Loaded<SiteContent>, Theme, [ContentCache.Notice]) {
         var notices: [ContentCache.Notice] = []
-        let memo = full ? nil : signatures.map { ContentCache.Use(folder: cacheFolder + "/content", signatures: $0) }
+        let memo = full ? nil : signatures.map { signatures in
+            ContentCache.Use(folder: cacheFolder + "/content", signatures: signatures,
+                             parts: { snapshot?.partSignatures(ofBundle: $0) ?? [:] })
+        }
         let (prepared, diagnostics) = prepare(memo: memo, notices: &notices)
         guard let (content, theme) = prepared, !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
         return (Loaded(value: content, warnings: diagnostics), theme, notices)

@@ -54,7 +54,10 @@ public struct Syncer: Sendable {
     /// the builds keep, instead of every comment being parsed again to review a few.
     public func run(dryRun: Bool, inputs: BuildInputs? = nil) throws -> SyncReport {
         let walk = inputs?.snapshot ?? InputSnapshot.take(roots: [siteRoot + "/content"], key: ContentDigest(high: 0, low: 0))
-        let memo = walk.map { ContentCache.Use(folder: cacheFolder + "/content", signatures: $0.bundleSignatures().settled) }
+        let memo = walk.map { walk in
+            ContentCache.Use(folder: cacheFolder + "/content", signatures: walk.bundleSignatures().settled,
+                             parts: { walk.partSignatures(ofBundle: $0) })
+        }
         let (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: cacheFolder + "/bundles", memo: memo).load()
         guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
         let review = SubmissionReview(content: content)

@@ -112,6 +112,35 @@ struct IncrementalBuildTests {
         #expect(Fixtures.read(scratch.output + "/machines/crate/parts/lid/index.html").contains("Drawn again."))
     }
 
+    @Test("A comment reads its part again and takes the machine's other parts as stored, warnings included; a new canvas reads them all")
+    func partsTakenFromCache() throws {
+        let scratch = try Scratch()
+        try scratch.write("name: \"Base\"\ncolour: grey\nlayer:\n  image: lid.svg\n  z: 0\n",
+                          to: "content/machines/box/parts/base/part.yaml")
+        // Parts changed in the last two seconds are read from their files, not the cache.
+        Thread.sleep(forTimeInterval: 2.2)
+        let first = try scratch.build()
+        #expect(first.warnings.contains { $0.location.path.hasSuffix("parts/base/part.yaml") })
+        let read = { MachineLoader.partsRead.withLock { $0[scratch.site + "/content/machines"] ?? 0 } }
+        var before = read()
+        try scratch.write("---\nauthor: Grace\ndate: 2024-06-01\n---\nOn the lid alone.\n",
+                          to: "content/machines/box/parts/lid/comments/new.md")
+        let commented = try scratch.build()
+        #expect(read() == before + 1, "the lid is read again; the base is taken as stored")
+        #expect(commented.warnings == first.warnings, "the base's warning is kept with it")
+        #expect(Fixtures.read(scratch.output + "/machines/box/parts/lid/index.html").contains("On the lid alone."))
+
+        // The base has no offset, so its layer is sized by the canvas: it is read again.
+        before = read()
+        try scratch.write("name: \"Box\"\nsummary: \"A box.\"\ncanvas: {width: 300, height: 100}\ntags: [test]\n",
+                          to: "content/machines/box/machine.yaml")
+        try scratch.build()
+        #expect(read() == before + 2)
+        let reference = (scratch.site as NSString).deletingLastPathComponent + "/reference"
+        try scratch.build(full: true, to: reference)
+        #expect(try Self.snapshot(scratch.output) == (try Self.snapshot(reference)))
+    }
+
     @Test("A content cache entry's length field is read unsigned and must fit the file: a damaged one is a miss, not a crash")
     func damagedEntryLength() {
         func entry(_ length: UInt64, payload: Int) -> Data {

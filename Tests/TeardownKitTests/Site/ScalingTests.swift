@@ -59,8 +59,9 @@ private struct GeneratedCatalog {
         var snapshotRowsWritten = 0
         var sourcesHashed = 0
         var machinesDigested = 0
+        var partsRead = 0
         var description: String {
-            "\(written) outputs written, \(headsDecoded) heads decoded, \(imagesKeyed) images keyed, \(imagesLookedUp) looked up, \(imageRowsWritten) image rows and \(snapshotRowsWritten) snapshot rows written, \(sourcesHashed) sources hashed, "
+            "\(written) outputs written, \(headsDecoded) heads decoded, \(partsRead) parts read, \(imagesKeyed) images keyed, \(imagesLookedUp) looked up, \(imageRowsWritten) image rows and \(snapshotRowsWritten) snapshot rows written, \(sourcesHashed) sources hashed, "
                 + "\(machinesDigested) machines' units digested"
         }
     }
@@ -80,7 +81,8 @@ private struct GeneratedCatalog {
         let snapshotRows = {
             BuildStore.inputRowsWritten.withLock { $0.filter { $0.key.hasPrefix(cache + "/outputs/") }.values.reduce(0, +) }
         }
-        let before = (heads(), keyed(), hashed(), looked(), imageRows(), snapshotRows())
+        let partsRead = { MachineLoader.partsRead.withLock { $0[site + "/content/machines"] ?? 0 } }
+        let before = (heads(), keyed(), hashed(), looked(), imageRows(), snapshotRows(), partsRead())
         let inputs = builder.walkInputs()
         let report = try Syncer(siteRoot: site, source: Inbox.source(inbox, scratch: cache + "/sync/downloads"))
             .run(dryRun: false, inputs: inputs)
@@ -88,7 +90,8 @@ private struct GeneratedCatalog {
         let build = try builder.build(inputs: inputs, changed: report.filed.map { site + "/" + $0 })
         return Cost(written: build.written, headsDecoded: heads() - before.0, imagesKeyed: keyed() - before.1,
                     imagesLookedUp: looked() - before.3, imageRowsWritten: imageRows() - before.4,
-                    snapshotRowsWritten: snapshotRows() - before.5, sourcesHashed: hashed() - before.2, machinesDigested: build.machinesDigested)
+                    snapshotRowsWritten: snapshotRows() - before.5, sourcesHashed: hashed() - before.2, machinesDigested: build.machinesDigested,
+                    partsRead: partsRead() - before.6)
     }
 }
 
@@ -124,5 +127,8 @@ struct ScalingTests {
         #expect(large.imagesLookedUp == small.imagesLookedUp && large.imagesLookedUp <= GeneratedCatalog.partsPerMachine + 1,
                 "100 parts: \(small); 1,000 parts: \(large)")
         #expect(large.machinesDigested == 1 && small.machinesDigested == 1, "100 parts: \(small); 1,000 parts: \(large)")
+        // The commented part is read again from its files; its machine's other parts are taken
+        // as the content cache stored them.
+        #expect(large.partsRead == 1 && small.partsRead == 1, "100 parts: \(small); 1,000 parts: \(large)")
     }
 }

@@ -27,14 +27,15 @@ struct BinaryCoderTests {
         #expect(heads.contains { $0.recent.newest != nil } && heads.contains { !$0.tags.isEmpty })
         for head in heads {
             let entry = ContentCache.Entry(format: ContentCache.format, key: ContentDigest(of: "key"), signature: ContentDigest(of: "signature"),
-                                           head: head, text: ContentDigest(of: "text"), diagnostics: Data("[]".utf8))
+                                           head: head, text: ContentDigest(of: "text"), diagnostics: Data("[]".utf8),
+                                           parts: head.parts.map { ContentCache.PartSignature(slug: $0.slug, signature: $0.textDigest) })
             let data = try BinaryEncoder().encode(entry)
             let read = try BinaryDecoder().read(ContentCache.Entry.self, from: data)
             let decoded = try BinaryDecoder().decode(ContentCache.Entry.self, from: data)
             #expect(read.head == decoded.head && read.head == head)
             #expect(read.head.recent.all == head.recent.all && read.head.manual == head.manual)
-            #expect(read.key == entry.key && read.signature == entry.signature && read.text == entry.text
-                    && read.diagnostics == entry.diagnostics)
+            #expect(read.key == entry.key && read.signature == entry.signature && read.text == entry.text)
+            #expect(read.diagnostics == entry.diagnostics && read.parts == entry.parts)
             for length in stride(from: 0, to: data.count, by: max(1, data.count / 300)) {
                 #expect(throws: (any Error).self) { try BinaryDecoder().read(ContentCache.Entry.self, from: data.prefix(length)) }
             }
