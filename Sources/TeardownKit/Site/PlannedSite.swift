@@ -54,6 +54,9 @@ struct Outputs {
     let spare: BuildStore.Spare?
     /// The paths where `target` differs from `published`: every path when that is unknown.
     var changes: Set<String>
+    /// The output path of each planned page and copy, in plan order.
+    let pagePaths: [String]
+    let copyPaths: [String]
     /// Every unit's key and digest now.
     let units: UnitDigests
     /// Where the trees' manifests and what their pages read are kept.

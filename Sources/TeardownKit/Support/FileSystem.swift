@@ -210,6 +210,30 @@ enum FileSystem {
         return .success(data)
     }
 
+    /// Up to `count` bytes of the file at `path` from `offset` (fewer past its end), and the
+    /// file's size; nil when it cannot be opened or read. What is read is bounded by the size,
+    /// so a damaged length asks for no more memory than the file holds.
+    static func read(_ path: String, offset: Int, upTo count: Int) -> (bytes: Data, size: Int)? {
+        guard offset >= 0, count >= 0, let file = try? FileDescriptor.open(path, .readOnly, options: [.closeOnExec]) else {
+            return nil
+        }
+        defer { try? file.close() }
+        guard let info = try? file.stat() else { return nil }
+        let size = Int(info.size)
+        var data = Data(count: max(0, min(count, size - offset)))
+        var filled = 0
+        while filled < data.count {
+            let read = try? data.withUnsafeMutableBytes { buffer in
+                try file.read(fromAbsoluteOffset: Int64(offset + filled), into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            }
+            guard let read else { return nil }
+            if read == 0 { break }
+            filled += read
+        }
+        data.count = filled
+        return (data, size)
+    }
+
     /// The visible entries of a folder with their kinds, links not followed; nil when the
     /// folder cannot be listed. readdir's type saves a stat per entry where the disk gives it.
     static func entries(of folder: String) -> [(name: String, kind: EntryKind)]? {
