@@ -23,6 +23,7 @@ import tempfile
 import time
 import unittest
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import boto3
@@ -110,11 +111,13 @@ def local_files(folder):
 class FlakyProxy:
     """Stands between Teardown and the store and answers 503 to the first upload of every
     object, as a store under load does now and then; everything else passes through as it
-    came, Host header and all, so the signatures still hold."""
+    came, Host header and all, so the signatures still hold. With `flaky` off it refuses
+    nothing and only notes each request: its method, path and the bytes each way."""
 
-    def __init__(self, target_port):
+    def __init__(self, target_port, flaky=True):
         refused = set()
         self.refusals = 0
+        self.requests = []
         proxy = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -125,7 +128,7 @@ class FlakyProxy:
 
             def relay(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0) or 0))
-                if self.command == "PUT" and self.path not in refused:
+                if flaky and self.command == "PUT" and self.path not in refused:
                     refused.add(self.path)
                     proxy.refusals += 1
                     self.send_response(503)
@@ -144,6 +147,7 @@ class FlakyProxy:
                 self.end_headers()
                 self.wfile.write(data)
                 upstream.close()
+                proxy.requests.append((self.command, urllib.parse.unquote(self.path), len(body), len(data)))
 
             do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = relay
 
@@ -221,12 +225,28 @@ class DeployTest(unittest.TestCase):
         self.build()
         after = local_files(self.public())
         changed = {name for name in after if before.get(name) != after[name]}
-        result = self.deploy("comment")
+        proxy = FlakyProxy(self.store.port, flaky=False)
+        try:
+            result = self.deploy("comment", endpoint=proxy.endpoint)
+        finally:
+            proxy.stop()
         self.assertEqual(result.returncode, 0, result.stderr)
         new, replaced, _, _ = self.counts(result)
         self.assertEqual(new + replaced, len(changed), f"uploaded what changed: {sorted(changed)}")
         self.assertLess(len(changed), 40, "a comment changes a handful of outputs, not the site")
         self.assertEqual(self.store.objects("comment/"), after)
+        # The manifest is read and written where the comment changed it: the index, and at most
+        # the shard of each changed file each way; no object of it holds a line for every file.
+        manifest = [(method, path, sent, received) for method, path, sent, received in proxy.requests
+                    if "/comment/.teardown-deploy" in path]
+        shards = [request for request in manifest if "/.teardown-deploy.d/" in request[1]]
+        self.assertLessEqual(len([r for r in shards if r[0] == "GET"]), len(changed), manifest)
+        self.assertLessEqual(len([r for r in shards if r[0] == "PUT"]), len(changed), manifest)
+        self.assertEqual(len(manifest) - len(shards), 2, f"the index read once and written once: {manifest}")
+        whole = sum(65 + len(str(size)) + 1 + len(name) + 1 for name, (size, _) in after.items())
+        self.assertTrue(all(max(sent, received) < whole / 4 for _, _, sent, received in manifest),
+                        f"a manifest object as large as the site's listing ({whole} bytes): {manifest}")
+        self.assertFalse(any("list-type" in request[1] for request in proxy.requests), "the bucket is not listed")
         os.remove(os.path.join(comments, "deploy-test.md"))
         self.build()
 

@@ -26,10 +26,12 @@ public struct DeployPlan: Sendable {
 
     /// Compares the output folder with what the bucket holds: by the deploy manifest's
     /// digests, or, without one, by a listing's sizes and ETags (MD5 for objects sent whole).
+    /// `local` may be the files of some shards of the manifest only (`DeployShards`): `manifest`
+    /// then holds those shards' entries, and `unchangedElsewhere` counts the files of the others.
     static func make(local: [LocalOutputs.File], manifest: DeployManifest?, listing: [String: S3Store.Listed],
-                     root: String) -> DeployPlan {
+                     root: String, unchangedElsewhere: Int = 0) -> DeployPlan {
         var uploads: [Step] = []
-        var unchanged = 0
+        var unchanged = unchangedElsewhere
         for file in local {
             if let manifest {
                 switch manifest.entries[file.path] {

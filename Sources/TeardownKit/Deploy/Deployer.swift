@@ -55,20 +55,44 @@ public struct Deployer: Sendable {
         guard let session = Curl.Session() else { throw StoreFailure("libcurl could not start") }
         // Asked before anything is read or planned: wrong keys or a dead endpoint stop here.
         let manifestKey = prefix + DeployManifest.objectName
-        let manifest = try store.get(manifestKey, session: session).flatMap(DeployManifest.parse)
+        let stored = try store.get(manifestKey, session: session)
         do {
             try FileManager.default.createDirectory(atPath: (cache as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         } catch {
             throw StoreFailure("\((cache as NSString).deletingLastPathComponent) cannot be created: \(error.localizedDescription)")
         }
         let local = try LocalOutputs.scan(output, cache: cache)
+        var byShard = Array(repeating: [LocalOutputs.File](), count: DeployShards.count)
+        for file in local { byShard[DeployShards.shard(of: file.path)].append(file) }
+        let localShards = ParallelMap.map(byShard) { files -> (data: Data, digest: String)? in
+            guard !files.isEmpty else { return nil }
+            let data = DeployShards.serialized(files.map { ($0.path, DeployManifest.Entry(sha256: $0.sha256, size: $0.size)) })
+            return (data, DeployShards.digest(of: data))
+        }
+
+        // What the bucket holds, for the shards where it may differ from the output folder.
+        let index = stored.flatMap(DeployShards.parse)
+        var remote: [String: DeployManifest.Entry]?
+        var compared = Set(0..<DeployShards.count)
+        if let index {
+            compared = Set((0..<DeployShards.count).filter { index.digests[$0] != localShards[$0]?.digest })
+            remote = try fetchShards(compared.filter { index.digests[$0] != nil }, store: store)
+        } else {
+            remote = stored.flatMap(DeployManifest.parse)?.entries
+        }
         var listing: [String: S3Store.Listed] = [:]
-        if manifest == nil {
-            for object in try store.list(prefix: prefix, session: session) where object.key != manifestKey {
+        if remote == nil {
+            // Compared by listing, every shard is: the listing shows the whole bucket.
+            compared = Set(0..<DeployShards.count)
+            for object in try store.list(prefix: prefix, session: session)
+            where object.key != manifestKey && !object.key.hasPrefix(prefix + DeployShards.folder) {
                 listing[String(object.key.dropFirst(prefix.count))] = object
             }
         }
-        let plan = DeployPlan.make(local: local, manifest: manifest, listing: listing, root: output)
+        let manifest = remote.map(DeployManifest.init(entries:))
+        let unchangedShards = (0..<DeployShards.count).filter { !compared.contains($0) }
+        let plan = DeployPlan.make(local: compared.sorted().flatMap { byShard[$0] }, manifest: manifest, listing: listing,
+                                   root: output, unchangedElsewhere: unchangedShards.reduce(0) { $0 + byShard[$1].count })
         onEvent(.planned(plan))
         guard !options.dryRun else { return Report(plan: plan, uploaded: 0, deleted: 0) }
 
@@ -87,16 +111,16 @@ public struct Deployer: Sendable {
             }
         }
 
-        // The manifest is written once, after whatever deleting there is. A deploy stopped
-        // during the deletions leaves the previous manifest, so the next one compares with that,
-        // uploads the few changed files again and repeats the deletions. Refused deletions stay
-        // listed, so that the next deploy tries them again.
-        var entries = Dictionary(uniqueKeysWithValues: local.map { ($0.path, DeployManifest.Entry(sha256: $0.sha256, size: $0.size)) })
+        // The manifest is written after whatever deleting there is. A deploy stopped during the
+        // deletions leaves the previous manifest, so the next one compares with that, uploads
+        // the few changed files again and repeats the deletions. Refused deletions stay listed,
+        // so that the next deploy tries them again.
+        var kept: [String: DeployManifest.Entry] = [:]
         let refused = plan.deletions.count > options.maxDeletes
         if refused {
             onEvent(.deletionsRefused(count: plan.deletions.count, limit: options.maxDeletes))
             for step in plan.deletions {
-                entries[step.path] = manifest?.entries[step.path]
+                kept[step.path] = manifest?.entries[step.path]
                     ?? DeployManifest.Entry(sha256: String(repeating: "0", count: 64), size: step.size)
             }
         } else if !plan.deletions.isEmpty {
@@ -105,14 +129,64 @@ public struct Deployer: Sendable {
                 onEvent(.deleted(step))
             }
         }
-        let written = DeployManifest(entries: entries)
-        if written != manifest { try putManifest(written, key: manifestKey, store: store, session: session) }
+        try writeManifest(compared: compared, local: byShard, localShards: localShards, kept: kept, index: index,
+                          key: manifestKey, store: store, session: session)
         return Report(plan: plan, uploaded: plan.uploads.count, deleted: refused ? 0 : plan.deletions.count)
     }
 
-    private func putManifest(_ manifest: DeployManifest, key: String, store: S3Store, session: Curl.Session) throws(StoreFailure) {
-        try store.put(key, body: manifest.serialized(),
-                      headers: ["Content-Type: text/plain; charset=utf-8", "Cache-Control: no-store"], session: session)
+    /// The entries of the stored shards `shards`, fetched on `concurrency` connections; nil
+    /// when one is missing or damaged, so that the bucket is listed instead.
+    private func fetchShards(_ shards: Set<Int>, store: S3Store) throws(StoreFailure) -> [String: DeployManifest.Entry]? {
+        let prefix = options.location.prefix
+        let fetched = Locked([String: DeployManifest.Entry]()), damaged = Locked(false)
+        try Self.inParallel(Array(shards), workers: options.concurrency) { shard, session throws(StoreFailure) in
+            let key = prefix + DeployShards.folder + DeployShards.name(of: shard)
+            guard let entries = try store.get(key, session: session).flatMap(DeployShards.parseShard),
+                  entries.keys.allSatisfy({ DeployShards.shard(of: $0) == shard })
+            else { return damaged.withLock { $0 = true } }
+            fetched.withLock { $0.merge(entries) { first, _ in first } }
+        }
+        return damaged.withLock { $0 } ? nil : fetched.withLock { $0 }
+    }
+
+    /// Writes the compared shards that differ from what the index says is stored, then the
+    /// index; a shard left without entries is deleted after the index stops naming it. A
+    /// bucket with the one-object manifest of earlier versions gets every shard, then the index over it.
+    private func writeManifest(compared: Set<Int>, local: [[LocalOutputs.File]], localShards: [(data: Data, digest: String)?],
+                               kept: [String: DeployManifest.Entry], index: DeployShards?, key: String,
+                               store: S3Store, session: Curl.Session) throws(StoreFailure) {
+        var keptByShard: [Int: [(String, DeployManifest.Entry)]] = [:]
+        for (path, entry) in kept { keptByShard[DeployShards.shard(of: path), default: []].append((path, entry)) }
+        var digests = index?.digests ?? [:]
+        var writes: [(shard: Int, data: Data)] = [], emptied: [Int] = []
+        for shard in compared.sorted() {
+            let shardData: (data: Data, digest: String)?
+            if let extra = keptByShard[shard] {
+                let data = DeployShards.serialized(local[shard].map { ($0.path, DeployManifest.Entry(sha256: $0.sha256, size: $0.size)) } + extra)
+                shardData = (data, DeployShards.digest(of: data))
+            } else {
+                shardData = localShards[shard]
+            }
+            guard let shardData else {
+                if digests.removeValue(forKey: shard) != nil { emptied.append(shard) }
+                continue
+            }
+            if index == nil || digests[shard] != shardData.digest { writes.append((shard, shardData.data)) }
+            digests[shard] = shardData.digest
+        }
+        let prefix = options.location.prefix
+        try Self.inParallel(writes, workers: options.concurrency) { write, session throws(StoreFailure) in
+            try store.put(prefix + DeployShards.folder + DeployShards.name(of: write.shard), body: write.data,
+                          headers: ["Content-Type: text/plain; charset=utf-8", "Cache-Control: no-store"], session: session)
+        }
+        let written = DeployShards(digests: digests)
+        if written != index {
+            try store.put(key, body: written.serialized(),
+                          headers: ["Content-Type: text/plain; charset=utf-8", "Cache-Control: no-store"], session: session)
+        }
+        try Self.inParallel(emptied, workers: options.concurrency) { shard, session throws(StoreFailure) in
+            try store.delete(prefix + DeployShards.folder + DeployShards.name(of: shard), session: session)
+        }
     }
 
     /// Runs `work` on every item from `workers` threads, each with a connection of its own;

@@ -52,6 +52,33 @@ struct DeployPlanTests {
         #expect(DeployManifest.parse(Data("teardown-deploy 1\nabc 12 index.html\n".utf8)) == nil)
     }
 
+    @Test("A manifest naming a key outside the site, or not a plain path, is damaged: the bucket is listed instead")
+    func manifestKeys() {
+        let digest = String(repeating: "c", count: 64)
+        for key in ["../victim.txt", "/victim.txt", "../../otherbucket/precious.txt", "a/./b.html", "a//b.html", "a/..", ".",
+                    "a\\b", "tab\there"] {
+            #expect(DeployManifest.parse(Data("teardown-deploy 1\n\(digest) 3 \(key)\n".utf8)) == nil, "\(key)")
+            #expect(DeployShards.parseShard(Data("teardown-deploy-shard 1\n\(digest) 3 \(key)\n".utf8)) == nil, "\(key)")
+        }
+        #expect(DeployManifest.parse(Data("teardown-deploy 1\n\(digest) 3 .well-known/a b.txt\n".utf8)) != nil)
+    }
+
+    @Test("The manifest's shards: a path's shard never changes between versions, and the index reads back as itself")
+    func shards() {
+        // FNV-1a of the path's bytes: a deploy by another version must find the same shards.
+        #expect(DeployShards.shard(of: "index.html") == 0x22 && DeployShards.shard(of: "") == 0xc5)
+        #expect(DeployShards.name(of: 0x6d) == "6d" && DeployShards.name(of: 0) == "00")
+        let index = DeployShards(digests: [0: String(repeating: "a", count: 32), 0xff: String(repeating: "b", count: 32)])
+        #expect(DeployShards.parse(index.serialized()) == index)
+        #expect(DeployShards.parse(DeployManifest(entries: [:]).serialized()) == nil, "a one-object manifest is not an index")
+        #expect(DeployShards.parse(Data("teardown-deploy 2\n6d short\n".utf8)) == nil)
+        let entries = [("b.html", DeployManifest.Entry(sha256: String(repeating: "d", count: 64), size: 4)),
+                       ("a.html", DeployManifest.Entry(sha256: String(repeating: "e", count: 64), size: 5))]
+        let shard = DeployShards.serialized(entries)
+        #expect(String(decoding: shard, as: UTF8.self).hasPrefix("teardown-deploy-shard 1\n\(String(repeating: "e", count: 64)) 5 a.html\n"))
+        #expect(DeployShards.parseShard(shard)?.count == 2)
+    }
+
     @Test("A plan uploads the new and the changed, assets before pages, and deletes what is gone")
     func plan() {
         let digest = { (letter: Character) in String(repeating: letter, count: 64) }
