@@ -14,9 +14,29 @@ struct LocalOutputs {
 
     /// Every visible file below `root`; the cache file is read and rewritten.
     static func scan(_ root: String, cache: String) throws(StoreFailure) -> [File] {
-        var stamps: [(path: String, status: FileSystem.Status)] = []
-        let complete = FileSystem.walk(root) { path, status in
-            if !status.isDirectory { stamps.append((path, status)) }
+        // The top two levels are walked here, the folders below them (a machine's, a tag's) on
+        // all cores: one walk after another was a third of a deploy after one comment at 10,000 parts.
+        var stamps: [(path: String, status: FileSystem.Status)] = [], folders: [String] = []
+        var complete = FileSystem.walk(root, descend: { !$0.contains("/") }) { path, status in
+            if !status.isDirectory {
+                stamps.append((path, status))
+            } else if path.contains("/") {
+                folders.append(path)
+            }
+        }
+        let below = ParallelMap.map(folders) { folder -> [(path: String, status: FileSystem.Status)]? in
+            var found: [(path: String, status: FileSystem.Status)] = []
+            let whole = FileSystem.walk(root + "/" + folder) { path, status in
+                if !status.isDirectory { found.append((folder + "/" + path, status)) }
+            }
+            return whole ? found : nil
+        }
+        for files in below {
+            guard let files else {
+                complete = false
+                break
+            }
+            stamps += files
         }
         guard complete else { throw StoreFailure("\(root) cannot be read whole (an unreadable entry, or a link to a folder)") }
         let known = readCache(cache)

@@ -38,42 +38,49 @@ struct ImageProcessor: Sendable {
             return row.holds(signature: bundles[index].signature, paths: jobs[bundles[index].jobs].lazy.map(\.source.absolutePath))
                 && cache.hasEntries(row)
         }
+        // Each job's key and outcome, set in place: carried bundles' straight from their rows
+        // (wrapped in a Result per job and copied twice over, every image of the site went
+        // through several copies of its outcome, the larger part of this step in a one-comment sync).
         var hints = [BundleImages.Image?](repeating: nil, count: jobs.count)
-        var found = [Result<(String, ImageCache.Outcome?), ImageFailure>?](repeating: nil, count: jobs.count)
+        var jobKeys = [String?](repeating: nil, count: jobs.count)
+        var outcomes = [ImageCache.Outcome?](repeating: nil, count: jobs.count)
+        var resolved = [Bool](repeating: false, count: jobs.count)
         for (index, bundle) in bundles.enumerated() {
             guard let row = rows[index] else { continue }
             for (job, image) in zip(bundle.jobs, row.images) where image.path == jobs[job].source.absolutePath {
-                if carried[index], let key = image.key { found[job] = .success((key, image.outcome)) } else { hints[job] = image }
+                if carried[index], let key = image.key {
+                    jobKeys[job] = key
+                    outcomes[job] = image.outcome
+                    resolved[job] = true
+                } else {
+                    hints[job] = image
+                }
             }
         }
         // The other bundles' keys are worked out on all cores (each reads a source's stat, or
         // its bytes), then looked up, their own stored row first.
-        let unknown = jobs.indices.filter { found[$0] == nil }
+        let unknown = jobs.indices.filter { !resolved[$0] }
         cache.prepareSources(for: unknown.count)
         let worked = ParallelMap.map(unknown) { index in Result { () throws(ImageFailure) in try key(of: jobs[index]) } }
         for (index, result) in zip(unknown, worked) {
-            found[index] = result.map { key in (key, cache.outcome(key, hint: hints[index])) }
+            switch result {
+            case .failure(let failure): outcomes[index] = .failed(failure)
+            case .success(let key):
+                jobKeys[index] = key
+                outcomes[index] = cache.outcome(key, hint: hints[index])
+            }
         }
-        let keys = found.map { $0! }
-        // Outcomes by job, not by path: at 100,000 parts, three dictionaries of 200,000 paths
-        // (outcomes, layer keys, then photos and layers) were most of the image step's own time.
-        var outcomes = [ImageCache.Outcome?](repeating: nil, count: jobs.count)
         var missing: [(index: Int, job: Job, key: String)] = []
         // Files with the same bytes and settings share one entry: made once, not by two
         // workers racing to rename their copies into the same place.
         var sharing: [String: [Int]] = [:]
-        for (index, key) in keys.enumerated() {
-            switch key {
-            case .failure(let failure): outcomes[index] = .failed(failure)
-            case .success(let (key, cached)):
-                if let outcome = cached {
-                    outcomes[index] = outcome
-                } else if sharing[key] != nil {
-                    sharing[key]!.append(index)
-                } else {
-                    sharing[key] = []
-                    missing.append((index, jobs[index], key))
-                }
+        for index in jobs.indices where outcomes[index] == nil {
+            guard let key = jobKeys[index] else { continue }
+            if sharing[key] != nil {
+                sharing[key]!.append(index)
+            } else {
+                sharing[key] = []
+                missing.append((index, jobs[index], key))
             }
         }
         // Every machine's layers composed into one image: the cover of a machine whose
@@ -90,7 +97,7 @@ struct ImageProcessor: Sendable {
             // The machine's layers' keys, in stacking order as its jobs list them.
             let layerKeys = bundles[index].jobs.compactMap { job -> String?? in
                 guard case .layer = jobs[job] else { return nil }
-                return .some(try? keys[job].get().0)
+                return .some(jobKeys[job])
             }
             guard let key = coverKeys[machine.slug] ?? coverKey(machine, layerKeys: layerKeys) else { continue }
             coverKeys[machine.slug] = key
@@ -130,7 +137,7 @@ struct ImageProcessor: Sendable {
             }
             let slug = content.machines[index].slug
             let images = bundle.jobs.map { job -> BundleImages.Image in
-                BundleImages.Image(path: jobs[job].source.absolutePath, key: try? keys[job].get().0, outcome: outcomes[job])
+                BundleImages.Image(path: jobs[job].source.absolutePath, key: jobKeys[job], outcome: outcomes[job])
             }
             let cover = coverKeys[slug].map { key in
                 BundleImages.Image(path: "", key: key,
