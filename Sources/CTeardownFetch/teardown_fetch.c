@@ -191,6 +191,8 @@ int td_s3_request(td_s3_session *session, const char *method, const char *url, c
     struct answer answer = {response, max_body};
 
     curl_easy_setopt(curl, CURLOPT_URL, url);
+    /* The key as it is: collapsing "../" would send, and sign, another object's name than the one asked for. */
+    curl_easy_setopt(curl, CURLOPT_PATH_AS_IS, 1L);
     curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 15L);

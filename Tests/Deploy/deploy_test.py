@@ -492,6 +492,51 @@ class DeployTest(unittest.TestCase):
         finally:
             proxy.stop()
 
+    def test_11_a_one_object_manifest_is_read_and_one_naming_keys_outside_the_site_is_not_trusted(self):
+        self.assertEqual(self.deploy("legacy").returncode, 0)
+        files = {}
+        for base, folders, names in os.walk(self.public()):
+            folders[:] = [name for name in folders if not name.startswith(".")]
+            for name in names:
+                if not name.startswith("."):
+                    path = os.path.join(base, name)
+                    with open(path, "rb") as handle:
+                        data = handle.read()
+                    files[os.path.relpath(path, self.public())] = (hashlib.sha256(data).hexdigest(), len(data))
+
+        def keys(prefix):
+            # The whole bucket, filtered here, as `Store.objects` does: moto checks a prefix with a "/" apart.
+            return [item["Key"] for page in self.store.s3.get_paginator("list_objects_v2").paginate(Bucket=BUCKET)
+                    for item in page.get("Contents", []) if item["Key"].startswith(prefix)]
+
+        def put_manifest(extra=""):
+            for key in keys("legacy/.teardown-deploy"):
+                self.store.s3.delete_object(Bucket=BUCKET, Key=key)
+            lines = "".join(f"{digest} {size} {name}\n" for name, (digest, size) in sorted(files.items()))
+            self.store.s3.put_object(Bucket=BUCKET, Key="legacy/.teardown-deploy",
+                                     Body=("teardown-deploy 1\n" + lines + extra).encode())
+
+        # The one-object manifest of earlier versions: read as it is, then replaced by shards.
+        put_manifest()
+        result = self.deploy("legacy")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(self.counts(result), (0, 0, 0, len(files)), result.stdout)
+        index = self.store.s3.get_object(Bucket=BUCKET, Key="legacy/.teardown-deploy")["Body"].read().decode()
+        self.assertTrue(index.startswith("teardown-deploy 2\n"), index[:80])
+        shards = len(keys("legacy/.teardown-deploy.d/"))
+        self.assertEqual(shards, len(index.splitlines()) - 1, "a shard for each line of the index")
+
+        # A manifest naming keys outside the prefix is damaged: the bucket is listed, and
+        # nothing outside the prefix is deleted.
+        self.store.s3.put_object(Bucket=BUCKET, Key="victim.txt", Body=b"not the site's")
+        zeros = "0" * 64
+        put_manifest(f"{zeros} 3 ../victim.txt\n{zeros} 3 /victim.txt\n")
+        result = self.deploy("legacy")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(self.counts(result)[2], 0, result.stdout)
+        self.assertEqual(self.store.s3.get_object(Bucket=BUCKET, Key="victim.txt")["Body"].read(), b"not the site's")
+        self.assertEqual(self.store.objects("legacy/"), local_files(self.public()))
+
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()

@@ -84,8 +84,11 @@ public struct Deployer: Sendable {
         if remote == nil {
             // Compared by listing, every shard is: the listing shows the whole bucket.
             compared = Set(0..<DeployShards.count)
+            // An object whose name is not a plain path below the prefix is not the site's: a
+            // deploy never wrote it, and neither compares nor deletes it.
             for object in try store.list(prefix: prefix, session: session)
-            where object.key != manifestKey && !object.key.hasPrefix(prefix + DeployShards.folder) {
+            where object.key != manifestKey && !object.key.hasPrefix(prefix + DeployShards.folder)
+                && DeployManifest.isPlainKey(String(object.key.dropFirst(prefix.count))) {
                 listing[String(object.key.dropFirst(prefix.count))] = object
             }
         }
