@@ -22,7 +22,7 @@ struct ContentCache: Sendable {
     struct Use: Sendable {
         let folder: String
         let signatures: [String: ContentDigest]
-        /// The settled part signatures of one bundle now (`InputSnapshot.partSignatures`).
+        /// The settled part signatures of one bundle now (`InputSnapshot.PartSignatures`).
         var parts: @Sendable (String) -> [String: ContentDigest] = { _ in [:] }
     }
 

@@ -247,9 +247,9 @@ public struct SiteBuilder: Sendable {
     private func load(_ snapshot: InputSnapshot?, _ signatures: [String: ContentDigest]?) throws(BuildFailure)
         -> (Loaded<SiteContent>, Theme, [ContentCache.Notice]) {
         var notices: [ContentCache.Notice] = []
+        let parts = InputSnapshot.PartSignatures(snapshot)
         let memo = full ? nil : signatures.map { signatures in
-            ContentCache.Use(folder: cacheFolder + "/content", signatures: signatures,
-                             parts: { snapshot?.partSignatures(ofBundle: $0) ?? [:] })
+            ContentCache.Use(folder: cacheFolder + "/content", signatures: signatures, parts: { parts($0) })
         }
         let (prepared, diagnostics) = prepare(memo: memo, notices: &notices)
         guard let (content, theme) = prepared, !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }

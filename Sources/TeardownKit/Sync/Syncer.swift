@@ -55,8 +55,9 @@ public struct Syncer: Sendable {
     public func run(dryRun: Bool, inputs: BuildInputs? = nil) throws -> SyncReport {
         let walk = inputs?.snapshot ?? InputSnapshot.take(roots: [siteRoot + "/content"], key: ContentDigest(high: 0, low: 0))
         let memo = walk.map { walk in
-            ContentCache.Use(folder: cacheFolder + "/content", signatures: walk.bundleSignatures().settled,
-                             parts: { walk.partSignatures(ofBundle: $0) })
+            let parts = InputSnapshot.PartSignatures(walk)
+            return ContentCache.Use(folder: cacheFolder + "/content", signatures: walk.bundleSignatures().settled,
+                                    parts: { parts($0) })
         }
         let (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: cacheFolder + "/bundles", memo: memo).load()
         guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
