@@ -153,7 +153,6 @@ struct ContentCache: Sendable {
             let own = folder + outline.slug
             parts[outline.slug] = (part, diagnostics.filter { $0.location.path == own || $0.location.path.hasPrefix(own + "/") })
         }
-        Self.partsReused.withLock { $0[self.folder, default: 0] += parts.count }
         return StoredParts(canvas: entry.head.canvas, parts: parts)
     }
 
@@ -164,9 +163,6 @@ struct ContentCache: Sendable {
         let canvas: PixelSize
         let parts: [String: (Part, [Diagnostic])]
     }
-
-    /// How many parts were offered from stored entries in each cache folder in this process, for tests.
-    static let partsReused = Locked<[String: Int]>([:])
 
     /// Keeps a loaded bundle. Losing an entry costs only speed, so it is written without fsync.
     func store(_ bundle: String, signature: ContentDigest, parts: [String: ContentDigest], machine: Machine,

@@ -35,26 +35,20 @@ struct DeployManifest: Sendable, Equatable {
     /// The entries after `header`, one a line; nil when a line does not parse or names a key
     /// that is not a plain relative path. A manifest is read from the bucket, which others may
     /// write: a line naming `../other.txt` made a deploy delete an object outside its prefix.
-    /// Lines are cut from the bytes by scanning for spaces: split into Strings, reading the
-    /// manifest was a fifth of a deploy after one comment at 10,000 parts.
+    /// Lines are cut from the bytes (`ByteSearch.lines`).
     static func parse(_ data: Data, header: String) -> [String: Entry]? {
-        let bytes = [UInt8](data)
-        let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " ")
-        guard let first = bytes.firstIndex(of: newline), bytes[..<first].elementsEqual(header.utf8) else { return nil }
+        guard let lines = ByteSearch.lines(after: header, in: [UInt8](data)) else { return nil }
+        let space = UInt8(ascii: " ")
         var entries: [String: Entry] = [:]
-        var index = first + 1
-        while index < bytes.count {
-            let end = bytes[index...].firstIndex(of: newline) ?? bytes.count
-            defer { index = end + 1 }
-            if end == index { continue }
-            let line = bytes[index..<end]
-            guard let digestEnd = line.firstIndex(of: space), digestEnd - index == 64,
-                  line[index..<digestEnd].allSatisfy(Self.isHexDigit),
+        for line in lines {
+            let start = line.startIndex
+            guard let digestEnd = line.firstIndex(of: space), digestEnd - start == 64,
+                  line[start..<digestEnd].allSatisfy(Self.isHexDigit),
                   let sizeEnd = line[(digestEnd + 1)...].firstIndex(of: space),
                   let size = SnapshotLine.number(line[(digestEnd + 1)..<sizeEnd], radix: 10), size <= UInt64(Int.max),
                   case let path = String(decoding: line[(sizeEnd + 1)...], as: UTF8.self), Self.isPlainKey(path)
             else { return nil }
-            entries[path] = Entry(sha256: String(decoding: line[index..<digestEnd], as: UTF8.self), size: Int(size))
+            entries[path] = Entry(sha256: String(decoding: line[start..<digestEnd], as: UTF8.self), size: Int(size))
         }
         return entries
     }

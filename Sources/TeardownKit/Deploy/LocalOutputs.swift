@@ -63,21 +63,17 @@ struct LocalOutputs {
         return files.compactMap { $0 }
     }
 
-    /// Lines are cut from the bytes by scanning for spaces: split into Strings, reading this
-    /// file was a quarter of a deploy after one comment at 10,000 parts.
+    /// Lines are cut from the bytes (`ByteSearch.lines`): split into Strings, reading this file
+    /// was a quarter of a deploy after one comment at 10,000 parts.
     private static func readCache(_ path: String) -> [String: (signature: UInt64, sha256: String)] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [:] }
-        let bytes = [UInt8](data)
-        let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " ")
-        guard let first = bytes.firstIndex(of: newline), bytes[..<first].elementsEqual(cacheHeader.utf8) else { return [:] }
+        guard let data = FileManager.default.contents(atPath: path),
+              let lines = ByteSearch.lines(after: cacheHeader, in: [UInt8](data)) else { return [:] }
+        let space = UInt8(ascii: " ")
         var known: [String: (signature: UInt64, sha256: String)] = [:]
-        var index = first + 1
-        while index < bytes.count {
-            let end = bytes[index...].firstIndex(of: newline) ?? bytes.count
-            defer { index = end + 1 }
-            let line = bytes[index..<end]
+        for line in lines {
             guard let signatureEnd = line.firstIndex(of: space), let digestEnd = line[(signatureEnd + 1)...].firstIndex(of: space),
-                  let signature = UInt64(String(decoding: line[index..<signatureEnd], as: UTF8.self)), digestEnd < end
+                  // Up to 20 digits: more than `SnapshotLine.number` reads.
+                  let signature = UInt64(String(decoding: line[line.startIndex..<signatureEnd], as: UTF8.self))
             else { continue }
             known[String(decoding: line[(digestEnd + 1)...], as: UTF8.self)] =
                 (signature, String(decoding: line[(signatureEnd + 1)..<digestEnd], as: UTF8.self))

@@ -32,4 +32,21 @@ enum ByteSearch {
         output += bytes[index...]
         return output
     }
+
+    /// The lines of a text file's `bytes` after its first line, which must be `header`; nil
+    /// when it is not. Empty lines are left out. Cut from the bytes in place: the stored
+    /// manifests of a large site run to hundreds of thousands of lines, and split into
+    /// Strings their parsing showed as half of a deploy's time.
+    static func lines(after header: String, in bytes: [UInt8]) -> [ArraySlice<UInt8>]? {
+        let newline = UInt8(ascii: "\n")
+        guard let first = bytes.firstIndex(of: newline), bytes[..<first].elementsEqual(header.utf8) else { return nil }
+        var lines: [ArraySlice<UInt8>] = []
+        var index = first + 1
+        while index < bytes.count {
+            let end = bytes[index...].firstIndex(of: newline) ?? bytes.count
+            if end > index { lines.append(bytes[index..<end]) }
+            index = end + 1
+        }
+        return lines
+    }
 }
