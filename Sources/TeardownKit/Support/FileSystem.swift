@@ -127,6 +127,13 @@ enum FileSystem {
 
     static func status(_ path: String) -> Status? { path.withCString { status($0) } }
 
+    /// A folder opened to look up entries from (`status(in:_:)`); -1 when it cannot be opened.
+    static func openFolder(_ path: String) -> Int32 { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+
+    static func closeFolder(_ descriptor: Int32) {
+        if descriptor >= 0 { close(descriptor) }
+    }
+
     /// Calls `visit` with the path relative to `root` and the status of `root` ("") and every
     /// visible entry below it, folders before their entries. False when the tree holds what a
     /// walk cannot vouch for: an unreadable entry, or a symbolic link to a folder.
