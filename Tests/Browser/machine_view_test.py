@@ -215,10 +215,15 @@ class MachineViewInBrowser(SiteTestCase):
         self.click(HOLE)
         self.assertIn("The core is orange and shows through the frame.", panel.text)
         self.assertEqual(panel.find_element(By.CSS_SELECTOR, ".mv-description em").text, "orange")
+        # The comments come from discussion.json, beside machine.json.
+        WebDriverWait(self.browser, 10).until(lambda b: b.execute_script(
+            "return document.querySelectorAll('.mv-panel .entry .body').length") == 2)
         comments = [c.text for c in panel.find_elements(By.CSS_SELECTOR, ".entry .body")]
         self.assertEqual(comments, ["The core came out with a gentle pull.", "Mine was stuck."])
+        self.assertIn("Latest comments", panel.text)
         link = panel.find_element(By.CSS_SELECTOR, "a[href]")
         self.assertTrue(link.get_attribute("href").endswith("/machines/press/parts/core/"))
+        self.assertIn("(2 comments)", link.text)
         self.save_screenshot("machine-view.png")
 
     def test_photos_open_the_selection_in_the_lightbox(self):

@@ -12,6 +12,8 @@ public enum PageAddress: Sendable, Hashable {
     case photos(Int)
     /// machine.json, which the interactive machine view reads.
     case machineData(Int)
+    /// discussion.json, which it reads the comments from.
+    case machineDiscussion(Int)
     /// A page of the site's manual or of a machine's.
     case manual(ManualAddress)
     /// The search page.
@@ -49,7 +51,7 @@ extension PageAddress {
             case .page, .contents: return true
             case .print, .navigation: return false
             }
-        case .machineData, .search, .notFound, .catalogData, .catalogSchema, .feed, .sitemap, .sitemapPart, .robots:
+        case .machineData, .machineDiscussion, .search, .notFound, .catalogData, .catalogSchema, .feed, .sitemap, .sitemapPart, .robots:
             return false
         }
     }

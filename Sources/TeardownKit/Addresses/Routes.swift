@@ -32,6 +32,11 @@ enum Routes {
     /// The data the interactive machine view reads.
     static func machineData(_ machine: some MachineAddressable) -> URLPath { URLPath(Routes.machine(machine).value + "machine.json") }
 
+    /// The comment counts and newest comments the machine view shows beside its data.
+    static func machineDiscussion(_ machine: some MachineAddressable) -> URLPath {
+        URLPath(Routes.machine(machine).value + "discussion.json")
+    }
+
     /// A copy of the machine's cover, composed from its layers or made from its cover photo.
     static func cover(_ machine: some MachineAddressable, file name: String) -> URLPath {
         URLPath(Routes.machine(machine).value + "cover/" + (URLPath.file([name]).value.dropFirst()))
@@ -92,8 +97,13 @@ enum Routes {
     static let catalogData = URLPath("/catalog.json")
     static let catalogSchema = URLPath("/catalog.schema.json")
 
-    /// The whole bundle of a machine as a .zip.
+    /// A machine's bundle as a .zip, without the community's comments.
     static func download(_ machine: some MachineAddressable) -> URLPath { .file(["downloads", machine.slug + ".zip"]) }
+
+    /// The comments of a machine and its parts as a .zip, at their paths in the bundle.
+    static func commentsDownload(_ machine: some MachineAddressable) -> URLPath {
+        .file(["downloads", "comments", machine.slug + ".zip"])
+    }
 
     /// The Atom feed of new comments and photos: the site's, or one machine's.
     static let feed = URLPath("/feed.xml")

@@ -1,22 +1,35 @@
 import Foundation
 import ZIPFoundation
 
-/// A machine's whole bundle as one .zip, published at /downloads/<machine>.zip.
+/// One archive of a machine's downloads, published under /downloads/.
 struct BundleDownload: Sendable, Hashable {
-    /// The archive in the cache.
+    /// The archive in the cache, named by its digest: the same bytes keep one path, so an
+    /// archive made again the same is no change to publish.
     let path: String
     let size: Int
     /// Full SHA-256 of the archive, as 64 hex digits: what apps and CDNs cache by.
     let sha256: String
 }
 
-/// Makes every machine's download, or finds it in the cache. The same content always gives
+/// A machine's bundle as two archives: its files without the community's comments, and the
+/// comments alone, at the same paths below the same folder, so that unpacking both in one
+/// place gives the whole bundle. Comments come and go with every sync: in one archive, each
+/// one made an app and a deploy fetch every layer and photo again (a comment on a 100-part
+/// machine of a generated catalog rewrote a 120 KB archive and catalog.json with it).
+struct MachineDownload: Sendable, Hashable {
+    /// /downloads/<machine>.zip
+    let bundle: BundleDownload
+    /// /downloads/comments/<machine>.zip; an archive without entries when there are none.
+    let comments: BundleDownload
+}
+
+/// Makes every machine's downloads, or finds them in the cache. The same content always gives
 /// the same bytes: entries in path order, one fixed date (the machine's `updated`), fixed
 /// permissions, and photos as the site publishes them (upright, without camera or location data).
 struct BundleDownloads: Sendable {
     /// Bumped whenever the archive's layout or encoding changes. 2: archives from before the
-    /// writing lock could hold an entry dated with another machine's date.
-    static let version = "2"
+    /// writing lock could hold an entry dated with another machine's date. 3: comments apart.
+    static let version = "3"
 
     /// ZIPFoundation turns each entry's date into a DOS date with gmtime(), whose result the whole
     /// process shares: two archives written at once swapped dates. Keys and cache hits are still
@@ -33,23 +46,35 @@ struct BundleDownloads: Sendable {
         var description: String { "the download of machine '\(machine)': \(reason)" }
     }
 
-    /// Every machine's download by slug. `signatures` are the bundle folders' signatures from
+    /// Every machine's downloads by slug. `signatures` are the bundle folders' signatures from
     /// the build's input snapshot: where one is known, the bundle is not walked to find its key.
     func make(_ content: SiteContent, images: ProcessedImages,
-              signatures: [String: ContentDigest] = [:]) throws(Failure) -> [String: BundleDownload] {
+              signatures: [String: ContentDigest] = [:]) throws(Failure) -> [String: MachineDownload] {
         try? FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
         let results = ParallelMap.map(content.machines) { machine in
             Result { () throws(Failure) in
                 (machine.slug, try download(of: machine, images: images, signature: signatures[machine.slug]))
             }
         }
-        var downloads: [String: BundleDownload] = [:]
+        var downloads: [String: MachineDownload] = [:]
+        var used = Set<String>()
         for result in results {
             let (slug, download) = try result.get()
-            downloads[slug] = download
+            downloads[slug] = download.made
+            used.insert(download.reference)
+            used.insert(download.made.bundle.path)
+            used.insert(download.made.comments.path)
         }
-        prune(keeping: Set(downloads.values.map { ($0.path as NSString).lastPathComponent }))
+        prune(keeping: Set(used.map { ($0 as NSString).lastPathComponent }))
         return downloads
+    }
+
+    /// Whether a path of a bundle is one of the community's comments: `comments/<file>` of the
+    /// machine or `parts/<part>/comments/<file>` of a part.
+    static func isComment(_ path: String) -> Bool {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        return (segments.count == 2 && segments[0] == "comments")
+            || (segments.count == 4 && segments[0] == "parts" && segments[2] == "comments")
     }
 
     /// The files of the bundle by their path in it, and where to read each one. A photos folder
@@ -80,7 +105,9 @@ struct BundleDownloads: Sendable {
         return files.sorted { $0.0 < $1.0 }
     }
 
-    private func download(of machine: Machine, images: ProcessedImages, signature: ContentDigest?) throws(Failure) -> BundleDownload {
+    /// A machine's downloads, and the cache file that names them by the key of what they were made from.
+    private func download(of machine: Machine, images: ProcessedImages, signature: ContentDigest?) throws(Failure)
+        -> (made: MachineDownload, reference: String) {
         var fingerprint = Fingerprint()
         fingerprint.add(Self.version)
         fingerprint.add(machine.slug)
@@ -107,27 +134,46 @@ struct BundleDownloads: Sendable {
             }
             walked = entries
         }
-        let key = fingerprint.digest.description
-        let path = cache + "/" + key + ".zip"
-        if let size = FileSystem.size(of: path),
-           let sha = try? String(contentsOfFile: path + ".sha256", encoding: .utf8), sha.utf8.count == 64 {
-            return BundleDownload(path: path, size: size, sha256: sha)
-        }
-        let temporary = cache + "/.\(key).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        defer { try? FileSystem.unlinkIfPresent(temporary) }
+        // The key names the archives' digests; the archives are named by them. A new comment
+        // gives a new key, and the bundle's archive is made again, to the same bytes and path.
+        let reference = cache + "/" + fingerprint.digest.description + ".ref"
+        if let made = readReference(reference) { return (made, reference) }
         do {
             let entries = walked ?? Self.entries(of: machine, images: images)
-            try Self.writing.withLock { try write(entries, of: machine, to: temporary) }
-            let data = try Data(contentsOf: URL(fileURLWithPath: temporary), options: .mappedIfSafe)
-            let sha = SHA256Hex.of(data)
-            try FileSystem.rename(temporary, to: path)
-            try Data(sha.utf8).write(to: URL(fileURLWithPath: path + ".sha256"))
-            return BundleDownload(path: path, size: data.count, sha256: sha)
+            let made = MachineDownload(bundle: try archive(entries.filter { !Self.isComment($0.path) }, of: machine),
+                                       comments: try archive(entries.filter { Self.isComment($0.path) }, of: machine))
+            try FileSystem.writeAtomically(Data((made.bundle.sha256 + " " + made.comments.sha256 + "\n").utf8), to: reference)
+            return (made, reference)
         } catch let failure as Failure {
             throw failure
         } catch {
             throw Failure(machine: machine.slug, reason: "\(error)")
         }
+    }
+
+    /// The archives a reference names, when both are in the cache.
+    private func readReference(_ path: String) -> MachineDownload? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        let digests = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard digests.count == 2, digests.allSatisfy({ $0.utf8.count == 64 && $0.allSatisfy(\.isHexDigit) }) else { return nil }
+        let found = digests.map { digest in
+            FileSystem.size(of: cache + "/" + digest + ".zip").map { BundleDownload(path: cache + "/" + digest + ".zip", size: $0, sha256: digest) }
+        }
+        guard let bundle = found[0], let comments = found[1] else { return nil }
+        return MachineDownload(bundle: bundle, comments: comments)
+    }
+
+    /// Zips `entries` into the cache under the digest of the archive's bytes.
+    private func archive(_ entries: [(path: String, source: String)], of machine: Machine) throws -> BundleDownload {
+        let temporary = cache + "/.\(machine.slug.prefix(32)).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        defer { try? FileSystem.unlinkIfPresent(temporary) }
+        try Self.writing.withLock { try write(entries, of: machine, to: temporary) }
+        let data = try Data(contentsOf: URL(fileURLWithPath: temporary), options: .mappedIfSafe)
+        let sha = SHA256Hex.of(data)
+        let path = cache + "/" + sha + ".zip"
+        // Never replaced in place: a published copy may be a link to it.
+        if FileSystem.size(of: path) != data.count { try FileSystem.rename(temporary, to: path) }
+        return BundleDownload(path: path, size: data.count, sha256: sha)
     }
 
     /// Bundles up to this size are zipped in memory: ZIPFoundation rewrites the archive's
@@ -166,11 +212,10 @@ struct BundleDownloads: Sendable {
         }
     }
 
-    /// Removes archives no machine of this build uses.
+    /// Removes archives and references no machine of this build uses.
     private func prune(keeping used: Set<String>) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? [] {
-            let archive = name.hasSuffix(".sha256") ? String(name.dropLast(".sha256".count)) : name
-            if !used.contains(archive), !name.hasPrefix(".") { try? FileSystem.unlinkIfPresent(cache + "/" + name) }
+            if !used.contains(name), !name.hasPrefix(".") { try? FileSystem.unlinkIfPresent(cache + "/" + name) }
         }
     }
 }

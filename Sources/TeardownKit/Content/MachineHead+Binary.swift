@@ -95,7 +95,7 @@ extension PartOutline: BinaryReadable {
     init(reading source: BinaryDecoder.Source) throws {
         self.init(slug: try source.string(), source: try source.digest(), name: try source.string(), layer: try source.read(),
                   tags: try source.strings(), photos: try source.array(), commentCount: try source.signed(),
-                  textDigest: try source.digest())
+                  textDigest: try source.digest(), descriptionDigest: try source.digest())
     }
 }
 
@@ -111,7 +111,8 @@ extension MachineHead: BinaryReadable {
                   summary: try source.string(), canvas: try source.read(), tags: try source.strings(),
                   designer: try source.optionalString(), license: try source.optionalString(), updated: try source.optional(),
                   cover: try source.optional(), parts: try source.array(), photos: try source.array(),
-                  commentCount: try source.signed(), textDigest: try source.digest(), recent: try source.read(),
+                  commentCount: try source.signed(), textDigest: try source.digest(), descriptionDigest: try source.digest(),
+                  recent: try source.read(),
                   commentIDs: try source.string(), manual: try source.decodable())
     }
 }

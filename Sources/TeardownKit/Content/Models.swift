@@ -81,6 +81,8 @@ public struct PartOutline: Sendable, Hashable, Codable {
     public let commentCount: Int
     /// Digest of its description and comments (`MachineText.digest`).
     public let textDigest: ContentDigest
+    /// Digest of its description alone: machine.json shows it, and not the comments.
+    public let descriptionDigest: ContentDigest
 }
 
 /// One of a machine's newest comments, kept beside its outline for the feeds.
@@ -114,6 +116,8 @@ struct MachineHead: Sendable, Hashable, Codable {
     let commentCount: Int
     /// Digest of its description and own comments.
     let textDigest: ContentDigest
+    /// Digest of its description alone.
+    let descriptionDigest: ContentDigest
     /// The newest comments of the machine and its parts, newest first, as many as a feed lists.
     let recent: RecentComments
     /// The ids of every comment of the machine and its parts, each on a line of its own, with
@@ -159,12 +163,14 @@ public struct Machine: Sendable, Hashable, Codable {
         let outlines = parts.map { part in
             PartOutline(slug: part.slug, source: part.source, name: part.name, layer: part.layer, tags: part.tags,
                         photos: part.community.photos, commentCount: part.community.comments.count,
-                        textDigest: MachineText.digest(part.description, part.community.comments))
+                        textDigest: MachineText.digest(part.description, part.community.comments),
+                        descriptionDigest: MachineText.digest(part.description, []))
         }
         head = MachineHead(slug: slug, folder: folder, source: source, name: name, summary: summary, canvas: canvas, tags: tags,
                            designer: designer, license: license, updated: updated, cover: cover, parts: outlines,
                            photos: community.photos, commentCount: community.comments.count,
                            textDigest: MachineText.digest(description, community.comments),
+                           descriptionDigest: MachineText.digest(description, []),
                            recent: RecentComments(Array(recent.prefix(MachineHead.recentLimit))),
                            commentIDs: "\n" + recent.map { $0.comment.id + "\n" }.joined(), manual: manual)
         text = MachineTextStore(MachineText(description: description, comments: community.comments, parts: parts.map {
@@ -237,13 +243,15 @@ public struct Machine: Sendable, Hashable, Codable {
         let head = head
         let parts = head.parts.map { part in
             PartOutline(slug: part.slug, source: part.source, name: part.name, layer: part.layer, tags: part.tags,
-                        photos: part.photos.filter(keep), commentCount: part.commentCount, textDigest: part.textDigest)
+                        photos: part.photos.filter(keep), commentCount: part.commentCount, textDigest: part.textDigest,
+                        descriptionDigest: part.descriptionDigest)
         }
         return Machine(head: MachineHead(slug: head.slug, folder: head.folder, source: head.source, name: head.name,
                                          summary: head.summary, canvas: head.canvas, tags: head.tags, designer: head.designer,
                                          license: head.license, updated: head.updated, cover: head.cover, parts: parts,
                                          photos: head.photos.filter(keep), commentCount: head.commentCount,
-                                         textDigest: head.textDigest, recent: head.recent, commentIDs: head.commentIDs,
+                                         textDigest: head.textDigest, descriptionDigest: head.descriptionDigest,
+                                         recent: head.recent, commentIDs: head.commentIDs,
                                          manual: head.manual),
                        text: text)
     }

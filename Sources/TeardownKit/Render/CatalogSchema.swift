@@ -5,12 +5,12 @@ enum CatalogSchema {
     {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "title": "Teardown catalog",
-      "description": "Every machine of a Teardown catalog, with its bundle download (version 1).",
+      "description": "Every machine of a Teardown catalog, with its bundle's downloads (version 2).",
       "type": "object",
       "required": ["version", "title", "url", "machines", "collections"],
       "properties": {
         "$schema": {"type": "string", "format": "uri", "description": "Where this schema is published."},
-        "version": {"const": 1, "description": "Format version; a new one is a change older readers cannot follow."},
+        "version": {"const": 2, "description": "Format version; a new one is a change older readers cannot follow."},
         "title": {"type": "string"},
         "description": {"type": "string"},
         "url": {"$ref": "#/$defs/url", "description": "The catalog's home page."},
@@ -33,18 +33,18 @@ enum CatalogSchema {
         "slug": {"type": "string", "pattern": "^[A-Za-z0-9_-]+$"},
         "machine": {
           "type": "object",
-          "required": ["slug", "name", "summary", "updated", "partCount", "commentCount", "photoCount", "tags",
-                       "url", "data", "feed", "cover", "download"],
+          "description": "Nothing of a machine here changes with a comment: comments are in its feed and its comments' download.",
+          "required": ["slug", "name", "summary", "updated", "partCount", "photoCount", "tags",
+                       "url", "data", "feed", "cover", "download", "comments"],
           "properties": {
             "slug": {"$ref": "#/$defs/slug", "description": "The bundle's folder name; stable across builds."},
             "name": {"type": "string", "minLength": 1},
             "summary": {"type": "string"},
             "updated": {
-              "description": "The latest of machine.yaml's updated and every comment's and photo's date, in UTC; null when none is known.",
+              "description": "The latest of machine.yaml's updated and every photo's date, in UTC; null when none is known.",
               "oneOf": [{"type": "string", "format": "date-time", "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$"}, {"type": "null"}]
             },
             "partCount": {"type": "integer", "minimum": 0},
-            "commentCount": {"type": "integer", "minimum": 0},
             "photoCount": {"type": "integer", "minimum": 0},
             "tags": {"type": "array", "items": {"type": "string"}},
             "url": {"$ref": "#/$defs/url", "description": "The machine's page."},
@@ -67,12 +67,21 @@ enum CatalogSchema {
             },
             "download": {
               "type": "object",
-              "description": "The whole bundle as a .zip; the same content always gives the same bytes.",
+              "description": "The bundle as a .zip, without its comments; the same content always gives the same bytes.",
               "required": ["url", "size", "sha256"],
               "properties": {
                 "url": {"$ref": "#/$defs/url"},
                 "size": {"type": "integer", "minimum": 1, "description": "In bytes."},
                 "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+              },
+              "additionalProperties": false
+            },
+            "comments": {
+              "type": "object",
+              "description": "The comments of the machine and its parts as a .zip, at their paths in the bundle: unpacked over the bundle's download, they make the whole bundle. It changes with every comment, so it has no size or digest here.",
+              "required": ["url"],
+              "properties": {
+                "url": {"$ref": "#/$defs/url"}
               },
               "additionalProperties": false
             }

@@ -97,7 +97,7 @@ struct MachineView: MachineAddressable {
     var partsByName: [PartView] { head(machine.partsByName).map { parts[$0] } }
 
     var description: MarkdownSource? {
-        reads.record(.machine(index, .text))
+        reads.record(.machine(index, .description))
         return machine.description
     }
 
@@ -130,6 +130,12 @@ struct MachineView: MachineAddressable {
     var commentCount: Int {
         reads.record(.machine(index, .counts))
         return machine.commentCount
+    }
+
+    /// Every photo of the machine and its parts, through a unit that comments leave alone.
+    var galleryPhotos: [Photo] {
+        reads.record(.machine(index, .gallery))
+        return machine.head.photos + machine.outlines.flatMap(\.photos)
     }
 
     var photoCount: Int {
@@ -196,7 +202,7 @@ struct PartView: PartAddressable {
     var tags: [String] { head(outline.tags) }
 
     var description: MarkdownSource? {
-        reads.record(.part(machine, index, .text))
+        reads.record(.part(machine, index, .description))
         return owner.text.value.parts[index].description
     }
 

@@ -38,12 +38,22 @@ enum InputUnit: Hashable, Sendable {
         /// photo. The site's feed reads this one unit per machine, not the text and photos of
         /// every part (20,000 units at 10,000 parts, digested on every comment).
         case feed
+        /// The download of its comments.
+        case commentsDownload
+        /// Every photo of the machine and its parts: their count and dates, without the
+        /// comment counts that `counts` holds too. catalog.json reads this, so a comment
+        /// leaves it as it was.
+        case gallery
+        /// The designer's description alone, which machine.json shows without the comments.
+        case description
     }
 
     enum PartAspect: UInt8, Sendable {
         /// The part's description and comments.
         case text
         case photos
+        /// The description alone.
+        case description
     }
 
     enum ManualAspect: Hashable, Sendable {

@@ -1,7 +1,9 @@
 import Foundation
 
 /// machine.json: what the interactive machine view needs to draw a machine and take it apart,
-/// with URLs relative to the file itself. Version 1 of a documented format (manual: machine view).
+/// with URLs relative to the file itself. Version 2 of a documented format (manual: machine view):
+/// version 1 held the comments too, so every comment rewrote it whole (119 KB for a 100-part
+/// machine of a generated catalog); they are in discussion.json now (`DiscussionData`).
 struct MachineData: Encodable {
     struct Box: Encodable {
         let x: Int
@@ -17,18 +19,10 @@ struct MachineData: Encodable {
         let bits: String
     }
 
-    /// What Details & Discuss shows for the machine or a part.
+    /// What Details & Discuss shows for the machine or a part, besides its comments.
     struct Notes: Encodable {
         /// The designer's description as HTML ("" when there is none).
         let description: String
-        /// The newest comments, newest first, as HTML made safe like on the pages.
-        let latestComments: [CommentData]
-    }
-
-    struct CommentData: Encodable {
-        let author: String
-        let date: String
-        let html: String
     }
 
     /// One photo as the lightbox shows it.
@@ -52,25 +46,23 @@ struct MachineData: Encodable {
         let mask: Mask?
         let page: String
         let photos: String?
-        let comments: Int
         let photoCount: Int
         let notes: Notes
         /// The part's own photos, for the lightbox.
         let lightbox: [Slide]
     }
 
-    let version = 1
+    let version = 2
     let name: String
     let slug: String
     let canvas: Box
     let page: String
     let photos: String?
+    /// discussion.json, which the comment counts and newest comments come from.
+    let discussion: String
     let notes: Notes
     /// Bottom first.
     let parts: [PartData]
-
-    /// How many comments Details & Discuss shows; the page has them all.
-    static let latestComments = 3
 
     /// The same bytes as JSONEncoder with `.sortedKeys` and `.withoutEscapingSlashes` writes
     /// (a test compares them), written by hand (see `JSONWriter`): every object's keys in sorted order.
@@ -78,6 +70,7 @@ struct MachineData: Encodable {
         var writer = JSONWriter(capacity: 1024 + parts.count * 512)
         writer.object { json in
             json.key("canvas"); Self.write(canvas, &json)
+            json.member("discussion", discussion)
             json.member("name", name)
             json.key("notes"); Self.write(notes, &json)
             json.member("page", page)
@@ -101,14 +94,6 @@ struct MachineData: Encodable {
     private static func write(_ notes: Notes, _ json: inout JSONWriter) {
         json.object { json in
             json.member("description", notes.description)
-            json.key("latestComments")
-            json.array(notes.latestComments) { json, comment in
-                json.object { json in
-                    json.member("author", comment.author)
-                    json.member("date", comment.date)
-                    json.member("html", comment.html)
-                }
-            }
         }
     }
 
@@ -116,7 +101,6 @@ struct MachineData: Encodable {
         json.object { json in
             if let bounds = part.bounds { json.key("bounds"); write(bounds, &json) }
             json.key("box"); write(part.box, &json)
-            json.member("comments", part.comments)
             json.member("image", part.image)
             json.key("lightbox")
             json.array(part.lightbox) { json, slide in
@@ -148,16 +132,18 @@ struct MachineData: Encodable {
 }
 
 extension MachineData {
-    /// `notes` renders a description and comments; `slides` lists photos kept under a page.
+    /// `notes` renders a description; `slides` lists photos kept under a page.
     init(_ machine: MachineView, images: ProcessedImages, at url: URLPath,
-         notes: (MarkdownSource?, [Comment]) -> Notes, slides: ([Photo], URLPath) -> [Slide]) {
+         notes: (MarkdownSource?) -> Notes, slides: ([Photo], URLPath) -> [Slide]) {
         name = machine.name
         slug = machine.slug
         canvas = Box(x: 0, y: 0, width: machine.canvas.width, height: machine.canvas.height)
         let base = Routes.machine(machine)
         page = base.relative(from: url)
-        photos = machine.photoCount > 0 ? Routes.gallery(base).relative(from: url) : nil
-        self.notes = notes(machine.description, machine.community.comments)
+        // Through the gallery's unit, not the counts', which a comment changes.
+        photos = machine.galleryPhotos.isEmpty ? nil : Routes.gallery(base).relative(from: url)
+        discussion = Routes.machineDiscussion(machine).relative(from: url)
+        self.notes = notes(machine.description)
         parts = machine.parts.map { part in
             let layer = images.layers[part.layer.image.absolutePath]
             let partURL = Routes.part(part, of: machine)
@@ -169,8 +155,8 @@ extension MachineData {
                 mask: layer?.mask.map { Mask(columns: $0.columns, rows: $0.rows, bits: $0.bits) },
                 page: partURL.relative(from: url),
                 photos: part.community.photos.isEmpty ? nil : Routes.gallery(partURL).relative(from: url),
-                comments: part.community.comments.count, photoCount: part.community.photos.count,
-                notes: notes(part.description, part.community.comments),
+                photoCount: part.community.photos.count,
+                notes: notes(part.description),
                 lightbox: slides(part.community.photos, partURL))
         }
     }

@@ -14,15 +14,17 @@ extension PageRenderer {
         let machines = content.machines.map { machine in
             let cover = images.cover(of: machine).map { sharingImage($0, of: machine) }
             let download = download(of: machine)
+            let photos = machine.galleryPhotos
             return CatalogData.MachineEntry(
                 slug: machine.slug, name: machine.name, summary: machine.summary,
-                updated: CatalogData.updated(machine)?.rfc3339,
-                partCount: machine.parts.count, commentCount: machine.commentCount, photoCount: machine.photoCount,
+                updated: CatalogData.updated(machine, photos: photos)?.rfc3339,
+                partCount: machine.parts.count, photoCount: photos.count,
                 tags: machine.tags, url: absolute(Routes.machine(machine)), data: absolute(Routes.machineData(machine)),
                 feed: absolute(Routes.feed(of: machine)),
                 cover: cover.map { CatalogData.Image(url: $0.url, width: $0.width, height: $0.height) },
                 download: CatalogData.Download(url: absolute(Routes.download(machine)), size: download?.size ?? 0,
-                                               sha256: download?.sha256 ?? ""))
+                                               sha256: download?.sha256 ?? ""),
+                comments: CatalogData.CommentsDownload(url: absolute(Routes.commentsDownload(machine))))
         }
         let collections = index.collections.map { collection in
             CatalogData.CollectionEntry(slug: collection.slug, title: collection.title, description: collection.description,

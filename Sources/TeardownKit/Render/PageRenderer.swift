@@ -31,6 +31,7 @@ struct PageRenderer {
 
     func manual(of machine: Int?) -> ManualView { source.manual(machine, reads) }
     func download(of machine: MachineView) -> BundleDownload? { source.download(of: machine) }
+    func commentsDownload(of machine: MachineView) -> BundleDownload? { source.commentsDownload(of: machine) }
     /// Each machine's layers, laid out once: every page of a machine and its parts shows them.
     func stack(of machine: Int) -> StackLayout { source.stack(of: machine, reads) }
 
@@ -74,6 +75,8 @@ struct PageRenderer {
                                                image: image, page))
         case .machineData(let index):
             return machineData(index, at: url).json
+        case .machineDiscussion(let index):
+            return discussionData(index, at: url).json
         case .part(let machineIndex, let partIndex, let number):
             let machine = content.machines[machineIndex]
             let part = machine.parts[partIndex]
@@ -246,8 +249,12 @@ struct PageRenderer {
             photos: photos, hasPhotos: !photos.isEmpty, gallery: gallery,
             data: Routes.machineData(machine).relative(from: url),
             download: download(of: machine).map {
-                LinkModel(title: "Download the whole bundle (ZIP, \(Self.humanSize($0.size)))",
+                LinkModel(title: "Download the bundle (ZIP, \(Self.humanSize($0.size)))",
                           url: Routes.download(machine).relative(from: url))
+            },
+            commentsDownload: machine.commentCount == 0 ? nil : commentsDownload(of: machine).map {
+                LinkModel(title: "its \(Plural.count(machine.commentCount, "comment")) (ZIP, \(Self.humanSize($0.size)))",
+                          url: Routes.commentsDownload(machine).relative(from: url))
             },
             feed: Routes.feed(of: machine).relative(from: url),
             manual: machine.manual.isEmpty ? nil
@@ -257,12 +264,8 @@ struct PageRenderer {
 
     /// machine.json: the layers and, for Details & Discuss and Photos, what the pages show.
     private func machineData(_ index: Int, at url: URLPath) -> MachineData {
-        MachineData(content.machines[index], images: images, at: url, notes: { description, comments in
-            MachineData.Notes(
-                description: description.map { html(ofDescription: $0, keep: true) } ?? "",
-                latestComments: comments.prefix(MachineData.latestComments).map {
-                    MachineData.CommentData(author: $0.author, date: $0.date.day, html: html(of: $0))
-                })
+        MachineData(content.machines[index], images: images, at: url, notes: { description in
+            MachineData.Notes(description: description.map { html(ofDescription: $0, keep: true) } ?? "")
         }, slides: { photos, owner in
             photos.compactMap { photo in
                 guard let largest = images.photos[photo.file.absolutePath]?.variants.last else { return nil }
@@ -273,6 +276,15 @@ struct PageRenderer {
                     page: Routes.photo(photo, under: owner).relative(from: url))
             }
         })
+    }
+
+    /// discussion.json: each discussion's count and newest comments, as the pages render them.
+    private func discussionData(_ index: Int, at url: URLPath) -> DiscussionData {
+        DiscussionData(content.machines[index]) { comments in
+            DiscussionData.Thread(comments: comments.count, latestComments: comments.prefix(DiscussionData.latestComments).map {
+                DiscussionData.CommentData(author: $0.author, date: $0.date.day, html: html(of: $0))
+            })
+        }
     }
 
     private func partPage(_ partIndex: Int, of machineIndex: Int, page number: Int, at url: URLPath) -> PartPageModel {

@@ -12,7 +12,7 @@ final class RenderSource: Sendable {
     /// The base URL pages are published at, for canonical links.
     private let baseURL: String
     private let index: SiteIndex
-    private let downloads: [String: BundleDownload]
+    private let downloads: [String: MachineDownload]
     private let sitemapPages: [URLPath]
     /// Made when a page first asks: a rebuild of a few pages needs few stacks and seldom the
     /// site-wide gallery, which walks every photo.
@@ -46,7 +46,7 @@ final class RenderSource: Sendable {
     }
 
     init(content: SiteContent, theme: Theme, images: ProcessedImages, manuals: ManualSet, search: SearchAvailability,
-         baseURL: String, index: SiteIndex, downloads: [String: BundleDownload], sitemapPages: [URLPath]) {
+         baseURL: String, index: SiteIndex, downloads: [String: MachineDownload], sitemapPages: [URLPath]) {
         self.content = content
         self.theme = theme
         self.images = images
@@ -108,7 +108,12 @@ final class RenderSource: Sendable {
 
     func download(of machine: MachineView) -> BundleDownload? {
         machine.reads.record(.machine(machine.index, .download))
-        return downloads[machine.slug]
+        return downloads[machine.slug]?.bundle
+    }
+
+    func commentsDownload(of machine: MachineView) -> BundleDownload? {
+        machine.reads.record(.machine(machine.index, .commentsDownload))
+        return downloads[machine.slug]?.comments
     }
 
     func sitemapPages(_ reads: ReadSet) -> [URLPath] {

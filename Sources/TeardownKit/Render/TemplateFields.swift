@@ -344,6 +344,7 @@ extension MachinePageModel: TemplateObject, TemplateRepresentable {
         case "gallery": gallery.templateValue
         case "data": data.templateValue
         case "download": download.templateValue
+        case "commentsDownload": commentsDownload.templateValue
         case "feed": feed.templateValue
         case "manual": manual.templateValue
         case "intake": intake.templateValue

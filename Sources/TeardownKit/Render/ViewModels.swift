@@ -337,8 +337,10 @@ struct MachinePageModel: Sendable {
     let gallery: LinkModel?
     /// machine.json, for the interactive view.
     let data: String
-    /// The whole bundle as a .zip, with its size in the title.
+    /// The bundle as a .zip, with its size in the title.
     let download: LinkModel?
+    /// Its comments as a .zip, when it has any.
+    let commentsDownload: LinkModel?
     /// The machine's Atom feed.
     let feed: String
     /// The machine's own manual, when it has one.

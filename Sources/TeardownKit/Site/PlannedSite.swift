@@ -32,7 +32,7 @@ struct PlannedSite {
     let theme: Theme
     let images: ProcessedImages
     let manuals: ManualSet
-    let downloads: [String: BundleDownload]
+    let downloads: [String: MachineDownload]
     let index: SiteIndex
     let search: SearchAvailability
     /// Pagefind, when this build makes a search index.

@@ -276,7 +276,7 @@ public struct SiteBuilder: Sendable {
         // step in a one-comment sync at 10,000 parts).
         let indexed = Prefetch { SiteIndex(content) }
         let manuals = ManualSet(content, diagnostics: &diagnostics)
-        let downloads: [String: BundleDownload]
+        let downloads: [String: MachineDownload]
         do {
             downloads = try BundleDownloads(cache: cacheFolder + "/downloads").make(content, images: images.value, signatures: signatures)
         } catch {

@@ -22,7 +22,7 @@ public struct SitePlan: Sendable {
     static let photosPerPage = Pagination.photosPerPage
 
     /// Plans the pages and files of `content` themed by `theme`, with the images the image stage made.
-    init(content: SiteContent, theme: Theme, images: ProcessedImages, index: SiteIndex, downloads: [String: BundleDownload]) {
+    init(content: SiteContent, theme: Theme, images: ProcessedImages, index: SiteIndex, downloads: [String: MachineDownload]) {
         // The catalog comes in pages like every list that grows with the catalog.
         var pages: [(URLPath, Page)] = (1...Self.pageCount(content.machines.count, content.config.listPageSize)).map { page in
             (Routes.catalog(page: page), .catalog(page: page))
@@ -103,7 +103,7 @@ public struct SitePlan: Sendable {
     static func pageCount(_ items: Int, _ perPage: Int) -> Int { Pagination.pageCount(items, perPage) }
 
     /// The pages and files of one machine and its parts, and how many photos they publish.
-    private static func plan(_ machine: Machine, _ m: Int, perPage: Int, images: ProcessedImages, download: BundleDownload?)
+    private static func plan(_ machine: Machine, _ m: Int, perPage: Int, images: ProcessedImages, download: MachineDownload?)
         -> (pages: [(URLPath, Page)], copies: [Copy], photoCount: Int) {
         var pages: [(URLPath, Page)] = []
         var copies: [Copy] = []
@@ -126,9 +126,11 @@ public struct SitePlan: Sendable {
             pages.append((Routes.discussion(machineURL, page: number), .machine(m, discussionPage: number)))
         }
         pages.append((Routes.machineData(machine), .machineData(m)))
+        pages.append((Routes.machineDiscussion(machine), .machineDiscussion(m)))
         pages.append((Routes.feed(of: machine), .feed(m)))
         if let download {
-            copies.append(Copy(url: Routes.download(machine), source: download.path, cached: true))
+            copies.append(Copy(url: Routes.download(machine), source: download.bundle.path, cached: true))
+            copies.append(Copy(url: Routes.commentsDownload(machine), source: download.comments.path, cached: true))
         }
         if machine.photoCount > 0 { pages.append((Routes.gallery(machineURL), .gallery(m, part: nil))) }
         addPhotos(machine.head.photos, part: nil, owner: machineURL)

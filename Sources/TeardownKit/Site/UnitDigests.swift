@@ -87,7 +87,8 @@ struct UnitDigests: Sendable {
 
 /// The keys of one machine's units, made without digesting them.
 private struct MachineKeys: Sendable {
-    static let aspects = ["head", "text", "photos", "counts", "cover", "download", "feed"]
+    static let aspects = ["head", "text", "photos", "counts", "cover", "download", "feed", "comments-download", "gallery",
+                          "description"]
 
     let prefix: String
     private let partPrefix: String
@@ -104,7 +105,11 @@ private struct MachineKeys: Sendable {
     }
 
     func part(_ index: Int, _ aspect: InputUnit.PartAspect) -> String {
-        partPrefix + parts[index] + (aspect == .text ? "/text" : "/photos")
+        switch aspect {
+        case .text: partPrefix + parts[index] + "/text"
+        case .photos: partPrefix + parts[index] + "/photos"
+        case .description: partPrefix + parts[index] + "/description"
+        }
     }
 
     func manual(_ aspect: InputUnit.ManualAspect) -> String {
@@ -123,7 +128,7 @@ private struct MachineUnits: Sendable {
     let manual: ManualUnits
     let all: [String: ContentDigest]
 
-    init(_ machine: Machine, manual book: RenderedManual?, images: ProcessedImages, download: BundleDownload?) {
+    init(_ machine: Machine, manual book: RenderedManual?, images: ProcessedImages, download: MachineDownload?) {
         let prefix = "m/" + machine.slug + "/"
         var head = Fingerprint()
         head.add(machine.slug)
@@ -146,12 +151,16 @@ private struct MachineUnits: Sendable {
         var cover = Fingerprint()
         cover.add(images.cover(of: machine)?.key)
         var downloaded = Fingerprint()
-        downloaded.add(download?.sha256)
-        downloaded.add(download?.size ?? 0)
+        downloaded.add(download?.bundle.sha256)
+        downloaded.add(download?.bundle.size ?? 0)
+        var commentsDownloaded = Fingerprint()
+        commentsDownloaded.add(download?.comments.sha256)
+        commentsDownloaded.add(download?.comments.size ?? 0)
         let photos = Self.photos(machine.head.photos, images)
         parts = machine.outlines.map { part in
             let partPrefix = "p/" + machine.slug + "/" + part.slug + "/"
-            return ([partPrefix + "text", partPrefix + "photos"], [part.textDigest, Self.photos(part.photos, images)])
+            return ([partPrefix + "text", partPrefix + "photos", partPrefix + "description"],
+                    [part.textDigest, Self.photos(part.photos, images), part.descriptionDigest])
         }
         // What feeds show: the newest comments (each one's place gives its discussion page) and the photos.
         var feed = Fingerprint()
@@ -163,10 +172,14 @@ private struct MachineUnits: Sendable {
             feed.add(recent.comment.date.text)
             feed.add(recent.comment.body.text)
         }
-        feed.add(photos)
-        for part in parts { feed.add(part.digests[1]) }
-        // In `InputUnit.MachineAspect` order: head, text, photos, counts, cover, download, feed.
-        let digests = [head.digest, machine.head.textDigest, photos, counts.digest, cover.digest, downloaded.digest, feed.digest]
+        var gallery = Fingerprint()
+        gallery.add(photos)
+        for part in parts { gallery.add(part.digests[1]) }
+        feed.add(gallery.digest)
+        // In `InputUnit.MachineAspect` order: head, text, photos, counts, cover, download, feed,
+        // comments download, gallery, description.
+        let digests = [head.digest, machine.head.textDigest, photos, counts.digest, cover.digest, downloaded.digest, feed.digest,
+                       commentsDownloaded.digest, gallery.digest, machine.head.descriptionDigest]
         keys = MachineKeys.aspects.map { prefix + $0 }
         manual = book.map { ManualUnits($0, scope: machine.slug) } ?? ManualUnits(empty: machine.slug)
         var all = Dictionary(uniqueKeysWithValues: zip(keys, digests))

@@ -21,6 +21,18 @@ struct MachineViewDataTests {
             return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         }
 
+        func discussionJSON() throws -> [String: Any] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: output + "/machines/press/discussion.json"))
+            return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+
+        /// A part's comment count and newest comments, from discussion.json.
+        func thread(_ slug: String) throws -> (comments: Int, latest: [[String: String]]) {
+            let parts = try #require(try discussionJSON()["parts"] as? [String: [String: Any]])
+            let thread = try #require(parts[slug])
+            return (try #require(thread["comments"] as? Int), try #require(thread["latestComments"] as? [[String: String]]))
+        }
+
         func part(_ slug: String) throws -> [String: Any] {
             let parts = try #require(try machineJSON()["parts"] as? [[String: Any]])
             return try #require(parts.first { $0["slug"] as? String == slug })
@@ -32,7 +44,7 @@ struct MachineViewDataTests {
         }
     }
 
-    @Test("Details & Discuss reads descriptions and the newest comments as HTML; Photos reads the part's photos")
+    @Test("Details & Discuss reads descriptions from machine.json and the newest comments from discussion.json, as HTML; Photos reads the part's photos")
     func notesAndPhotos() throws {
         let press = Press()
         try press.build()
@@ -43,8 +55,14 @@ struct MachineViewDataTests {
         let core = try press.part("core")
         let notes = try #require(core["notes"] as? [String: Any])
         #expect(notes["description"] as? String == "<p>The core is <em>orange</em> and shows through the frame.</p>\n")
-        let comments = try #require(notes["latestComments"] as? [[String: String]])
+        #expect(notes["latestComments"] == nil && core["comments"] == nil, "comments are in discussion.json")
+        #expect(machine["discussion"] as? String == "discussion.json")
+        let (count, comments) = try press.thread("core")
+        #expect(count == 2)
         #expect(comments.map { $0["author"] } == ["Grace", "Linus"])
+        #expect(try press.thread("frame").comments == 0)
+        let own = try #require(try press.discussionJSON()["machine"] as? [String: Any])
+        #expect(own["comments"] as? Int == 0)
         #expect(comments.first?["date"] == "2024-05-02")
         #expect(comments.first?["html"] == "<p>The core came out with a <strong>gentle</strong> pull.</p>\n")
         let slides = try #require(core["lightbox"] as? [[String: Any]])
@@ -73,21 +91,27 @@ struct MachineViewDataTests {
         #expect(TextFile.exists(press.output + "/assets/machine.js"))
     }
 
-    @Test("Only the three newest comments go into machine.json, made safe like on the page, and a new one rewrites it")
+    @Test("Only the three newest comments go into discussion.json, made safe like on the page; a new one rewrites it and leaves machine.json and catalog.json as they were")
     func newestCommentsOnly() throws {
         let press = Press()
         try press.build()
+        let read = { (path: String) in Fixtures.read(press.output + "/" + path) }
+        let (data, catalog, bundle) = (read("machines/press/machine.json"), read("catalog.json"),
+                                       try Data(contentsOf: URL(fileURLWithPath: press.output + "/downloads/press.zip")))
         try press.comment("hostile", author: "Mallory", date: "2024-06-01",
                           "Look <script>alert(1)</script><img src=x onerror=alert(2)> [here](javascript:alert(3))")
         try press.comment("newest", author: "Ada", date: "2024-07-01", "Newest of all.")
         try press.build()
-        let comments = try #require((try press.part("core")["notes"] as? [String: Any])?["latestComments"] as? [[String: String]])
+        let (count, comments) = try press.thread("core")
         #expect(comments.map { $0["author"] } == ["Ada", "Mallory", "Grace"])
         let hostile = try #require(comments[1]["html"])
         #expect(!hostile.contains("<script"))
         #expect(!hostile.contains("onerror"))
         #expect(!hostile.contains("javascript:"))
-        #expect(try press.part("core")["comments"] as? Int == 4)
+        #expect(count == 4)
+        #expect(read("machines/press/machine.json") == data)
+        #expect(read("catalog.json") == catalog)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: press.output + "/downloads/press.zip")) == bundle)
     }
 
     @Test("machine.json's hand-written bytes are JSONEncoder's with sorted keys, for text of every kind and absent members")
@@ -95,18 +119,14 @@ struct MachineViewDataTests {
         let texts = ["", "plain", "quote \" and \\ back/slash", "lines\nand\ttabs\r", "bell \u{07} nul \u{00} esc \u{1B} \u{0C}\u{08}",
                      "é 漢字 🙂 \u{2028} \u{7F}", "<p>html &amp; \"attrs\"</p>\n"]
         func text(_ n: Int) -> String { texts[n % texts.count] }
-        func notes(_ n: Int) -> MachineData.Notes {
-            MachineData.Notes(description: text(n), latestComments: (0..<(n % 4)).map {
-                MachineData.CommentData(author: text(n + $0), date: "2024-05-0\($0)", html: text(n + $0 + 1))
-            })
-        }
+        func notes(_ n: Int) -> MachineData.Notes { MachineData.Notes(description: text(n)) }
         let parts = (0..<9).map { n in
             MachineData.PartData(
                 slug: text(n), name: text(n + 1), z: n - 4, image: text(n + 2),
                 box: MachineData.Box(x: -n, y: n, width: 10 * n, height: 0),
                 bounds: n % 2 == 0 ? MachineData.Box(x: 1, y: 2, width: 3, height: 4) : nil,
                 mask: n % 3 == 0 ? MachineData.Mask(columns: n, rows: 2, bits: text(n + 3)) : nil,
-                page: text(n + 4), photos: n % 2 == 1 ? text(n + 5) : nil, comments: n, photoCount: n * 2,
+                page: text(n + 4), photos: n % 2 == 1 ? text(n + 5) : nil, photoCount: n * 2,
                 notes: notes(n),
                 lightbox: (0..<(n % 3)).map {
                     MachineData.Slide(image: text($0), width: 800, height: 600, caption: text(n + $0), page: text(n))
@@ -114,11 +134,11 @@ struct MachineViewDataTests {
         }
         for photos in [nil, "photos/"] {
             let data = MachineData(name: text(3), slug: "press", canvas: MachineData.Box(x: 0, y: 0, width: 800, height: 600),
-                                   page: "./", photos: photos, notes: notes(5), parts: parts)
+                                   page: "./", photos: photos, discussion: text(6), notes: notes(5), parts: parts)
             #expect(data.json == data.encoded)
         }
         let empty = MachineData(name: "", slug: "", canvas: MachineData.Box(x: 0, y: 0, width: 0, height: 0), page: "",
-                                photos: nil, notes: MachineData.Notes(description: "", latestComments: []), parts: [])
+                                photos: nil, discussion: "", notes: MachineData.Notes(description: ""), parts: [])
         #expect(empty.json == empty.encoded)
     }
 }

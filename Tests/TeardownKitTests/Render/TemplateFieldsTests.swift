@@ -54,7 +54,7 @@ struct TemplateFieldsTests {
         missing += unreachable(intake)
         missing += unreachable(MachinePageModel(name: "n", searchTitle: "t", summary: "s", designer: "d", license: "l", updated: "u", tags: [link],
                                                 stack: stack, parts: [], discussion: discussion, photos: [photo], hasPhotos: true,
-                                                gallery: link, data: "d", download: link, feed: "f",
+                                                gallery: link, data: "d", download: link, commentsDownload: nil, feed: "f",
                                                 manual: link, intake: intake))
         missing += unreachable(PartPageModel(name: "n", searchTitle: "t", machine: link, backdrop: backdrop, layer: layer, specs: [], hasSpecs: false,
                                              unitSwitch: true, tags: [], discussion: discussion, photos: [], hasPhotos: false, gallery: link,

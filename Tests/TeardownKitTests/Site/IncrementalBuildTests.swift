@@ -64,19 +64,22 @@ struct IncrementalBuildTests {
         #expect(try scratch.build(full: true).pages == settled.pages)
     }
 
-    @Test("A new comment rewrites its part's pages, its machine's page and the catalog, nothing else")
+    @Test("A new comment rewrites its part's pages, its machine's page, discussion.json, feeds and comments' download, and the catalog, nothing else")
     func newComment() throws {
         let scratch = try Scratch()
         try scratch.build()
         let untouched = scratch.inode("machines/box/parts/base/index.html")
         let tag = scratch.inode("tags/test/index.html")
+        let kept = ["machines/box/machine.json", "catalog.json", "downloads/box.zip"].map { ($0, scratch.inode($0)) }
         try scratch.write("---\nauthor: Grace\ndate: 2024-06-01\n---\nA brand new remark.\n",
                           to: "content/machines/box/parts/lid/comments/new.md")
         let report = try scratch.build()
-        // The lid page shows it; the machine page, the catalog and the machine view's data count
-        // it; the feeds, the bundle download and catalog.json carry it. The tag page's card
-        // leaves comment counts out, so it is not rewritten.
-        #expect(report.written == 8)
+        // The lid page shows it; the machine page, the catalog and the machine view's
+        // discussion.json count it; the feeds and the comments' download carry it. The tag
+        // page's card leaves comment counts out; machine.json, the bundle's download and
+        // catalog.json hold nothing of comments: none of them is rewritten.
+        #expect(report.written == 7)
+        for (path, inode) in kept { #expect(scratch.inode(path) == inode, "\(path) was not rewritten") }
         #expect(Fixtures.read(scratch.output + "/machines/box/parts/lid/index.html").contains("A brand new remark."))
         #expect(Fixtures.read(scratch.output + "/index.html").contains("2 comments"))
         #expect(scratch.inode("machines/box/parts/base/index.html") == untouched, "the base page was not rewritten")
@@ -187,7 +190,7 @@ struct IncrementalBuildTests {
         #expect(Fixtures.read(scratch.output + "/manual/index.html").contains("Printed in the manual."))
     }
 
-    @Test("A changed site.yaml re-renders every page that shows a setting; catalog.schema.json shows none")
+    @Test("A changed site.yaml re-renders every page that shows a setting; catalog.schema.json and discussion.json show none")
     func changedSettings() throws {
         let scratch = try Scratch()
         let first = try scratch.build()
@@ -196,7 +199,7 @@ struct IncrementalBuildTests {
         let before = try inode()
         try scratch.write("title: \"Renamed catalog\"\nbase_url: \"https://example.org/catalog/\"\n", to: "content/site.yaml")
         let report = try scratch.build()
-        #expect(report.written == first.pages - 1)
+        #expect(report.written == first.pages - 2)
         // Carried over as a link to the published file, not written again.
         #expect(try inode() == before)
         #expect(Fixtures.read(scratch.output + "/machines/box/parts/base/index.html").contains("Renamed catalog"))
@@ -243,7 +246,9 @@ struct IncrementalBuildTests {
         func readers(_ key: String) -> Set<String> { Set(reads.filter { $0.value.contains(key) }.keys) }
         let lid = readers("p/box/lid/text")
         #expect(lid.contains("machines/box/parts/lid/index.html"))
-        #expect(lid.contains("machines/box/machine.json"), "the machine view shows every part's notes")
+        #expect(lid.contains("machines/box/discussion.json"), "the machine view shows every part's newest comments")
+        #expect(!lid.contains("machines/box/machine.json"), "machine.json shows no comment")
+        #expect(readers("p/box/lid/description").contains("machines/box/machine.json"), "it shows every part's description")
         #expect(!lid.contains("machines/box/parts/base/index.html"))
         #expect(!lid.contains("index.html"), "the catalog shows counts, not comments")
         #expect(readers("template/part") == ["machines/box/parts/base/index.html", "machines/box/parts/lid/index.html"])
@@ -351,22 +356,24 @@ struct IncrementalBuildTests {
         storePath(scratch).flatMap { try? BuildStore.open($0).0.reads() }
     }
 
-    @Test("The site's feed and catalog.json read one feed unit per machine, not every part's text and photos")
+    @Test("The site's feed reads one feed unit per machine and catalog.json one gallery unit, not every part's text and photos")
     func feedReadsOneUnitPerMachine() throws {
         let scratch = try Scratch()
         try scratch.build()
         let reads = try #require(Self.storedReads(scratch))
-        for page in ["feed.xml", "catalog.json"] {
+        for (page, unit) in [("feed.xml", "m/box/feed"), ("catalog.json", "m/box/gallery")] {
             let read = try #require(reads[page])
-            #expect(read.contains("m/box/feed"), "\(page) reads the machine's feed unit")
+            #expect(read.contains(unit), "\(page) reads the machine's \(unit)")
             #expect(!read.contains { $0.hasPrefix("p/") }, "\(page) reads no part's unit")
         }
-        // And a comment still reaches them.
+        #expect(reads["catalog.json"]?.contains("m/box/counts") == false, "catalog.json counts no comments")
+        // And a comment still reaches the feed, and leaves catalog.json as it was.
+        let catalog = Fixtures.read(scratch.output + "/catalog.json")
         try scratch.write("---\nauthor: Grace\ndate: 2030-06-01\n---\nNewest of all.\n",
                           to: "content/machines/box/parts/lid/comments/newest.md")
         try scratch.build()
         #expect(Fixtures.read(scratch.output + "/feed.xml").contains("Newest of all."))
-        #expect(Fixtures.read(scratch.output + "/catalog.json").contains("2030-06-01"))
+        #expect(Fixtures.read(scratch.output + "/catalog.json") == catalog)
     }
 
     @Test("--full renders everything again")

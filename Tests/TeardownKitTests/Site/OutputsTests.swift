@@ -97,7 +97,7 @@ struct OutputsTests {
         #expect(entries.keys.allSatisfy { $0.hasPrefix("camera/") })
 
         let page = Fixtures.read(first + "/machines/camera/index.html")
-        #expect(page.contains("href=\"../../downloads/camera.zip\" download>Download the whole bundle (ZIP, \(PageRenderer.humanSize(bytes.count)))"))
+        #expect(page.contains("href=\"../../downloads/camera.zip\" download>Download the bundle (ZIP, \(PageRenderer.humanSize(bytes.count)))"))
     }
 
     /// Machines are zipped in parallel, and ZIPFoundation turns dates into DOS dates with gmtime(),
@@ -143,19 +143,25 @@ struct OutputsTests {
         #expect(Fixtures.read(again + "/machines/camera/parts/body/index.html").contains("The camera on the workbench"))
     }
 
-    @Test("catalog.json gives each machine's counts, absolute URLs, cover, and its download's real size and sha256")
+    @Test("catalog.json gives each machine's counts, absolute URLs, cover, its download's real size and sha256, and its comments' download")
     func catalogJSON() throws {
         let (output, _) = try build(Fixtures.site("machine-view"))
         let data = try #require(FileManager.default.contents(atPath: output + "/catalog.json"))
         let catalog = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(catalog["version"] as? Int == 1)
+        #expect(catalog["version"] as? Int == 2)
         #expect(catalog["$schema"] as? String == "http://127.0.0.1/catalog.schema.json")
         let machine = try #require((catalog["machines"] as? [[String: Any]])?.first)
         #expect(machine["slug"] as? String == "press")
-        #expect(machine["partCount"] as? Int == 3 && machine["commentCount"] as? Int == 2 && machine["photoCount"] as? Int == 1)
+        #expect(machine["partCount"] as? Int == 3 && machine["photoCount"] as? Int == 1)
+        #expect(machine["commentCount"] == nil, "nothing in catalog.json changes with a comment")
         #expect(machine["url"] as? String == "http://127.0.0.1/machines/press/")
-        // The newest date in the bundle: the photo's or a comment's.
-        #expect((machine["updated"] as? String)?.hasSuffix("Z") == true)
+        // The newest date of the bundle: machine.yaml's or a photo's. The press has neither; its comments do not count.
+        #expect(machine["updated"] is NSNull)
+        let comments = try #require(machine["comments"] as? [String: Any])
+        #expect(comments["url"] as? String == "http://127.0.0.1/downloads/comments/press.zip")
+        let discussion = try zipEntries(output + "/downloads/comments/press.zip")
+        #expect(discussion.keys.sorted() == ["press/parts/core/comments/pull.md", "press/parts/core/comments/stuck.md"])
+        #expect(try zipEntries(output + "/downloads/press.zip").keys.allSatisfy { !$0.contains("/comments/") })
         let download = try #require(machine["download"] as? [String: Any])
         let zip = try #require(FileManager.default.contents(atPath: output + "/downloads/press.zip"))
         #expect(download["url"] as? String == "http://127.0.0.1/downloads/press.zip")
@@ -301,7 +307,7 @@ struct OutputsTests {
         #expect(part.contains("<link rel=\"alternate\" type=\"application/atom+xml\" title=\"Desk fan: new comments and photos\" href=\"../../feed.xml\">"))
     }
 
-    @Test("A new comment remakes its machine's zip, feed and catalog.json, and leaves other machines' zips alone")
+    @Test("A new comment remakes its machine's comments' zip and feed, and leaves its bundle's zip, catalog.json and other machines' zips alone")
     func incremental() throws {
         let site = Fixtures.copy(Fixtures.demoSite + "/content")
         let root = (site as NSString).deletingLastPathComponent + "/demo"
@@ -313,18 +319,20 @@ struct OutputsTests {
         func inode(_ path: String) -> UInt64? {
             (try? FileManager.default.attributesOfItem(atPath: output + "/" + path)[.systemFileNumber] as? UInt64) ?? nil
         }
-        let before = (fan: Fixtures.read(output + "/downloads/desk-fan.zip").utf8.count,
+        let before = (fan: inode("downloads/desk-fan.zip"),
                       kettle: inode("downloads/electric-kettle.zip"), kettleFeed: inode("machines/electric-kettle/feed.xml"),
                       catalog: Fixtures.read(output + "/catalog.json"))
+        #expect(try zipEntries(output + "/downloads/desk-fan.zip").keys.allSatisfy { !$0.contains("/comments/") })
         try "---\nauthor: Ann\ndate: 2031-01-01\n---\nQuiet on speed one.\n"
             .write(toFile: root + "/content/machines/desk-fan/comments/quiet.md", atomically: true, encoding: .utf8)
         let report = try builder.build()
         #expect(inode("downloads/electric-kettle.zip") == before.kettle)
         #expect(inode("machines/electric-kettle/feed.xml") == before.kettleFeed)
-        let entries = try zipEntries(output + "/downloads/desk-fan.zip")
-        #expect(entries["desk-fan/comments/quiet.md"] != nil)
-        #expect(Fixtures.read(output + "/catalog.json") != before.catalog)
-        #expect(Fixtures.read(output + "/catalog.json").contains("\"updated\" : \"2031-01-01T00:00:00Z\""))
+        #expect(inode("downloads/desk-fan.zip") == before.fan)
+        let entries = try zipEntries(output + "/downloads/comments/desk-fan.zip")
+        #expect(entries["desk-fan/comments/quiet.md"] == Data("---\nauthor: Ann\ndate: 2031-01-01\n---\nQuiet on speed one.\n".utf8))
+        #expect(entries.keys.allSatisfy { BundleDownloads.isComment(String($0.dropFirst("desk-fan/".count))) })
+        #expect(Fixtures.read(output + "/catalog.json") == before.catalog)
         #expect(Fixtures.read(output + "/machines/desk-fan/feed.xml").contains("Quiet on speed one."))
         #expect(Fixtures.read(output + "/feed.xml").contains("Quiet on speed one."))
         #expect(report.written < report.pages / 2)

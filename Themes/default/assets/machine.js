@@ -20,6 +20,8 @@
       // Hit-testing goes top first: higher z, then later in the file.
       this.topFirst = [...this.parts].sort((a, b) => b.z - a.z || b.order - a.order);
       this.selected = null;
+      // discussion.json: undefined while it loads, null when it could not be read.
+      this.discussion = undefined;
       this.undoStack = [];
       this.view = { scale: 1, x: 0, y: 0 };
       this.pointers = new Map();
@@ -458,11 +460,19 @@
 
     // MARK: Details & Discuss, Photos
 
+    // Comments come from discussion.json, which changes with every comment, while
+    // machine.json changes only with the machine: the panel is filled again once it arrives.
+    setDiscussion(discussion) {
+      this.discussion = discussion;
+      if (!this.panel.hidden) this.showDetails(false);
+    }
+
     showDetails(focus = true) {
       const part = this.selected, data = this.data;
       const notes = part ? part.notes : data.notes;
       const name = part ? part.name : data.name;
-      const count = part ? part.comments : null;
+      const thread = this.discussion ? (part ? this.discussion.parts[part.slug] : this.discussion.machine) : null;
+      const count = part && thread ? thread.comments : null;
       this.panel.replaceChildren();
       const heading = element('h2', { id: 'mv-panel-title-' + data.slug, tabindex: '-1' });
       heading.textContent = name;
@@ -474,11 +484,14 @@
       description.innerHTML = notes.description || '<p class="empty">No description yet.</p>';
       rebase(description, data.page);
       this.panel.append(description);
-      const title = element('h3');
-      title.textContent = notes.latestComments.length ? 'Latest comments' : 'No comments yet';
-      this.panel.append(title);
+      const latest = thread ? thread.latestComments : [];
+      if (thread || this.discussion === undefined) {
+        const title = element('h3');
+        title.textContent = !thread ? 'Loading comments…' : latest.length ? 'Latest comments' : 'No comments yet';
+        this.panel.append(title);
+      }
       const list = element('ol', { class: 'entries' });
-      for (const comment of notes.latestComments) {
+      for (const comment of latest) {
         const item = element('li', { class: 'entry' });
         const byline = element('p', { class: 'byline' });
         const author = element('span', { class: 'author' });
@@ -649,6 +662,7 @@
     const at = (path) => (path == null ? path : new URL(path, source).href);
     data.page = at(data.page);
     data.photos = at(data.photos);
+    data.discussion = at(data.discussion);
     for (const part of data.parts) {
       part.image = at(part.image);
       part.page = at(part.page);
@@ -686,8 +700,22 @@
         return response.json();
       })
       .then((data) => {
-        if (data.version !== 1) throw new Error(`${source}: machine.json version ${data.version} is not supported`);
-        root.machineView = new MachineView(root, resolve(data, source), source);
+        if (data.version !== 2) throw new Error(`${source}: machine.json version ${data.version} is not supported`);
+        const view = new MachineView(root, resolve(data, source), source);
+        root.machineView = view;
+        fetch(data.discussion)
+          .then((response) => {
+            if (!response.ok) throw new Error(`${data.discussion}: ${response.status}`);
+            return response.json();
+          })
+          .then((discussion) => {
+            if (discussion.version !== 1) throw new Error(`${data.discussion}: version ${discussion.version} is not supported`);
+            view.setDiscussion(discussion);
+          })
+          .catch((error) => {
+            view.setDiscussion(null);
+            console.error('Teardown machine view:', error);
+          });
       })
       .catch((error) => console.error('Teardown machine view:', error));
   }
