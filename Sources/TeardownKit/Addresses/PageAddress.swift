@@ -24,10 +24,10 @@ public enum PageAddress: Sendable, Hashable {
     case catalogSchema
     /// The Atom feed of new comments and photos: the site's (nil) or a machine's.
     case feed(Int?)
-    /// sitemap.xml: every page, or the index of its parts when there are too many for one file.
+    /// sitemap.xml: the index of the sitemap files.
     case sitemap
-    /// Part `number` (1-based) of a long sitemap.
-    case sitemapPart(Int)
+    /// Part `part` (1-based) of the sitemap of a machine's pages, or of the site's own (nil).
+    case sitemapGroup(machine: Int?, part: Int)
     case robots
     /// The A-Z index of parts: its tabs, and page `page` (1-based) of one letter of `SiteIndex.letters`.
     case partsIndex
@@ -51,8 +51,24 @@ extension PageAddress {
             case .page, .contents: return true
             case .print, .navigation: return false
             }
-        case .machineData, .machineDiscussion, .search, .notFound, .catalogData, .catalogSchema, .feed, .sitemap, .sitemapPart, .robots:
+        case .machineData, .machineDiscussion, .search, .notFound, .catalogData, .catalogSchema, .feed, .sitemap, .sitemapGroup, .robots:
             return false
+        }
+    }
+}
+
+extension PageAddress {
+    /// The machine whose folder a page is in, if any: its sitemap lists it.
+    var machine: Int? {
+        switch self {
+        case .machine(let m, _), .part(let m, _, _), .gallery(let m, _), .machineData(let m), .machineDiscussion(let m):
+            return m
+        case .photo(let address): return address.machine
+        case .manual(let address): return address.machine
+        case .feed(let m), .sitemapGroup(let m, _): return m
+        case .catalog, .photos, .search, .notFound, .catalogData, .catalogSchema, .sitemap, .robots, .partsIndex,
+             .partsLetter, .tags, .tag, .collection:
+            return nil
         }
     }
 }

@@ -109,9 +109,19 @@ enum Routes {
     static let feed = URLPath("/feed.xml")
     static func feed(of machine: some MachineAddressable) -> URLPath { URLPath(Routes.machine(machine).value + "feed.xml") }
 
+    /// The sitemap index, which crawlers are told of.
     static let sitemap = URLPath("/sitemap.xml")
-    /// Part `number` of a sitemap too long for one file.
-    static func sitemap(part number: Int) -> URLPath { URLPath("/sitemap-\(number).xml") }
+
+    /// Part `number` of the sitemap of the site's own pages.
+    static func siteSitemap(part number: Int) -> URLPath {
+        URLPath(number <= 1 ? "/sitemap-site.xml" : "/sitemap-site-\(number).xml")
+    }
+
+    /// Part `number` of the sitemap of a machine's pages: in its folder, as the protocol asks of
+    /// a sitemap that lists only what is below it.
+    static func sitemap(of machine: some MachineAddressable, part number: Int) -> URLPath {
+        URLPath(Routes.machine(machine).value + (number <= 1 ? "sitemap.xml" : "sitemap-\(number).xml"))
+    }
     static let robots = URLPath("/robots.txt")
 
     // MARK: Indexes

@@ -15,7 +15,7 @@ enum InputUnit: Hashable, Sendable {
     case machineList
     /// The image a page without one of its own is shared with.
     case sharedImage
-    /// What the sitemap lists.
+    /// The site's own pages the sitemaps list, and how many sitemap files each machine's take.
     case sitemap
     case machine(Int, MachineAspect)
     case part(Int, Int, PartAspect)
@@ -46,6 +46,8 @@ enum InputUnit: Hashable, Sendable {
         case gallery
         /// The designer's description alone, which machine.json shows without the comments.
         case description
+        /// The machine's pages its sitemap lists.
+        case sitemap
     }
 
     enum PartAspect: UInt8, Sendable {

@@ -187,23 +187,28 @@ extension PageRenderer {
 
     // MARK: Sitemaps and robots.txt
 
-    /// Every page, or, past the limit of one file, the index of the sitemap's parts.
+    /// The index of every sitemap file: the site's own pages', then each machine's.
     func sitemap() -> String {
-        guard sitemapPages.count > Pagination.sitemapLimit else { return sitemap(sitemapPages[...]) }
-        let count = Pagination.pageCount(sitemapPages.count, Pagination.sitemapLimit)
+        let (site, machineParts) = siteSitemap
+        var files = (1...SitePlan.SitemapPages.parts(site.count)).map { Routes.siteSitemap(part: $0) }
+        for (m, parts) in machineParts.enumerated() {
+            files += (1...parts).map { Routes.sitemap(of: content.machines[m], part: $0) }
+        }
         var xml = XMLWriter()
         xml.start("sitemapindex", ["xmlns": "http://www.sitemaps.org/schemas/sitemap/0.9"])
-        for number in 1...count {
+        for file in files {
             xml.start("sitemap")
-            xml.element("loc", text: absolute(Routes.sitemap(part: number)))
+            xml.element("loc", text: absolute(file))
             xml.end()
         }
         xml.end()
         return xml.text
     }
 
-    func sitemap(part number: Int) -> String {
-        sitemap(sitemapPages.dropFirst((number - 1) * Pagination.sitemapLimit).prefix(Pagination.sitemapLimit))
+    /// Part `number` of the sitemap of a machine's pages, or of the site's own.
+    func sitemap(of machine: Int?, part number: Int) -> String {
+        let pages = machine.map { sitemapPages(of: content.machines[$0]) } ?? siteSitemap.pages
+        return sitemap(SitePlan.SitemapPages.slice(pages, part: number))
     }
 
     private func sitemap(_ pages: ArraySlice<URLPath>) -> String {

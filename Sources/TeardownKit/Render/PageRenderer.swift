@@ -23,7 +23,8 @@ struct PageRenderer {
     /// Parts A-Z, tags and collections.
     var index: SiteIndex { source.index(reads) }
     /// What the sitemap lists.
-    var sitemapPages: [URLPath] { source.sitemapPages(reads) }
+    var siteSitemap: (pages: [URLPath], machineParts: [Int]) { source.siteSitemap(reads) }
+    func sitemapPages(of machine: MachineView) -> [URLPath] { source.sitemapPages(of: machine) }
     /// The image a shared link to a page without one of its own previews with: the first cover.
     private var siteImage: SharingImageModel? { source.sharedImage(reads) }
     /// Every photo of the site in gallery order, for the pages of the site-wide gallery.
@@ -103,8 +104,8 @@ struct PageRenderer {
             return feed(machine)
         case .sitemap:
             return sitemap()
-        case .sitemapPart(let number):
-            return sitemap(part: number)
+        case .sitemapGroup(let machine, let number):
+            return sitemap(of: machine, part: number)
         case .robots:
             return robots()
         case .partsIndex, .partsLetter, .tags, .tag, .collection:

@@ -13,7 +13,7 @@ final class RenderSource: Sendable {
     private let baseURL: String
     private let index: SiteIndex
     private let downloads: [String: MachineDownload]
-    private let sitemapPages: [URLPath]
+    private let sitemapPages: SitePlan.SitemapPages
     /// Made when a page first asks: a rebuild of a few pages needs few stacks and seldom the
     /// site-wide gallery, which walks every photo.
     private let stacks = Locked([Int: Shared<StackLayout>]())
@@ -46,7 +46,7 @@ final class RenderSource: Sendable {
     }
 
     init(content: SiteContent, theme: Theme, images: ProcessedImages, manuals: ManualSet, search: SearchAvailability,
-         baseURL: String, index: SiteIndex, downloads: [String: MachineDownload], sitemapPages: [URLPath]) {
+         baseURL: String, index: SiteIndex, downloads: [String: MachineDownload], sitemapPages: SitePlan.SitemapPages) {
         self.content = content
         self.theme = theme
         self.images = images
@@ -116,9 +116,15 @@ final class RenderSource: Sendable {
         return downloads[machine.slug]?.comments
     }
 
-    func sitemapPages(_ reads: ReadSet) -> [URLPath] {
+    /// The site's own pages, and how many files each machine's take: what the index and the site's sitemap show.
+    func siteSitemap(_ reads: ReadSet) -> (pages: [URLPath], machineParts: [Int]) {
         reads.record(.sitemap)
-        return sitemapPages
+        return (sitemapPages.site, sitemapPages.machines.map { SitePlan.SitemapPages.parts($0.count) })
+    }
+
+    func sitemapPages(of machine: MachineView) -> [URLPath] {
+        machine.reads.record(.machine(machine.index, .sitemap))
+        return sitemapPages.machines[machine.index]
     }
 
     func stack(of machine: Int, _ reads: ReadSet) -> StackLayout {

@@ -42,7 +42,8 @@ struct UnitDigests: Sendable {
         }
         all["shared-image"] = shared.digest
         var sitemap = Fingerprint()
-        for page in site.plan.sitemapPages { sitemap.add(page.value) }
+        for page in site.plan.sitemapPages.site { sitemap.add(page.value) }
+        for pages in site.plan.sitemapPages.machines { sitemap.add(SitePlan.SitemapPages.parts(pages.count)) }
         all["sitemap"] = sitemap.digest
         for (name, digest) in site.theme.templateDigests {
             keys[.template(name)] = "template/" + name
@@ -51,7 +52,8 @@ struct UnitDigests: Sendable {
         let computing = site.content.machines.indices.filter { !carried.contains($0) }
         let digested = ParallelMap.map(computing) { index in
             MachineUnits(site.content.machines[index], manual: site.manuals.machines[index], images: site.images,
-                         download: site.downloads[site.content.machines[index].slug])
+                         download: site.downloads[site.content.machines[index].slug],
+                         sitemap: site.plan.sitemapPages.machines[index])
         }
         named = site.content.machines.enumerated().map { index, machine in
             MachineKeys(machine, manual: site.manuals.machines[index])
@@ -88,7 +90,7 @@ struct UnitDigests: Sendable {
 /// The keys of one machine's units, made without digesting them.
 private struct MachineKeys: Sendable {
     static let aspects = ["head", "text", "photos", "counts", "cover", "download", "feed", "comments-download", "gallery",
-                          "description"]
+                          "description", "sitemap"]
 
     let prefix: String
     private let partPrefix: String
@@ -128,7 +130,8 @@ private struct MachineUnits: Sendable {
     let manual: ManualUnits
     let all: [String: ContentDigest]
 
-    init(_ machine: Machine, manual book: RenderedManual?, images: ProcessedImages, download: MachineDownload?) {
+    init(_ machine: Machine, manual book: RenderedManual?, images: ProcessedImages, download: MachineDownload?,
+         sitemap listed: [URLPath]) {
         let prefix = "m/" + machine.slug + "/"
         var head = Fingerprint()
         head.add(machine.slug)
@@ -177,9 +180,11 @@ private struct MachineUnits: Sendable {
         for part in parts { gallery.add(part.digests[1]) }
         feed.add(gallery.digest)
         // In `InputUnit.MachineAspect` order: head, text, photos, counts, cover, download, feed,
-        // comments download, gallery, description.
+        var sitemap = Fingerprint()
+        for page in listed { sitemap.add(page.value) }
+        // comments download, gallery, description, sitemap.
         let digests = [head.digest, machine.head.textDigest, photos, counts.digest, cover.digest, downloaded.digest, feed.digest,
-                       commentsDownloaded.digest, gallery.digest, machine.head.descriptionDigest]
+                       commentsDownloaded.digest, gallery.digest, machine.head.descriptionDigest, sitemap.digest]
         keys = MachineKeys.aspects.map { prefix + $0 }
         manual = book.map { ManualUnits($0, scope: machine.slug) } ?? ManualUnits(empty: machine.slug)
         var all = Dictionary(uniqueKeysWithValues: zip(keys, digests))

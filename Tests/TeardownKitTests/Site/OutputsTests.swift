@@ -206,10 +206,23 @@ struct OutputsTests {
         #expect(feed.contains("http://127.0.0.1/machines/press/parts/core/#comment-bell"))
         #expect(!feed.contains("\u{07}"))
 
-        let sitemap = XMLOutline(output + "/sitemap.xml")
-        #expect(sitemap.wellFormed, "\(sitemap.error)")
-        #expect(sitemap.rootNamespace == "http://www.sitemaps.org/schemas/sitemap/0.9")
-        let locations = sitemap.texts["urlset/url/loc"] ?? []
+        // sitemap.xml is the index of the site's sitemap and each machine's, which lists only
+        // what is in the machine's folder, as the protocol asks.
+        let index = XMLOutline(output + "/sitemap.xml")
+        #expect(index.wellFormed, "\(index.error)")
+        #expect(index.rootNamespace == "http://www.sitemaps.org/schemas/sitemap/0.9")
+        let files = index.texts["sitemapindex/sitemap/loc"] ?? []
+        #expect(files == ["http://127.0.0.1/sitemap-site.xml", "http://127.0.0.1/machines/press/sitemap.xml"])
+        var locations: [String] = []
+        for file in files {
+            let sitemap = XMLOutline(output + "/" + file.dropFirst("http://127.0.0.1/".count))
+            #expect(sitemap.wellFormed, "\(sitemap.error)")
+            #expect(sitemap.rootNamespace == "http://www.sitemaps.org/schemas/sitemap/0.9")
+            let listed = sitemap.texts["urlset/url/loc"] ?? []
+            let folder = String(file[...file.lastIndex(of: "/")!])
+            #expect(!listed.isEmpty && listed.allSatisfy { $0.hasPrefix(folder) }, "\(file): \(listed)")
+            locations += listed
+        }
         let checker = LinkChecker(root: output, basePath: "/")
         // Every HTML page but the 404 page, the search page and the manual's print page.
         let pages = checker.htmlFiles().filter { !["404.html", "search/index.html", "manual/print/index.html"].contains($0) }
@@ -307,7 +320,7 @@ struct OutputsTests {
         #expect(part.contains("<link rel=\"alternate\" type=\"application/atom+xml\" title=\"Desk fan: new comments and photos\" href=\"../../feed.xml\">"))
     }
 
-    @Test("A new comment remakes its machine's comments' zip and feed, and leaves its bundle's zip, catalog.json and other machines' zips alone")
+    @Test("New comments remake their machine's comments' zip, feed and sitemap, and leave its bundle's zip, catalog.json, the site's sitemap and other machines' files alone")
     func incremental() throws {
         let site = Fixtures.copy(Fixtures.demoSite + "/content")
         let root = (site as NSString).deletingLastPathComponent + "/demo"
@@ -321,14 +334,25 @@ struct OutputsTests {
         }
         let before = (fan: inode("downloads/desk-fan.zip"),
                       kettle: inode("downloads/electric-kettle.zip"), kettleFeed: inode("machines/electric-kettle/feed.xml"),
-                      catalog: Fixtures.read(output + "/catalog.json"))
+                      catalog: Fixtures.read(output + "/catalog.json"),
+                      siteSitemap: inode("sitemap-site.xml"), index: inode("sitemap.xml"))
         #expect(try zipEntries(output + "/downloads/desk-fan.zip").keys.allSatisfy { !$0.contains("/comments/") })
         try "---\nauthor: Ann\ndate: 2031-01-01\n---\nQuiet on speed one.\n"
             .write(toFile: root + "/content/machines/desk-fan/comments/quiet.md", atomically: true, encoding: .utf8)
+        // Six comments in all: a second page of the discussion, which only the fan's sitemap lists.
+        for number in 1...3 {
+            try "---\nauthor: Ann\ndate: 2020-01-0\(number)\n---\nOlder remark \(number).\n"
+                .write(toFile: root + "/content/machines/desk-fan/comments/older-\(number).md", atomically: true, encoding: .utf8)
+        }
+        let kettleSitemap = inode("machines/electric-kettle/sitemap.xml")
+        #expect(!Fixtures.read(output + "/machines/desk-fan/sitemap.xml").contains("discussion/2/"))
         let report = try builder.build()
+        #expect(Fixtures.read(output + "/machines/desk-fan/sitemap.xml").contains("http://127.0.0.1:8080/machines/desk-fan/discussion/2/"))
+        #expect(inode("machines/electric-kettle/sitemap.xml") == kettleSitemap)
         #expect(inode("downloads/electric-kettle.zip") == before.kettle)
         #expect(inode("machines/electric-kettle/feed.xml") == before.kettleFeed)
         #expect(inode("downloads/desk-fan.zip") == before.fan)
+        #expect(inode("sitemap-site.xml") == before.siteSitemap && inode("sitemap.xml") == before.index)
         let entries = try zipEntries(output + "/downloads/comments/desk-fan.zip")
         #expect(entries["desk-fan/comments/quiet.md"] == Data("---\nauthor: Ann\ndate: 2031-01-01\n---\nQuiet on speed one.\n".utf8))
         #expect(entries.keys.allSatisfy { BundleDownloads.isComment(String($0.dropFirst("desk-fan/".count))) })

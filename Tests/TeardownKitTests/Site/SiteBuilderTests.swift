@@ -30,9 +30,9 @@ struct SiteBuilderTests {
         #expect(TextFile.exists(output + "/machines/personal-computer/parts/dvd-drive/discussion/2/index.html"))
 
         let checker = LinkChecker(root: output, basePath: content.config.basePath)
-        // Every page is HTML but each machine's machine.json, discussion.json and feed, the site's
-        // feed, catalog.json and its schema, the sitemap and robots.txt.
-        #expect(checker.htmlFiles().count == report.pages - content.machines.count * 3 - 5)
+        // Every page is HTML but each machine's machine.json, discussion.json, feed and sitemap,
+        // the site's feed, catalog.json and its schema, the sitemap index, the site's sitemap and robots.txt.
+        #expect(checker.htmlFiles().count == report.pages - content.machines.count * 4 - 6)
         #expect(checker.brokenLinks() == [])
         #expect(Fixtures.read(output + "/manual/cli/index.html").contains("<a class=\"report-bug\" href=\"mailto:bugs@example.org?subject=Bug%3A%20The%20command%20line&amp;body="))
     }
