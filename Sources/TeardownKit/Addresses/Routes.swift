@@ -102,8 +102,11 @@ enum Routes {
 
     /// The comments of a machine and its parts as a .zip, at their paths in the bundle.
     static func commentsDownload(_ machine: some MachineAddressable) -> URLPath {
-        .file(["downloads", "comments", machine.slug + ".zip"])
+        .file(commentsDownloadFolder.split(separator: "/").map(String.init) + [machine.slug + ".zip"])
     }
+
+    /// The folder of the comments' downloads, relative to the site's root.
+    static let commentsDownloadFolder = "downloads/comments"
 
     /// The Atom feed of new comments and photos: the site's, or one machine's.
     static let feed = URLPath("/feed.xml")

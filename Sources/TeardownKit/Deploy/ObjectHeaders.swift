@@ -6,7 +6,8 @@ public struct ObjectHeaders: Sendable, Equatable {
     /// For files whose names carry their content's digest (the search index's shards):
     /// they never change under the same name.
     public var immutable = "public, max-age=31536000, immutable"
-    /// For pages, feeds and the catalog's JSON: what a sync changes, so visitors ask again soon.
+    /// For pages, feeds, the catalog's JSON and the comments' downloads: what a sync changes,
+    /// so visitors ask again soon.
     public var pages = "public, max-age=60"
     /// For the rest: images, styles, scripts, downloads.
     public var assets = "public, max-age=3600"
@@ -28,7 +29,7 @@ public struct ObjectHeaders: Sendable, Equatable {
 
     func cacheControl(of path: String) -> String {
         if Self.isContentAddressed(path) { return immutable }
-        return Self.isPage(path) ? pages : assets
+        return Self.isPage(path) || path.hasPrefix(Routes.commentsDownloadFolder + "/") ? pages : assets
     }
 
     /// Pages and the documents that point at other files go up after those files.

@@ -108,6 +108,8 @@ struct DeployPlanTests {
         #expect(ObjectHeaders.contentType(of: "pagefind/fragment/en_1a2b.pf_fragment") == "application/octet-stream")
         #expect(headers.cacheControl(of: "pagefind/fragment/en_1a2b.pf_fragment") == "public, max-age=31536000, immutable")
         #expect(headers.cacheControl(of: "catalog.json") == "public, max-age=60")
+        #expect(headers.cacheControl(of: "downloads/comments/press.zip") == "public, max-age=60", "changes with every comment")
+        #expect(headers.cacheControl(of: "downloads/press.zip") == "public, max-age=3600")
         #expect(headers.cacheControl(of: "assets/style.css") == "public, max-age=3600")
     }
 }
