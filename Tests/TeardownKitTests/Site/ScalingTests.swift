@@ -60,9 +60,12 @@ private struct GeneratedCatalog {
         var sourcesHashed = 0
         var machinesDigested = 0
         var partsRead = 0
+        /// The published files the sync wrote (new, or another file than before), and their bytes.
+        var paths: Set<String> = []
+        var bytes = 0
         var description: String {
             "\(written) outputs written, \(headsDecoded) heads decoded, \(partsRead) parts read, \(imagesKeyed) images keyed, \(imagesLookedUp) looked up, \(imageRowsWritten) image rows and \(snapshotRowsWritten) snapshot rows written, \(sourcesHashed) sources hashed, "
-                + "\(machinesDigested) machines' units digested"
+                + "\(machinesDigested) machines' units digested, \(bytes) bytes in \(paths.sorted())"
         }
     }
 
@@ -83,15 +86,30 @@ private struct GeneratedCatalog {
         }
         let partsRead = { MachineLoader.partsRead.withLock { $0[site + "/content/machines"] ?? 0 } }
         let before = (heads(), keyed(), hashed(), looked(), imageRows(), snapshotRows(), partsRead())
+        let published = Self.files(output)
         let inputs = builder.walkInputs()
         let report = try Syncer(siteRoot: site, source: Inbox.source(inbox, scratch: cache + "/sync/downloads"))
             .run(dryRun: false, inputs: inputs)
         #expect(report.count(.accept) == 1)
         let build = try builder.build(inputs: inputs, changed: report.filed.map { site + "/" + $0 })
+        let written = Self.files(output).filter { published[$0.key]?.inode != $0.value.inode }
         return Cost(written: build.written, headsDecoded: heads() - before.0, imagesKeyed: keyed() - before.1,
                     imagesLookedUp: looked() - before.3, imageRowsWritten: imageRows() - before.4,
                     snapshotRowsWritten: snapshotRows() - before.5, sourcesHashed: hashed() - before.2, machinesDigested: build.machinesDigested,
-                    partsRead: partsRead() - before.6)
+                    partsRead: partsRead() - before.6, paths: Set(written.keys), bytes: written.values.reduce(0) { $0 + $1.size })
+    }
+
+    /// Every file of the published tree, by path, with its inode and size: a file written
+    /// anew is another inode, one carried over is the same.
+    private static func files(_ root: String) -> [String: (inode: UInt64, size: Int)] {
+        var files: [String: (inode: UInt64, size: Int)] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let path = enumerator?.nextObject() as? String {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: root + "/" + path),
+                  attributes[.type] as? FileAttributeType == .typeRegular else { continue }
+            files[path] = ((attributes[.systemFileNumber] as? UInt64) ?? 0, (attributes[.size] as? Int) ?? 0)
+        }
+        return files
     }
 }
 
@@ -111,9 +129,14 @@ struct ScalingTests {
             costs.append(try catalog.syncOneComment())
         }
         let (small, large) = (costs[0], costs[1])
-        // The part's page and discussion, its machine's page, data, feed and download, the
-        // catalog, catalog.json and the site's feed: no tag or A-Z page, whatever the size.
+        // The part's page, its machine's page, discussion.json, feed and comments' download, the
+        // catalog's page and the site's feed: no tag or A-Z page, no machine.json, bundle
+        // download, catalog.json or sitemap, whatever the size.
         #expect(large.written == small.written, "100 parts: \(small); 1,000 parts: \(large)")
+        let expected: Set = ["machines/machine-1/parts/part-3/index.html", "machines/machine-1/index.html",
+                             "machines/machine-1/discussion.json", "machines/machine-1/feed.xml",
+                             "downloads/comments/machine-1.zip", "index.html", "feed.xml"]
+        #expect(small.paths == expected && large.paths == expected, "100 parts: \(small); 1,000 parts: \(large)")
         #expect(large.headsDecoded == small.headsDecoded, "100 parts: \(small); 1,000 parts: \(large)")
         #expect(large.imagesKeyed == small.imagesKeyed && large.imagesKeyed <= GeneratedCatalog.partsPerMachine,
                 "100 parts: \(small); 1,000 parts: \(large)")
