@@ -12,9 +12,12 @@
    text colours keep 4.5:1 against the backgrounds (3:1 for the focus ring), in both schemes;
 6. a page-weight budget at scale: on a generated catalog of 10,000 parts (Benchmarks/generate.py,
    built without a search index), no HTML page over 100 KB, and no page over 500 KB with what
-   it loads at once (stylesheets, scripts, images not marked lazy, inline backgrounds).
+   it loads at once (stylesheets, scripts, images not marked lazy, inline backgrounds); its
+   sitemaps within the protocol (at most 50,000 URLs and 50 MB a file, each listing only what
+   is below its folder) and every page listed once.
 
     python3 Tests/Quality/check_site.py [--teardown .build/debug/teardown]
+    python3 Tests/Quality/check_site.py --weigh OUTPUT   # check 6 alone, on a site built there
 
 Exits 1 and says what failed when any check fails. The figures go to stdout.
 """
@@ -32,6 +35,7 @@ import threading
 import urllib.parse
 import urllib.request
 from pathlib import Path
+from xml.etree import ElementTree
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "Tests/Browser"))
@@ -43,6 +47,9 @@ BUDGET = 100 * 1024
 GENERATED_PARTS = 10_000
 PAGE_BUDGET = 100 * 1024
 LOADED_BUDGET = 500 * 1024
+# The sitemaps protocol's limits for one file.
+SITEMAP_URLS = 50_000
+SITEMAP_BYTES = 50 * 1024 * 1024
 # A desktop and a phone (the phone's layout folds the header and the manual's navigation).
 SCREENS = [(1366, 900), (390, 844)]
 AXE_PAGES = {
@@ -156,6 +163,12 @@ def weigh_generated(generated, teardown):
         capture_output=True, text=True, env=dict(os.environ, TEARDOWN_PAGEFIND=""))
     if build.returncode:
         return [(build.stdout + build.stderr)[-2000:]], f"Page weights at {GENERATED_PARTS:,} parts: the catalog did not build"
+    problems, summary = weigh(output)
+    return problems, f"Page weights at {GENERATED_PARTS:,} parts: {summary}"
+
+
+def weigh(output):
+    """Every HTML page of a built site against the budgets, and its sitemaps against the protocol."""
     patterns = [re.compile(pattern) for pattern in (r'<link rel="stylesheet" href="([^"]+)"', r'<script src="([^"]+)"',
                                                     r'url\(&quot;([^&]+)&quot;\)')]
     image, source = re.compile(r"<img\b[^>]*>"), re.compile(r'\bsrc="([^"]+)"')
@@ -177,9 +190,36 @@ def weigh_generated(generated, teardown):
         heaviest = max(heaviest, (loaded, name))
         if loaded > LOADED_BUDGET:
             problems.append(f"{name}: {loaded / 1024:.0f} KB with what it loads at once, over {LOADED_BUDGET // 1024} KB")
-    return problems, (f"Page weights at {GENERATED_PARTS:,} parts: {pages:,} pages, the largest {largest[1]} "
+    sitemap_problems, sitemaps = sitemaps_within_protocol(output)
+    problems += sitemap_problems
+    return problems, (f"{pages:,} pages, the largest {largest[1]} "
                       f"({largest[0] / 1024:.0f} KB; budget {PAGE_BUDGET // 1024} KB), the heaviest with what it loads "
-                      f"{heaviest[1]} ({heaviest[0] / 1024:.0f} KB; budget {LOADED_BUDGET // 1024} KB)")
+                      f"{heaviest[1]} ({heaviest[0] / 1024:.0f} KB; budget {LOADED_BUDGET // 1024} KB); {sitemaps}")
+
+
+def sitemaps_within_protocol(output):
+    """The sitemap index and every sitemap it names: within the protocol's limits, each listing
+    only pages below its own folder, and together every page exactly once."""
+    namespace = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+    index = ElementTree.parse(output / "sitemap.xml").getroot()
+    files = [loc.text for loc in index.iter(namespace + "loc")]
+    problems, listed, largest = [], [], 0
+    if index.tag != namespace + "sitemapindex" or len(files) > SITEMAP_URLS:
+        problems.append(f"sitemap.xml: not an index of at most {SITEMAP_URLS:,} sitemaps")
+    base = files[0][:files[0].index("/", len("https://")) + 1] if files else ""
+    for url in files:
+        path = output / url[len(base):]
+        size = path.stat().st_size
+        urls = [loc.text for loc in ElementTree.parse(path).getroot().iter(namespace + "loc")]
+        largest = max(largest, len(urls))
+        folder = url[:url.rindex("/") + 1]
+        if len(urls) > SITEMAP_URLS or size > SITEMAP_BYTES:
+            problems.append(f"{url}: {len(urls):,} URLs and {size:,} bytes, past the protocol's limits")
+        problems += [f"{url} lists {page}, outside its folder" for page in urls if not page.startswith(folder)][:3]
+        listed += urls
+    if len(listed) != len(set(listed)):
+        problems.append(f"the sitemaps list {len(listed) - len(set(listed))} pages twice")
+    return problems, f"{len(files):,} sitemaps, the longest with {largest:,} URLs, {len(listed):,} in all"
 
 
 TEXT_TOKENS = ["fg", "muted", "link", "accent", "hl-comment", "hl-string", "hl-number", "hl-keyword", "hl-key",
@@ -243,7 +283,15 @@ def design_standard(output):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--teardown", default=str(ROOT / ".build/debug/teardown"))
+    parser.add_argument("--weigh", metavar="OUTPUT", help="only hold a site built there to the page-weight budget "
+                        "and the sitemaps protocol (for a catalog of any size built by hand)")
     arguments = parser.parse_args()
+    if arguments.weigh:
+        problems, summary = weigh(Path(arguments.weigh))
+        print(("FAIL  " if problems else "ok    ") + summary)
+        for problem in problems:
+            print(problem)
+        return 1 if problems else 0
     work = Path(tempfile.mkdtemp(prefix="teardown-check-site-"))
     try:
         site = work / "site"
