@@ -546,12 +546,13 @@ struct PageRenderer {
         case .available(let index):
             // The first shard's script loads the search; the others are merged into it.
             SearchPageModel(index: URLPath("/\(index.shards[0].folder)/pagefind.js").relative(from: url),
+                            worker: URLPath("/\(index.shards[0].folder)/pagefind-worker.js").relative(from: url),
                             merge: index.shards.count > 1
                                 ? index.shards.dropFirst().map { URLPath("/\($0.folder)/").relative(from: url) }.joined(separator: " ")
                                 : nil,
                             unavailable: nil)
         case .unavailable(let reason):
-            SearchPageModel(index: nil, merge: nil, unavailable: reason)
+            SearchPageModel(index: nil, worker: nil, merge: nil, unavailable: reason)
         }
     }
 }

@@ -480,6 +480,7 @@ extension SearchPageModel: TemplateObject, TemplateRepresentable {
     func value(named name: String) -> TemplateValue {
         switch name {
         case "index": index.templateValue
+        case "worker": worker.templateValue
         case "merge": merge.templateValue
         case "unavailable": unavailable.templateValue
         default: .missing

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""What a visitor on a phone waits for and downloads before the first search results.
+
+    phone_search.py --site OUTPUT [--runs 5] [--queries "heatsink,brass through"]
+
+OUTPUT is a site built with its search index (`teardown build` with Pagefind). It is served
+from loopback, and headless Chromium, 390 x 844 px, with DevTools' "Fast 3G" network
+(562.5 ms round trip, 1.44 Mbit/s down, 675 kbit/s up) and its cache cleared, opens the
+search page with each query. For each, the time from navigation to the first results listed
+(or "no results"), and the bytes received by then as DevTools counts them (the page, its
+styles and scripts, Pagefind's script, WebAssembly, index and fragments, from the page and
+from Pagefind's worker). Medians of the runs. Prints a Markdown table.
+"""
+
+import argparse
+import functools
+import http.server
+import os
+import statistics
+import sys
+import threading
+import time
+
+
+QUERIES = ["heatsink", "brass through", "winding insulator", "286 mm", "quixotic"]
+# DevTools' "Fast 3G" preset.
+FAST_3G = {"offline": False, "latency": 562.5, "downloadThroughput": 1.44e6 / 8, "uploadThroughput": 675e3 / 8}
+# Set before any script of the page runs: the moment the results list or the status is final.
+WATCH = """
+window.__firstResults = null;
+document.addEventListener("DOMContentLoaded", function () {
+  var status = document.querySelector(".search-status");
+  if (!status) return;
+  new MutationObserver(function () {
+    var text = status.textContent;
+    if (window.__firstResults !== null || !text || text === "Searching…") return;
+    window.__firstResults = { ms: performance.now(), status: text };
+  }).observe(status, { childList: true, characterData: true, subtree: true });
+});
+"""
+
+
+class CountingHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the site and notes when each file was asked for and how large it was."""
+    served = []
+
+    def log_message(self, *arguments):
+        pass
+
+    def send_head(self):
+        started = time.time()
+        head = super().send_head()
+        path = self.translate_path(self.path)
+        if head is not None and os.path.isfile(path):
+            CountingHandler.served.append((started, self.path, os.path.getsize(path)))
+        return head
+
+
+def first_results(browser, url):
+    browser.execute_cdp_cmd("Network.clearBrowserCache", {})
+    CountingHandler.served.clear()
+    browser.get(url)
+    deadline = time.time() + 120
+    while (value := browser.execute_script("return window.__firstResults;")) is None:
+        if time.time() > deadline:
+            sys.exit(f"no results at {url}")
+        time.sleep(0.05)
+    # Pagefind fetches from a worker, whose requests the page's Resource Timing does not list:
+    # the bytes are the files the server was asked for before the results were shown.
+    shown = browser.execute_script("return (performance.timeOrigin + window.__firstResults.ms) / 1000;")
+    served = [entry for entry in CountingHandler.served if entry[0] <= shown]
+    value["bytes"], value["requests"] = sum(size for _, _, size in served), len(served)
+    return value
+
+
+def phone_browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=390,844",
+                     "--force-device-scale-factor=1", "--user-agent=Mozilla/5.0 (Linux; Android 14) Mobile"]:
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--site", required=True, help="a built site with its search index")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--queries", default=",".join(QUERIES))
+    arguments = parser.parse_args()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(CountingHandler, directory=arguments.site))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    browser = phone_browser()
+    try:
+        browser.execute_cdp_cmd("Network.enable", {})
+        browser.execute_cdp_cmd("Network.emulateNetworkConditions", FAST_3G)
+        browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WATCH})
+        rows = []
+        for query in arguments.queries.split(","):
+            url = base + "search/?q=" + query.replace(" ", "+")
+            results = [first_results(browser, url) for _ in range(arguments.runs)]
+            rows.append((query, statistics.median(r["ms"] for r in results), max(r["ms"] for r in results),
+                         statistics.median(r["bytes"] for r in results), statistics.median(r["requests"] for r in results),
+                         results[-1]["status"]))
+    finally:
+        browser.quit()
+        server.shutdown()
+    print(f"Phone search, 390 px, Fast 3G, cache cleared; medians of {arguments.runs} runs\n")
+    print("| Query | First results (median) | (slowest) | Received by then | Requests | Status |")
+    print("|---|---:|---:|---:|---:|---|")
+    for query, median, slowest, received, requests, status in rows:
+        print(f"| {query} | {median / 1000:.2f} s | {slowest / 1000:.2f} s | {received / 1024:.0f} KB | {requests:.0f} | {status} |")
+
+
+if __name__ == "__main__":
+    main()
