@@ -29,7 +29,38 @@ enum CommunityText {
             return "\(what) has a character made of more than \(maxScalarsPerCharacter) code points"
         }
         guard text.unicodeScalars.contains(where: isVisible) else { return "\(what) has nothing visible in it" }
+        if !multiline, let hidden = hiddenFormatCharacter(in: text) {
+            return "\(what) contains the invisible character U+\(String(format: "%04X", hidden.value))"
+        }
         return nil
+    }
+
+    /// A format character (Unicode Cf) that would hide in a name or caption: "A\u{200B}da"
+    /// reads as "Ada". The joiners scripts and emoji need are kept: ZWNJ and ZWJ between
+    /// letters beyond Latin (Persian, the Indic scripts) or inside an emoji sequence.
+    private static func hiddenFormatCharacter(in text: String) -> Unicode.Scalar? {
+        let scalars = Array(text.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() where scalar.properties.generalCategory == .format {
+            if ControlCharacters.isReordering(scalar) { continue }
+            if scalar == "\u{200C}" || scalar == "\u{200D}" {
+                let neighbours = [index > 0 ? scalars[index - 1] : nil, index + 1 < scalars.count ? scalars[index + 1] : nil]
+                if neighbours.allSatisfy({ $0.map(isJoinable) ?? false }) { continue }
+            }
+            return scalar
+        }
+        return nil
+    }
+
+    /// What a joiner may stand between: a letter or mark of a script beyond Latin, or an emoji.
+    private static func isJoinable(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.properties.isEmoji && scalar.value > 0xFF { return true }
+        guard scalar.value > 0x24F else { return false }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .nonspacingMark, .spacingMark:
+            return true
+        default:
+            return scalar == "\u{FE0F}"
+        }
     }
 
     /// A date no further ahead than `maxAhead`.

@@ -179,6 +179,8 @@ struct SyncTests {
         ("invisible", "the author's name has nothing visible in it"),
         ("filler", "the comment has nothing visible in it"),
         ("override", "the comment contains the control character U+202E"),
+        ("zerowidth", "the author's name contains the invisible character U+200B"),
+        ("joined", "the author's name contains the invisible character U+200D"),
         ("future", "the date 9999-12-31 is in the future"),
         ("caption", "the caption is 301 characters long; the limit is 300"),
     ])
@@ -201,6 +203,9 @@ struct SyncTests {
         case "invisible": try scratch.comment(id, author: "\"\u{200D}\u{200C}\u{2060}\"")
         case "filler": try scratch.comment(id, body: String(repeating: "\u{3164}", count: 20))
         case "override": try scratch.comment(id, body: "Fine \u{202E}txt.exe")
+        // Both read as "Ada".
+        case "zerowidth": try scratch.comment(id, author: "\"A\u{200B}da\"")
+        case "joined": try scratch.comment(id, author: "\"A\u{200D}da\"")
         case "future": try scratch.comment(id, date: "9999-12-31")
         case "caption":
             try scratch.put("caption.png", tinyPNG)
@@ -216,6 +221,16 @@ struct SyncTests {
         let note = Fixtures.read(scratch.site + "/content/.quarantine/\(id).reason")
         #expect(note.contains(reason))
         #expect(report.count(.accept) == 0)
+    }
+
+    @Test("Names keep the joiners their script or emoji needs: ZWNJ in Persian, ZWJ in an emoji sequence")
+    func joinersInNames() throws {
+        let scratch = try SyncScratch()
+        try scratch.comment("persian", author: "\"\u{646}\u{6CC}\u{6A9}\u{200C}\u{646}\u{627}\u{645}\"")
+        try scratch.comment("emoji", author: "\"Ada \u{1F469}\u{200D}\u{1F4BB}\"")
+        try scratch.writeManifest()
+        let report = try scratch.sync()
+        #expect(report.count(.accept) == 2, "\(report.actions)")
     }
 
     @Test("A photo is filed with its sidecar; one over the pixel limit is rejected")
