@@ -21,7 +21,8 @@ struct YAMLMap {
             node = try Yams.compose(yaml: text, Self.resolver, .default, .utf8)
         } catch let error as YamlError {
             let explained = YAMLHint.explain(error, in: text, lineOffset: lineOffset)
-            let at = explained.mark.map { Self.location($0, file, lineOffset) } ?? error.location(in: file, lineOffset: lineOffset)
+            let at = explained.position.map { file.location(line: $0.line + lineOffset, column: $0.column) }
+                ?? explained.mark.map { Self.location($0, file, lineOffset) } ?? error.location(in: file, lineOffset: lineOffset)
             diagnostics.append(.error(.yamlSyntax(explained.problem), at: at))
             return nil
         } catch {

@@ -127,7 +127,13 @@ struct BadInputTests {
              expected: (.invalidValue(key: "search_shards", reason: "must be at most 64"), "content/site.yaml", 2)),
         Case(name: "nesting past YAML's limit", write: put(machineYAML + "tags: " + String(repeating: "[", count: 100_000)
                                                                + String(repeating: "]", count: 100_000) + "\n", box + "/machine.yaml"),
-             expected: (.yamlSyntax("Maximum nesting level reached, set with yaml_set_max_nest_level())"), box + "/machine.yaml", 4)),
+             expected: (.yamlSyntax("lists and mappings are nested too deep here (more than 1,000 levels)"), box + "/machine.yaml", 4)),
+        // Yams names the mapping's start (line 1); the key given again is on line 4.
+        Case(name: "a key given twice", write: put(machineYAML + "name: \"Box again\"\n", box + "/machine.yaml"),
+             expected: (.yamlSyntax("the key 'name' is given twice: first on line 1, again here"), box + "/machine.yaml", 4)),
+        Case(name: "a key given twice in front matter",
+             write: put("---\nauthor: Ada\ndate: 2024-05-01\nauthor: Eve\n---\nHi\n", lid + "/comments/hello.md"),
+             expected: (.yamlSyntax("the key 'author' is given twice: first on line 2, again here"), lid + "/comments/hello.md", 4)),
     ]
 
     @Test("Rejected input is reported at its place, and a build writes nothing", arguments: rejected)
