@@ -19,6 +19,10 @@ struct S3Store: Sendable {
         let etag: String
     }
 
+    /// Pages in a row without an object before a listing is taken to be stuck: a store may send
+    /// a few (AWS does past many deleted versions), not hundreds.
+    static let emptyPagesAllowed = 100
+
     /// Objects past this size go up in parts.
     static let multipartThreshold = 64 << 20
     static let partSize = 16 << 20
@@ -60,6 +64,14 @@ struct S3Store: Sendable {
     func list(asking prefix: String, startAfter: String?, session: Curl.Session) throws(StoreFailure) -> [Listed] {
         var objects: [Listed] = []
         var token: String?
+        // A listing must move on: a store that hands back a token it gave before, keys that do
+        // not come after the last page's, or page upon page of nothing, would keep the loop
+        // asking for ever (a hostile one made 2,901 requests in 20 s).
+        var tokens = Set<String>()
+        var emptyPages = 0
+        func stuck(_ why: String) -> StoreFailure {
+            StoreFailure("the listing of \(location.description) does not end: \(why), after \(objects.count) objects")
+        }
         repeat {
             // SigV4 wants the query's parameters sorted, as here.
             var query = ""
@@ -69,6 +81,16 @@ struct S3Store: Sendable {
             let answer = try send("GET", key: "", query: query, session: session)
             try check(answer, doing: "list \(location.description)")
             let page = ListingParser.parse(answer.body)
+            if let next = page.next, !tokens.insert(next).inserted { throw stuck("the store gave a continuation token again") }
+            // Keys come in UTF-8 binary order, page after page.
+            if let first = page.objects.first, let last = objects.last,
+               !Array(last.key.utf8).lexicographicallyPrecedes(Array(first.key.utf8)) {
+                throw stuck("a page starts at \(first.key), not after \(last.key)")
+            }
+            emptyPages = page.objects.isEmpty ? emptyPages + 1 : 0
+            if page.next != nil, emptyPages >= Self.emptyPagesAllowed {
+                throw stuck("\(emptyPages) pages in a row held no object")
+            }
             objects += page.objects
             token = page.next
         } while token != nil

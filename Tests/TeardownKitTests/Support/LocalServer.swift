@@ -5,14 +5,16 @@ import Glibc
 
 /// A real server process on 127.0.0.1 for the duration of a test: python3's http.server,
 /// pyftpdlib's FTP server (installed by `make deps`), an HTTP server that answers every
-/// request with a body dripped a byte every half second, for ever, or python3's http.server
-/// that answers 503 to the first request for each takedown (`flaky`).
+/// request with a body dripped a byte every half second, for ever, python3's http.server
+/// that answers 503 to the first request for each takedown (`flaky`), or a bucket whose
+/// listing never ends: the same page and token (`endless`), or the same page under a new
+/// token each time (`repeating`).
 final class LocalServer: @unchecked Sendable {
     let port: Int
     private let process = Process()
     private let log: String
 
-    enum Kind { case http, ftp, drip, flaky }
+    enum Kind { case http, ftp, drip, flaky, endless, repeating }
 
     init(_ kind: Kind, serving folder: String) throws {
         port = Self.freePort()
@@ -37,6 +39,25 @@ final class LocalServer: @unchecked Sendable {
                         super().do_GET()
                 http.server.ThreadingHTTPServer(("127.0.0.1", \(port)),
                     functools.partial(Handler, directory=\"\(folder)\")).serve_forever()
+                """]
+        case .endless, .repeating:
+            process.arguments = ["python3", "-c", """
+                import http.server, itertools
+                counter = itertools.count()
+                class Handler(http.server.BaseHTTPRequestHandler):
+                    def do_GET(self):
+                        token = "same" if \(kind == .endless ? "True" : "False") else "t%d" % next(counter)
+                        body = ("<ListBucketResult><IsTruncated>true</IsTruncated><NextContinuationToken>%s"
+                                "</NextContinuationToken><Contents><Key>inbox/a.json</Key><Size>1</Size><ETag>\\"e\\"</ETag>"
+                                "</Contents></ListBucketResult>" % token).encode()
+                        self.send_response(200)
+                        self.send_header("Content-Length", str(len(body)))
+                        self.end_headers()
+                        self.wfile.write(body)
+                        print(self.path, flush=True)
+                    def log_message(self, *arguments):
+                        pass
+                http.server.ThreadingHTTPServer(("127.0.0.1", \(port)), Handler).serve_forever()
                 """]
         case .drip:
             process.arguments = ["python3", "-c", """

@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+@testable import TeardownKit
+
+/// A store whose listing never ends must not keep sync, intake or deploy asking for ever.
+@Suite("Bucket listings")
+struct BucketListingTests {
+    @Test("A listing that hands back the same token, or the same page under new tokens, ends with an error", arguments: [
+        (LocalServer.Kind.endless, "the store gave a continuation token again"),
+        (LocalServer.Kind.repeating, "a page starts at inbox/a.json, not after inbox/a.json"),
+    ])
+    func endlessListing(_ kind: LocalServer.Kind, _ reason: String) throws {
+        let server = try LocalServer(kind, serving: Fixtures.temporaryFolder())
+        defer { server.stop() }
+        let location = try S3Location.parse("s3://bucket/inbox", endpoint: "http://\(server.url)", region: "us-east-1").get()
+        let store = S3Store(location: location, credentials: S3Credentials(keyID: "key", secret: "secret", sessionToken: nil))
+        let session = try #require(Curl.Session())
+        #expect {
+            _ = try store.list(prefix: "inbox/", session: session)
+        } throws: { error in
+            "\(error)".contains(reason) && "\(error)".contains("does not end")
+        }
+        // The second page gives it away.
+        #expect(server.requests.split(separator: "\n").count <= 2, "\(server.requests)")
+    }
+}
