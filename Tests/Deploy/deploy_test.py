@@ -537,6 +537,40 @@ class DeployTest(unittest.TestCase):
         self.assertEqual(self.store.s3.get_object(Bucket=BUCKET, Key="victim.txt")["Body"].read(), b"not the site's")
         self.assertEqual(self.store.objects("legacy/"), local_files(self.public()))
 
+    def test_12_a_future_dated_or_damaged_manifest_in_a_bucket_inbox_hides_no_other_submission(self):
+        self.store.s3.create_bucket(Bucket="hostile")
+        env = {**os.environ, "AWS_ACCESS_KEY_ID": self.store.key_id, "AWS_SECRET_ACCESS_KEY": self.store.secret,
+               "NO_COLOR": "1"}
+
+        def submit(name, body):
+            comment = (f"---\nmachine: desk-fan\npart: switch\nauthor: \"Tester\"\ndate: 2025-03-01\n---\n{body}\n").encode()
+            self.store.s3.put_object(Bucket="hostile", Key=f"{name}.comment.md", Body=comment)
+            manifest = {"version": 1, "submissions": [{"id": name, "files": [f"{name}.comment.md"],
+                                                       "sha256": {f"{name}.comment.md": hashlib.sha256(comment).hexdigest()}}]}
+            self.store.s3.put_object(Bucket="hostile", Key=f"{name}.manifest.json", Body=json.dumps(manifest).encode())
+
+        def sync():
+            result = subprocess.run([TEARDOWN, "sync", "--site", self.site, "--from", "s3://hostile",
+                                     "--endpoint", self.store.endpoint], capture_output=True, text=True, env=env, timeout=300)
+            self.assertEqual(result.returncode, 0, result.stdout[-3000:] + result.stderr[-3000:])
+            return result.stdout
+
+        now = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+        # A fast clock's submission, and one manifest that is not a manifest at all.
+        submit("20991231-235959-fastclock", "Sent from the future.")
+        self.store.s3.put_object(Bucket="hostile", Key=f"{now}-bomb.manifest.json", Body=b"{not json")
+        first = sync()
+        self.assertIn("1 accepted, 1 rejected", first)
+        self.assertIn(f"the manifest {now}-bomb.manifest.json cannot be read", first)
+        # Sent after the future one was seen: still listed and filed.
+        time.sleep(1.1)
+        submit(time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-ontime", "Sent on time.")
+        second = sync()
+        self.assertIn("1 accepted", second)
+        self.assertIn("Sent on time.", "".join(read(os.path.join(base, name))
+                                              for base, _, names in os.walk(os.path.join(self.site, "content/machines/desk-fan/parts/switch/comments"))
+                                              for name in names))
+
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()

@@ -19,6 +19,8 @@ public struct BucketInbox: InboxSource {
     let stateFile: String
     /// Which manifest each listed submission came from, for `synced`.
     private let listedManifests = Locked<[String: String]>([:])
+    /// When the manifests were listed, as a manifest name's time: the furthest the mark may go.
+    private let listedAt = Locked<String?>(nil)
     public var name: String { store.location.description }
     public var requiresDigests: Bool { true }
     static let manifestSuffix = ".manifest.json"
@@ -42,7 +44,11 @@ public struct BucketInbox: InboxSource {
         let session = try Self.session(for: name)
         let state = readState()
         let prefix = store.location.prefix
-        let startAfter = state.newest.flatMap(Self.stamp(before:)).map { prefix + $0 }
+        // A mark past now (one kept before marks were held to the clock) would hide everything
+        // sent until then.
+        let now = IntakeID.stamp(Date())
+        let startAfter = state.newest.map { min($0, now) }.flatMap(Self.stamp(before:)).map { prefix + $0 }
+        listedAt.withLock { $0 = now }
         var manifests = Set(state.unsettled)
         do throws(StoreFailure) {
             for object in try store.list(asking: prefix, startAfter: startAfter, session: session)
@@ -61,7 +67,17 @@ public struct BucketInbox: InboxSource {
                 throw InboxFailure(source: name, reason: error.description)
             }
             guard let data else { continue }  // an unsettled one taken away since
-            let entries = try Inbox.parseManifest(data, source: name + manifest)
+            // Each manifest is one writer's submission: a damaged one is rejected on its own,
+            // with its reason, and the others are filed.
+            let entries: [InboxSubmission]
+            do throws(InboxFailure) {
+                entries = try Inbox.parseManifest(data, source: name + manifest)
+            } catch {
+                found.append(InboxSubmission(id: Self.id(ofDamaged: manifest), files: [], sha256: [:],
+                                             problem: "the manifest \(manifest) cannot be read: \(error.reason)"))
+                listedManifests.withLock { $0[Self.id(ofDamaged: manifest)] = manifest }
+                continue
+            }
             listedManifests.withLock { known in
                 for entry in entries { known[entry.id] = manifest }
             }
@@ -88,7 +104,12 @@ public struct BucketInbox: InboxSource {
         let manifests = listedManifests.withLock { $0 }
         let seen = Set(listed.compactMap { manifests[$0.id] })
         let open = Set(listed.filter { !settled.contains($0.id) }.compactMap { manifests[$0.id] })
-        if let newest = seen.max(), newest > (state.newest ?? "") { state.newest = newest }
+        // Never past the listing's time: one manifest named by a fast clock (or by anyone who
+        // can put an object) would otherwise hide every later submission until its date. One
+        // dated ahead is listed again on every sync, and the ledger knows it is filed.
+        let ceiling = listedAt.withLock { $0 } ?? IntakeID.stamp(Date())
+        state.newest = state.newest.map { min($0, ceiling) }
+        if let newest = seen.max().map({ min($0, ceiling) }), newest > (state.newest ?? "") { state.newest = newest }
         state.unsettled = Array(Set(state.unsettled).subtracting(seen).union(open)).sorted()
         if let data = try? JSONEncoder().encode(state) {
             try? FileManager.default.createDirectory(atPath: (stateFile as NSString).deletingLastPathComponent,
@@ -99,6 +120,15 @@ public struct BucketInbox: InboxSource {
 
     private func readState() -> State {
         FileManager.default.contents(atPath: stateFile).flatMap { try? JSONDecoder().decode(State.self, from: $0) } ?? State()
+    }
+
+    /// An id for a damaged manifest's rejection: its name when that is a plain one, else a digest of it.
+    static func id(ofDamaged manifest: String) -> String {
+        let name = String(manifest.dropLast(manifestSuffix.count))
+        let plain = !name.isEmpty && name.count <= 100
+            && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }
+            && !name.hasPrefix(".")
+        return plain ? name : "manifest-" + String(SHA256Hex.of(Data(manifest.utf8)).prefix(16))
     }
 
     /// The time a manifest's name starts with, a quarter of an hour earlier: `20261123-100000`.

@@ -6,6 +6,16 @@ public struct InboxSubmission: Sendable, Hashable {
     public let files: [String]
     /// File name to 64 hex digits; empty for a folder inbox without a manifest.
     public let sha256: [String: String]
+    /// Why the inbox could not read this submission at all (a bucket inbox's damaged manifest):
+    /// it is rejected with this reason, and the others are reviewed.
+    public var problem: String? = nil
+
+    public init(id: String, files: [String], sha256: [String: String], problem: String? = nil) {
+        self.id = id
+        self.files = files
+        self.sha256 = sha256
+        self.problem = problem
+    }
 
     /// Identifies this exact submission: the same id with other bytes is another one.
     var checksum: String {

@@ -84,6 +84,10 @@ public struct Syncer: Sendable {
                 decisions.append((submission, [:], .reject(reason: "duplicate: id '\(submission.id)' appears twice in the inbox")))
                 continue
             }
+            if let problem = submission.problem {
+                decisions.append((submission, [:], .reject(reason: problem)))
+                continue
+            }
             if !submission.sha256.isEmpty, ledger.contains(submission) {
                 decisions.append((submission, [:], .alreadyPresent("synced before")))
                 continue
