@@ -96,6 +96,11 @@ public struct Syncer: Sendable {
                 decisions.append((submission, [:], .reject(reason: problem)))
                 continue
             }
+            if submission.files.count > Self.maxFilesPerSubmission {
+                decisions.append((submission, [:], .reject(reason: "it lists \(submission.files.count) files; a submission has at "
+                                                                + "most \(Self.maxFilesPerSubmission) (a comment one, a photo two)")))
+                continue
+            }
             if source.requiresDigests, let unsigned = submission.files.first(where: { submission.sha256[$0] == nil }) {
                 decisions.append((submission, [:], .reject(reason: "the manifest gives no SHA-256 for \(unsigned): "
                                                                 + "a remote inbox must, so that a file cut short in transit is noticed")))
@@ -128,8 +133,12 @@ public struct Syncer: Sendable {
             }
         }
         var filed: [String] = []
+        let usage = QuarantineUsage(folder: quarantine)
         for (submission, files, decision) in decisions {
-            if !dryRun { filed += try apply(decision, submission: submission, files: files, ledger: ledger, limits: content.config.limits) }
+            if !dryRun {
+                filed += try apply(decision, submission: submission, files: files, ledger: ledger, limits: content.config.limits,
+                                   usage: usage)
+            }
             actions.append(Self.action(submission.id, decision))
         }
         if !dryRun {
@@ -168,7 +177,7 @@ public struct Syncer: Sendable {
 
     /// Files the decision; returns the paths in the site folder it wrote or removed.
     private func apply(_ decision: SyncDecision, submission: InboxSubmission, files: [String: Data], ledger: SyncLedger,
-                       limits: CommunityLimits) throws -> [String] {
+                       limits: CommunityLimits, usage: QuarantineUsage) throws -> [String] {
         var touched: [String] = []
         switch decision {
         case .accept(_, let written):
@@ -180,12 +189,13 @@ public struct Syncer: Sendable {
                 try FileSystem.writeAtomically(data, to: full)
             }
             // Rejected before (a failed download, say) and accepted now: the quarantined copy is stale.
+            usage.remove(submission.id)
             try FileSystem.removeTree(quarantine + "/" + submission.id)
             try FileSystem.unlinkIfPresent(quarantine + "/" + submission.id + ".reason")
         case .reject(let reason):
             // Not recorded in the ledger: a rejected submission is looked at again next time,
             // so adding the part it was for, or raising a limit, lets it in.
-            try keepInQuarantine(submission, files: files, reason: reason, budget: limits.quarantineMaxBytes)
+            try keepInQuarantine(submission, files: files, reason: reason, budget: limits.quarantineMaxBytes, usage: usage)
             return []
         case .takeDown(_, _, let removed):
             for path in removed { try FileSystem.unlinkIfPresent(siteRoot + "/" + path) }
@@ -230,18 +240,21 @@ public struct Syncer: Sendable {
     /// Keeps a rejected submission's files and its reason in content/.quarantine/, its files only
     /// while the whole quarantine stays within `budget` bytes: fifty rejected 5 MB photos used
     /// to add 250 MB to content/.
-    private func keepInQuarantine(_ submission: InboxSubmission, files: [String: Data], reason: String, budget: Int) throws {
+    private func keepInQuarantine(_ submission: InboxSubmission, files: [String: Data], reason: String, budget: Int,
+                                  usage: QuarantineUsage) throws {
         let key = quarantineKey(submission.id)
         let folder = quarantine + "/" + key
         let keepable = files.filter { SubmissionReview.nameProblem(InboxSubmission(id: submission.id, files: [$0.key], sha256: [:])) == nil }
-        let others = Self.size(of: quarantine) - Self.size(of: folder)
-        let kept = others + keepable.values.reduce(0) { $0 + $1.count } <= budget
+        let size = keepable.values.reduce(0) { $0 + $1.count }
+        let kept = usage.others(than: key) + size <= budget
         if kept {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for (name, data) in keepable where FileManager.default.contents(atPath: folder + "/" + name) != data {
                 try FileSystem.writeAtomically(data, to: folder + "/" + name)
             }
+            usage.set(key, bytes: size)
         } else {
+            usage.remove(key)
             try FileSystem.removeTree(folder)
             try FileManager.default.createDirectory(atPath: quarantine, withIntermediateDirectories: true)
         }
@@ -253,8 +266,11 @@ public struct Syncer: Sendable {
         }
     }
 
+    /// The most files one submission may list: a comment is one, a photo two (and a takedown one).
+    static let maxFilesPerSubmission = 8
+
     /// Bytes of the regular files under `folder`, 0 when it does not exist.
-    private static func size(of folder: String) -> Int {
+    static func size(of folder: String) -> Int {
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return 0 }
         var total = 0
         while let name = walker.nextObject() as? String {

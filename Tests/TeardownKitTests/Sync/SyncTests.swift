@@ -223,6 +223,21 @@ struct SyncTests {
         #expect(report.count(.accept) == 0)
     }
 
+    @Test("Many rejections measure the quarantine once, not once each; a submission listing more files than any needs is refused unfetched")
+    func manyRejections() throws {
+        let scratch = try SyncScratch()
+        for number in 0..<300 { try scratch.comment("ghost\(number)", part: "ghost") }
+        let many = (0..<9).map { "many.\($0).comment.md" }
+        try scratch.writeManifest(extra: [["id": "many", "files": many]])
+        let measured = { QuarantineUsage.measurements.withLock { $0[scratch.site + "/content/.quarantine"] ?? 0 } }
+        let before = measured()
+        let report = try scratch.sync()
+        #expect(report.count(.reject) == 301)
+        #expect(measured() - before == 1)
+        #expect(report.actions.first { $0.id == "many" }?.detail.contains("it lists 9 files; a submission has at most 8") == true)
+        #expect(FileManager.default.fileExists(atPath: scratch.site + "/content/.quarantine/ghost299.reason"))
+    }
+
     @Test("Names keep the joiners their script or emoji needs: ZWNJ in Persian, ZWJ in an emoji sequence")
     func joinersInNames() throws {
         let scratch = try SyncScratch()
