@@ -17,6 +17,8 @@ public struct Deployer: Sendable {
         /// Requests in flight at once.
         public var concurrency = 8
         public var headers = ObjectHeaders()
+        /// When every request must be done (`--timeout`); nil for no limit but each request's own.
+        public var deadline: Date?
 
         public init(location: S3Location, credentials: S3Credentials) {
             self.location = location
@@ -50,7 +52,11 @@ public struct Deployer: Sendable {
     }
 
     public func run(onEvent: @escaping @Sendable (Event) -> Void = { _ in }) throws(StoreFailure) -> Report {
-        let store = S3Store(location: options.location, credentials: options.credentials)
+        let store = {
+            var store = S3Store(location: options.location, credentials: options.credentials)
+            store.deadline = options.deadline
+            return store
+        }()
         let prefix = options.location.prefix
         guard let session = Curl.Session() else { throw StoreFailure("libcurl could not start") }
         // Asked before anything is read or planned: wrong keys or a dead endpoint stop here.

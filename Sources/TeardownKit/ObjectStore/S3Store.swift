@@ -11,6 +11,9 @@ struct S3Store: Sendable {
     let credentials: S3Credentials
     /// The longest a single request may take.
     var requestSeconds = 300
+    /// When every request of the run must be done, retries included (`--timeout`): a store
+    /// sending two bytes a second kept a sync with `--timeout 5` going for minutes.
+    var deadline: Date?
 
     /// An object as a listing shows it.
     struct Listed: Sendable {
@@ -147,9 +150,17 @@ struct S3Store: Sendable {
         let url = key.isEmpty ? location.endpoint + "/" + location.bucket + "?" + query : location.url(of: key, query: query)
         var pause = 0.25
         for attempt in 1...5 {
+            var seconds = requestSeconds
+            if let deadline {
+                let left = Int(deadline.timeIntervalSinceNow.rounded(.up))
+                guard left > 0 else {
+                    throw StoreFailure("the time allowed (--timeout) ran out before \(method) \(key.isEmpty ? location.description : key) at \(location.endpoint)")
+                }
+                seconds = min(seconds, left)
+            }
             let result = session.send(method, url: url, region: location.region, keyID: credentials.keyID,
                                       secret: credentials.secret, headers: lines, body: body,
-                                      maxAnswerBytes: 64 << 20, totalSeconds: requestSeconds)
+                                      maxAnswerBytes: 64 << 20, totalSeconds: seconds)
             switch result {
             case .success(let answer) where answer.status < 500 && answer.status != 429:
                 return answer

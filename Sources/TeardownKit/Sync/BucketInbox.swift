@@ -27,8 +27,11 @@ public struct BucketInbox: InboxSource {
     /// How far before the newest id seen the next listing starts.
     static let overlap: TimeInterval = 15 * 60
 
-    public init(location: S3Location, credentials: S3Credentials, cacheFolder: String) {
-        store = S3Store(location: location, credentials: credentials)
+    /// `deadline`: when every request of the sync must be done (`--timeout`).
+    public init(location: S3Location, credentials: S3Credentials, cacheFolder: String, deadline: Date? = nil) {
+        var store = S3Store(location: location, credentials: credentials)
+        store.deadline = deadline
+        self.store = store
         let key = SHA256Hex.of(Data("\(location.endpoint)/\(location.bucket)/\(location.prefix)".utf8)).prefix(16)
         stateFile = cacheFolder + "/sync/bucket-\(key)"
     }

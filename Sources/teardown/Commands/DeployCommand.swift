@@ -53,7 +53,11 @@ struct DeployOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Requests in flight at once.", valueName: "n"))
     var concurrency = 8
 
+    @Option(name: .long, help: ArgumentHelp("Seconds from the start by which every request must be done (default: no limit but each request's 300).", valueName: "seconds"))
+    var timeout: Int?
+
     func validate() throws {
+        if let timeout, timeout < 1 { throw ValidationError("--timeout must be at least 1 second") }
         if maxDeletes < 0 { throw ValidationError("--max-deletes must be 0 or more") }
         if !(1...64).contains(concurrency) { throw ValidationError("--concurrency must be between 1 and 64") }
     }
@@ -75,6 +79,7 @@ struct DeployOptions: ParsableArguments {
         deployOptions.maxDeletes = maxDeletes
         deployOptions.concurrency = concurrency
         deployOptions.headers = settings.headers
+        deployOptions.deadline = timeout.map { Date(timeIntervalSinceNow: TimeInterval($0)) }
         let cache = (site as NSString).appendingPathComponent(".teardown-cache")
         let deployer = Deployer(output: output, cacheFolder: cache, options: deployOptions)
         let dryRun = dryRun

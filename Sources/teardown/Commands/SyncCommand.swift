@@ -30,7 +30,7 @@ struct SyncCommand: ParsableCommand {
         valueName: "file"))
     var tokenFile: String?
 
-    @Option(name: .long, help: ArgumentHelp("Seconds from the sync's start by which a remote inbox's downloads must be done.", valueName: "seconds"))
+    @Option(name: .long, help: ArgumentHelp("Seconds from the sync's start by which a remote inbox's downloads (a bucket's requests too) must be done.", valueName: "seconds"))
     var timeout = Int(Inbox.defaultTimeout)
 
     @Flag(name: .long, help: "Print what would be accepted, rejected and taken down; change nothing.")
@@ -62,7 +62,8 @@ struct SyncCommand: ParsableCommand {
         let source: any InboxSource
         if location.hasPrefix("s3://") {
             let (bucket, credentials) = try BucketAccess.resolve(location, endpoint: endpoint, region: region)
-            source = BucketInbox(location: bucket, credentials: credentials, cacheFolder: cache)
+            source = BucketInbox(location: bucket, credentials: credentials, cacheFolder: cache,
+                                 deadline: Date(timeIntervalSinceNow: TimeInterval(timeout)))
         } else {
             source = Inbox.source(location, scratch: cache + "/sync/downloads", token: token, timeout: TimeInterval(timeout))
         }

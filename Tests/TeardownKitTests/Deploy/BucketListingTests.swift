@@ -24,3 +24,23 @@ struct BucketListingTests {
         #expect(server.requests.split(separator: "\n").count <= 2, "\(server.requests)")
     }
 }
+
+@Suite("Bucket deadlines")
+struct BucketDeadlineTests {
+    @Test("A bucket inbox whose store drips its answers stops at the sync's --timeout, retries included")
+    func dripStopsAtTheDeadline() throws {
+        let server = try LocalServer(.drip, serving: Fixtures.temporaryFolder())
+        defer { server.stop() }
+        let location = try S3Location.parse("s3://bucket/inbox", endpoint: "http://\(server.url)", region: "us-east-1").get()
+        let inbox = BucketInbox(location: location, credentials: S3Credentials(keyID: "key", secret: "secret", sessionToken: nil),
+                                cacheFolder: Fixtures.temporaryFolder(), deadline: Date(timeIntervalSinceNow: 2))
+        let started = Date()
+        #expect {
+            _ = try inbox.submissions()
+        } throws: { error in
+            "\(error)".contains("the time allowed (--timeout) ran out")
+        }
+        // Five tries of 300 s each would be 25 minutes.
+        #expect(Date().timeIntervalSince(started) < 60)
+    }
+}
