@@ -84,6 +84,12 @@ struct ContentCache: Sendable {
 
     private static let remembered = Locked<[String: Remembered]>([:])
 
+    /// Forgets the heads this process decoded from `folder`'s entries, so the next lookup reads
+    /// them as a new process would (a test that changes an entry behind the cache's back).
+    static func forgetDecoded(in folder: String) {
+        remembered.withLock { $0 = $0.filter { !$0.key.hasPrefix(folder + "/") } }
+    }
+
     private var keyFile: String { folder + "/key" }
 
     /// Opens the cache for `key`; a cache made for another key is emptied first.
@@ -101,7 +107,8 @@ struct ContentCache: Sendable {
     /// The machine and the diagnostics loading it gave, if the entry for `bundle` is current.
     /// Its text is decoded when first read; should it not match its digest then, `reload` reads
     /// it from the bundle's files.
-    func lookup(_ bundle: String, signature: ContentDigest, reload: @escaping @Sendable () -> Machine?)
+    /// `folder`: the bundle's folder, which every path of the entry must lie in.
+    func lookup(_ bundle: String, folder bundleFolder: String, signature: ContentDigest, reload: @escaping @Sendable () -> Machine?)
         -> (value: (Machine, [Diagnostic])?, notice: Notice?) {
         let file = path(bundle), folder = folder
         // The text, after the head, is read only when a page shows it: sync's review reads every
@@ -122,6 +129,7 @@ struct ContentCache: Sendable {
             return (nil, .damaged(bundle: bundle))
         }
         guard entry.key == key, entry.signature == signature else { return (nil, nil) }
+        guard entry.head.lies(within: bundleFolder) else { return (nil, .damaged(bundle: bundle)) }
         Self.headsDecoded.withLock { $0[folder, default: 0] += 1 }
         Self.remembered.withLock {
             $0[file] = Remembered(key: key, signature: signature, head: entry.head, diagnostics: diagnostics, text: entry.text,
@@ -134,10 +142,10 @@ struct ContentCache: Sendable {
     /// signature they had then (`current`, by part slug): a load of the changed bundle takes
     /// these instead of reading their files. Nil when the entry is missing, of another key, or
     /// does not decode whole.
-    func storedParts(_ bundle: String, current: [String: ContentDigest]) -> StoredParts? {
+    func storedParts(_ bundle: String, folder bundleFolder: String, current: [String: ContentDigest]) -> StoredParts? {
         guard !current.isEmpty, let data = FileManager.default.contents(atPath: path(bundle)),
               let length = Self.headLength(of: data), let (entry, diagnostics) = Self.decode(head: data.subdata(in: 8..<8 + length)),
-              entry.key == key
+              entry.key == key, entry.head.lies(within: bundleFolder)
         else { return nil }
         let unchanged = Set(entry.parts.filter { current[$0.slug] == $0.signature }.map(\.slug))
         let textBytes = data.subdata(in: 8 + length..<data.count)
@@ -151,6 +159,7 @@ struct ContentCache: Sendable {
                             specs: partText.specs, tags: outline.tags, description: partText.description,
                             community: Community(comments: partText.comments, photos: outline.photos))
             let own = folder + outline.slug
+            guard part.lies(within: bundleFolder + "/parts/" + outline.slug) else { return nil }
             parts[outline.slug] = (part, diagnostics.filter { $0.location.path == own || $0.location.path.hasPrefix(own + "/") })
         }
         return StoredParts(canvas: entry.head.canvas, parts: parts)

@@ -81,7 +81,7 @@ public struct ContentLoader: Sendable {
                 let signature = memo.signatures[name]
                 var notice: ContentCache.Notice?
                 if let signature {
-                    let (found, problem) = cache.lookup(name, signature: signature) {
+                    let (found, problem) = cache.lookup(name, folder: entry.absolutePath, signature: signature) {
                         var ignored: [Diagnostic] = []
                         return loader.load(entry, diagnostics: &ignored)
                     }
@@ -89,7 +89,8 @@ public struct ContentLoader: Sendable {
                     notice = problem
                 }
                 let parts = memo.parts(name)
-                let machine = loader.load(entry, stored: cache.storedParts(name, current: parts), diagnostics: &local)
+                let machine = loader.load(entry, stored: cache.storedParts(name, folder: entry.absolutePath, current: parts),
+                                          diagnostics: &local)
                 if let signature, let machine, !local.hasErrors {
                     cache.store(name, signature: signature, parts: parts, machine: machine, diagnostics: local)
                 }

@@ -177,6 +177,49 @@ struct IncrementalBuildTests {
         #expect(try Self.snapshot(scratch.output) == (try Self.snapshot(reference)))
     }
 
+    @Test("A forged content cache entry naming a file outside its bundle is a miss: the file is neither read nor published")
+    func forgedEntryPath() throws {
+        let scratch = try Scratch()
+        Thread.sleep(forTimeInterval: 2.2)
+        try scratch.build()
+        // The lid's layer path in the entry, swapped for one of the same length outside the site.
+        let layer = scratch.site + "/content/machines/box/parts/lid/lid.svg"
+        let outside = Fixtures.temporaryFolder()
+        let padding = layer.utf8.count - outside.utf8.count - "/.svg".utf8.count
+        try #require(padding > 0)
+        let forged = outside + "/" + String(repeating: "x", count: padding) + ".svg"
+        try "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"200\" height=\"100\"><title>FORGED-SECRET</title></svg>"
+            .write(toFile: forged, atomically: true, encoding: .utf8)
+        let entry = scratch.output + ".cache/content/box.bundle"
+        var data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: entry)))
+        let from = Array(layer.utf8), to = Array(forged.utf8)
+        var replaced = 0
+        var index = 0
+        while index + from.count <= data.count {
+            if Array(data[index..<index + from.count]) == from {
+                data.replaceSubrange(index..<index + from.count, with: to)
+                replaced += 1
+                index += from.count
+            } else {
+                index += 1
+            }
+        }
+        try #require(replaced > 0)
+        try Data(data).write(to: URL(fileURLWithPath: entry))
+        ContentCache.forgetDecoded(in: scratch.output + ".cache/content")
+        // A change elsewhere, so that the build loads, and takes the box from the cache if it can.
+        let defaultPart = try String(contentsOfFile: Fixtures.demoSite + "/Themes/default/templates/part.mustache", encoding: .utf8)
+        try scratch.write(defaultPart.replacingOccurrences(of: "{{name}}</h1>", with: "{{name}}</h1><p>Drawn again.</p>"),
+                          to: "Themes/default/templates/part.mustache")
+        let report = try scratch.build()
+        #expect(report.notices.contains { $0.contains("box") }, "\(report.notices)")
+        for file in try FileManager.default.subpathsOfDirectory(atPath: scratch.output) {
+            let path = scratch.output + "/" + file
+            guard FileSystem.isRegularFile(path), let data = FileManager.default.contents(atPath: path) else { continue }
+            #expect(!String(decoding: data, as: UTF8.self).contains("FORGED-SECRET"), "\(file)")
+        }
+    }
+
     @Test("A changed template re-renders only the pages that use it")
     func changedTemplate() throws {
         let scratch = try Scratch()

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Whether what a content cache entry names lies inside its bundle. The loader only ever
+/// names files inside it; an entry is read back as it was written, so a forged one (a CI cache
+/// restored from a shared key) could name any file of the host, and the build would publish
+/// it. Every stored path is checked again, as the loader checks what it reads.
+extension MachineHead {
+    func lies(within folder: String) -> Bool {
+        guard self.folder.absolutePath == folder else { return false }
+        func inside(_ file: SourceFile?) -> Bool { file.map { Self.isPlain($0.absolutePath, below: folder) } ?? true }
+        func photosInside(_ photos: [Photo]) -> Bool { photos.allSatisfy { inside($0.file) && inside($0.sidecar) } }
+        return inside(cover) && photosInside(photos)
+            && parts.allSatisfy { inside($0.layer.image) && photosInside($0.photos) }
+            && (manual.pages.isEmpty && manual.assets.isEmpty || Self.isPlain(manual.folder.absolutePath, below: folder))
+            && manual.pages.allSatisfy { inside($0.body.file) }
+            && manual.assets.allSatisfy { Self.isPlain(manual.folder.absolutePath + "/" + $0, below: folder) }
+    }
+
+    /// `path` is below `folder` by plain names: no "..", ".", or empty segment on the way.
+    static func isPlain(_ path: String, below folder: String) -> Bool {
+        guard path.hasPrefix(folder + "/") else { return false }
+        return path.dropFirst(folder.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+            .allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+    }
+}
+
+extension Part {
+    /// The part's files (its layer, photos, description and comments) lie inside `folder`.
+    func lies(within folder: String) -> Bool {
+        func inside(_ file: SourceFile?) -> Bool { file.map { MachineHead.isPlain($0.absolutePath, below: folder) } ?? true }
+        return inside(layer.image) && inside(description?.file)
+            && community.photos.allSatisfy { inside($0.file) && inside($0.sidecar) }
+            && community.comments.allSatisfy { inside($0.body.file) }
+    }
+}
