@@ -137,7 +137,14 @@ struct BundleDownloads: Sendable {
         // The key names the archives' digests; the archives are named by them. A new comment
         // gives a new key, and the bundle's archive is made again, to the same bytes and path.
         let reference = cache + "/" + fingerprint.digest.description + ".ref"
-        if let made = readReference(reference) { return (made, reference) }
+        if let made = readReference(reference) {
+            // Marked in use now and then, so that a build of the same site elsewhere (serve's
+            // preview beside sync's public/) does not prune what this one links.
+            if (FileSystem.age(of: reference) ?? 0) > Self.inUseMark {
+                for path in [reference, made.bundle.path, made.comments.path] { FileSystem.touch(path) }
+            }
+            return (made, reference)
+        }
         do {
             let entries = walked ?? Self.entries(of: machine, images: images)
             let made = MachineDownload(bundle: try archive(entries.filter { !Self.isComment($0.path) }, of: machine),
@@ -212,10 +219,20 @@ struct BundleDownloads: Sendable {
         }
     }
 
-    /// Removes archives and references no machine of this build uses.
+    /// How old a file's mark of use may get before a build that uses it renews it.
+    static let inUseMark: Double = 12 * 3600
+    /// How long an archive no machine of this build uses is kept: another build of the same
+    /// site into another folder may be linking it (a sync's build pruned what a preview build
+    /// beside it was about to publish, and that build failed).
+    static let unusedKept: Double = 24 * 3600
+
+    /// Removes archives and references no machine of this build uses and none has used for a day.
     private func prune(keeping used: Set<String>) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? [] {
-            if !used.contains(name), !name.hasPrefix(".") { try? FileSystem.unlinkIfPresent(cache + "/" + name) }
+            let path = cache + "/" + name
+            if !used.contains(name), !name.hasPrefix("."), (FileSystem.age(of: path) ?? .infinity) > Self.unusedKept {
+                try? FileSystem.unlinkIfPresent(path)
+            }
         }
     }
 }

@@ -100,6 +100,20 @@ struct OutputsTests {
         #expect(page.contains("href=\"../../downloads/camera.zip\" download>Download the bundle (ZIP, \(PageRenderer.humanSize(bytes.count)))"))
     }
 
+    @Test("A build into another folder of the same site keeps the archives the first one links: serve's preview beside sync's public/")
+    func downloadsSharedByTwoOutputs() throws {
+        let site = Fixtures.copy(Fixtures.site("machine-view"))
+        let cache = Fixtures.temporaryFolder() + "/cache"
+        let first = Fixtures.temporaryFolder() + "/public"
+        try SiteBuilder(siteRoot: site, output: first, cacheFolder: cache, pagefind: .notInstalled).build()
+        let linked = try FileManager.default.contentsOfDirectory(atPath: cache + "/downloads").filter { $0.hasSuffix(".zip") }
+        // The other folder's build sees another comment, so other archives: the first's stay.
+        try "---\nauthor: Eve\ndate: 2024-06-01\n---\nSeen by the preview only.\n"
+            .write(toFile: site + "/content/machines/press/parts/core/comments/preview.md", atomically: true, encoding: .utf8)
+        try SiteBuilder(siteRoot: site, output: Fixtures.temporaryFolder() + "/preview", cacheFolder: cache, pagefind: .notInstalled).build()
+        for name in linked { #expect(FileManager.default.fileExists(atPath: cache + "/downloads/" + name), "\(name)") }
+    }
+
     /// Machines are zipped in parallel, and ZIPFoundation turns dates into DOS dates with gmtime(),
     /// whose result the whole process shares: once, one entry of a zip got another machine's date.
     @Test("Every entry of every download carries its own machine's date, however many are zipped at once")
