@@ -537,6 +537,20 @@ class DeployTest(unittest.TestCase):
         self.assertEqual(self.store.s3.get_object(Bucket=BUCKET, Key="victim.txt")["Body"].read(), b"not the site's")
         self.assertEqual(self.store.objects("legacy/"), local_files(self.public()))
 
+    def test_13_verify_puts_back_what_was_deleted_or_changed_behind_deploys_back(self):
+        self.assertEqual(self.deploy("verified").returncode, 0)
+        self.store.s3.delete_object(Bucket=BUCKET, Key="verified/index.html")
+        self.store.s3.put_object(Bucket=BUCKET, Key="verified/search/index.html", Body=b"defaced")
+        trusting = self.deploy("verified")
+        self.assertEqual(trusting.returncode, 0, trusting.stderr)
+        self.assertEqual(self.counts(trusting)[:2], (0, 0), "the manifest says all is there: " + trusting.stdout)
+        verified = self.deploy("verified", "--verify")
+        self.assertEqual(verified.returncode, 0, verified.stderr)
+        self.assertEqual(self.counts(verified)[:2], (1, 1), verified.stdout)
+        self.assertEqual(self.store.objects("verified/"), local_files(self.public()))
+        # And the manifest it wrote is trusted again.
+        self.assertEqual(self.counts(self.deploy("verified"))[:3], (0, 0, 0))
+
     def test_12_a_future_dated_or_damaged_manifest_in_a_bucket_inbox_hides_no_other_submission(self):
         self.store.s3.create_bucket(Bucket="hostile")
         env = {**os.environ, "AWS_ACCESS_KEY_ID": self.store.key_id, "AWS_SECRET_ACCESS_KEY": self.store.secret,

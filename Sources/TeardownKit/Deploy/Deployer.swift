@@ -19,6 +19,9 @@ public struct Deployer: Sendable {
         public var headers = ObjectHeaders()
         /// When every request must be done (`--timeout`); nil for no limit but each request's own.
         public var deadline: Date?
+        /// Compares with a listing of the bucket, sizes and ETags, not with the deploy manifest:
+        /// puts back what was changed or deleted behind deploy's back (`--verify`).
+        public var verify = false
 
         public init(location: S3Location, credentials: S3Credentials) {
             self.location = location
@@ -77,13 +80,13 @@ public struct Deployer: Sendable {
         }
 
         // What the bucket holds, for the shards where it may differ from the output folder.
-        let index = stored.flatMap(DeployShards.parse)
+        let index = options.verify ? nil : stored.flatMap(DeployShards.parse)
         var remote: [String: DeployManifest.Entry]?
         var compared = Set(0..<DeployShards.count)
         if let index {
             compared = Set((0..<DeployShards.count).filter { index.digests[$0] != localShards[$0]?.digest })
             remote = try fetchShards(compared.filter { index.digests[$0] != nil }, store: store)
-        } else {
+        } else if !options.verify {
             remote = stored.flatMap(DeployManifest.parse)?.entries
         }
         var listing: [String: S3Store.Listed] = [:]

@@ -53,6 +53,9 @@ struct DeployOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Requests in flight at once.", valueName: "n"))
     var concurrency = 8
 
+    @Flag(name: .long, help: "List the bucket and compare each object's size and ETag with the built site, putting back what was changed or deleted behind deploy's back.")
+    var verify = false
+
     @Option(name: .long, help: ArgumentHelp("Seconds from the start by which every request must be done (default: no limit but each request's 300).", valueName: "seconds"))
     var timeout: Int?
 
@@ -79,6 +82,7 @@ struct DeployOptions: ParsableArguments {
         deployOptions.maxDeletes = maxDeletes
         deployOptions.concurrency = concurrency
         deployOptions.headers = settings.headers
+        deployOptions.verify = verify
         deployOptions.deadline = timeout.map { Date(timeIntervalSinceNow: TimeInterval($0)) }
         let cache = (site as NSString).appendingPathComponent(".teardown-cache")
         let deployer = Deployer(output: output, cacheFolder: cache, options: deployOptions)
