@@ -27,7 +27,7 @@ public struct S3Location: Sendable, Equatable {
         if !prefix.isEmpty { prefix += "/" }
         var base = endpoint ?? "https://s3.\(region).amazonaws.com"
         guard let url = URL(string: base), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
-            return .failure(StoreFailure("--endpoint \(base) is not an http:// or https:// address"))
+            return .failure(StoreFailure("--endpoint \(Self.redacted(base)) is not an http:// or https:// address"))
         }
         while base.hasSuffix("/") { base.removeLast() }
         return .success(S3Location(bucket: bucket, prefix: prefix, endpoint: base, region: region))
@@ -39,6 +39,18 @@ public struct S3Location: Sendable, Equatable {
     }
 
     public var description: String { "s3://\(bucket)/\(prefix)" }
+
+    /// The endpoint as messages show it: without a user or password it may hold.
+    public var shownEndpoint: String { Self.redacted(endpoint) }
+
+    /// `address` with its user information (`user:pass@`) replaced by "…@".
+    static func redacted(_ address: String) -> String {
+        guard let scheme = address.range(of: "://") else { return address }
+        let rest = address[scheme.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return address }
+        return String(address[..<scheme.upperBound]) + "…@" + String(rest[rest.index(after: at)...])
+    }
 
     /// Percent-encodes everything but unreserved characters and "/", as SigV4 wants a path.
     static func encode(_ text: String, keepingSlash: Bool = true) -> String {

@@ -107,7 +107,7 @@ struct S3Store: Sendable {
                                body: Data(), session: session)
         try check(started, doing: "start uploading \(key)")
         guard let uploadID = ListingParser.value(of: "UploadId", in: started.body) else {
-            throw StoreFailure("\(location.endpoint) started an upload of \(key) without an UploadId")
+            throw StoreFailure("\(location.shownEndpoint) started an upload of \(key) without an UploadId")
         }
         let upload = S3Location.encode(uploadID, keepingSlash: false)
         var parts: [(number: Int, etag: String)] = []
@@ -128,7 +128,7 @@ struct S3Store: Sendable {
             try check(done, doing: "finish uploading \(key)")
             // A store can answer 200 and still report an error in the body.
             if ListingParser.value(of: "Code", in: done.body) != nil {
-                throw StoreFailure("\(location.endpoint) could not finish uploading \(key): \(Self.reason(done.body))")
+                throw StoreFailure("\(location.shownEndpoint) could not finish uploading \(key): \(Self.reason(done.body))")
             }
             return ListingParser.value(of: "ETag", in: done.body)?.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) ?? ""
         } catch {
@@ -154,7 +154,7 @@ struct S3Store: Sendable {
             if let deadline {
                 let left = Int(deadline.timeIntervalSinceNow.rounded(.up))
                 guard left > 0 else {
-                    throw StoreFailure("the time allowed (--timeout) ran out before \(method) \(key.isEmpty ? location.description : key) at \(location.endpoint)")
+                    throw StoreFailure("the time allowed (--timeout) ran out before \(method) \(key.isEmpty ? location.description : key) at \(location.shownEndpoint)")
                 }
                 seconds = min(seconds, left)
             }
@@ -167,13 +167,13 @@ struct S3Store: Sendable {
             case .success(let answer) where attempt == 5:
                 return answer
             case .failure(let failure) where attempt == 5:
-                throw StoreFailure("cannot reach \(location.endpoint): \(failure.message)")
+                throw StoreFailure("cannot reach \(location.shownEndpoint): \(failure.message)")
             default:
                 Thread.sleep(forTimeInterval: pause * Double.random(in: 0.75...1.25))
                 pause *= 2
             }
         }
-        throw StoreFailure("cannot reach \(location.endpoint)")
+        throw StoreFailure("cannot reach \(location.shownEndpoint)")
     }
 
     private func check(_ answer: Curl.Answer, doing what: String) throws(StoreFailure) {
@@ -181,11 +181,11 @@ struct S3Store: Sendable {
         let code = ListingParser.value(of: "Code", in: answer.body) ?? ""
         switch (answer.status, code) {
         case (_, "NoSuchBucket"):
-            throw StoreFailure("\(location.endpoint) has no bucket \(location.bucket)")
+            throw StoreFailure("\(location.shownEndpoint) has no bucket \(location.bucket)")
         case (403, "InvalidAccessKeyId"), (403, "SignatureDoesNotMatch"), (403, "ExpiredToken"), (403, "InvalidToken"):
-            throw StoreFailure("\(location.endpoint) refused the credentials (\(Self.reason(answer.body)))")
+            throw StoreFailure("\(location.shownEndpoint) refused the credentials (\(Self.reason(answer.body)))")
         default:
-            throw StoreFailure("\(location.endpoint) could not \(what): HTTP \(answer.status)\(code.isEmpty ? "" : ", " + Self.reason(answer.body))")
+            throw StoreFailure("\(location.shownEndpoint) could not \(what): HTTP \(answer.status)\(code.isEmpty ? "" : ", " + Self.reason(answer.body))")
         }
     }
 

@@ -118,9 +118,9 @@ struct DeployOptions: ParsableArguments {
         let counts = "\(uploads) new, \(replaced) replaced (\(Int64(plan.uploadBytes).formatted(.byteCount(style: .file, spellsOutZero: false)))), "
             + "\(plan.deletions.count) to delete, \(plan.unchanged) unchanged"
         if dryRun {
-            Terminal.log("Dry run of \(location.description) at \(location.endpoint): \(counts); nothing was changed")
+            Terminal.log("Dry run of \(location.description) at \(location.shownEndpoint): \(counts); nothing was changed")
         } else {
-            Terminal.log("Deployed to \(location.description) at \(location.endpoint) in "
+            Terminal.log("Deployed to \(location.description) at \(location.shownEndpoint) in "
                          + String(format: "%.2f", Date().timeIntervalSince(start)) + " s: \(counts), \(report.deleted) deleted")
         }
     }

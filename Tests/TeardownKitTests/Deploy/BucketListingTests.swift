@@ -44,3 +44,26 @@ struct BucketDeadlineTests {
         #expect(Date().timeIntervalSince(started) < 60)
     }
 }
+
+@Suite("Endpoints in messages")
+struct EndpointRedactionTests {
+    @Test("An endpoint holding user:pass@ is never shown with them")
+    func redacted() throws {
+        let location = try S3Location.parse("s3://site", endpoint: "http://alice:hunter2@127.0.0.1:9/", region: "us-east-1").get()
+        #expect(location.shownEndpoint == "http://…@127.0.0.1:9")
+        #expect(S3Location.redacted("https://s3.example.org/path@x") == "https://s3.example.org/path@x")
+        guard case .failure(let failure) = S3Location.parse("s3://site", endpoint: "ftp://alice:hunter2@host", region: "us-east-1") else {
+            Issue.record("an ftp endpoint was taken")
+            return
+        }
+        #expect(!failure.description.contains("hunter2"), "\(failure)")
+        // A store that cannot be reached is named without them too.
+        let store = S3Store(location: location, credentials: S3Credentials(keyID: "k", secret: "s", sessionToken: nil))
+        let session = try #require(Curl.Session())
+        #expect {
+            _ = try store.get("x", session: session)
+        } throws: { error in
+            !"\(error)".contains("hunter2") && "\(error)".contains("127.0.0.1:9")
+        }
+    }
+}
