@@ -22,22 +22,13 @@ import threading
 import time
 
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 QUERIES = ["heatsink", "brass through", "winding insulator", "286 mm", "quixotic"]
 # DevTools' "Fast 3G" preset.
 FAST_3G = {"offline": False, "latency": 562.5, "downloadThroughput": 1.44e6 / 8, "uploadThroughput": 675e3 / 8}
-# Set before any script of the page runs: the moment the results list or the status is final.
-WATCH = """
-window.__firstResults = null;
-document.addEventListener("DOMContentLoaded", function () {
-  var status = document.querySelector(".search-status");
-  if (!status) return;
-  new MutationObserver(function () {
-    var text = status.textContent;
-    if (window.__firstResults !== null || !text || text === "Searching…") return;
-    window.__firstResults = { ms: performance.now(), status: text };
-  }).observe(status, { childList: true, characterData: true, subtree: true });
-});
-"""
+# The moment the results list or the status is final, as the search bench watches for it.
+from search import WATCH  # noqa: E402
 
 
 class CountingHandler(http.server.SimpleHTTPRequestHandler):
@@ -67,7 +58,8 @@ def first_results(browser, url):
         time.sleep(0.05)
     # Pagefind fetches from a worker, whose requests the page's Resource Timing does not list:
     # the bytes are the files the server was asked for before the results were shown.
-    shown = browser.execute_script("return (performance.timeOrigin + window.__firstResults.ms) / 1000;")
+    value = {"ms": value, "status": browser.execute_script("return document.querySelector('.search-status').textContent;")}
+    shown = browser.execute_script("return (performance.timeOrigin + window.__firstResults) / 1000;")
     served = [entry for entry in CountingHandler.served if entry[0] <= shown]
     value["bytes"], value["requests"] = sum(size for _, _, size in served), len(served)
     return value

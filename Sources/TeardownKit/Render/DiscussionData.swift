@@ -53,9 +53,9 @@ struct DiscussionData {
             json.key("latestComments")
             json.array(thread.latestComments) { json, comment in
                 json.object { json in
-                    json.member("author", comment.author)
-                    json.member("date", comment.date)
-                    json.member("html", comment.html)
+                    for (key, value) in [("author", comment.author), ("date", comment.date), ("html", comment.html)] {
+                        json.member(key, value)
+                    }
                 }
             }
         }

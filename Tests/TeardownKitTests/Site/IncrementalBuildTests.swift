@@ -23,6 +23,14 @@ private struct Scratch {
         try text.write(toFile: full, atomically: true, encoding: .utf8)
     }
 
+    /// The default part template with a line more: a change that renders the part pages again
+    /// and leaves every bundle as it was.
+    func editPartTemplate() throws {
+        let defaultPart = try String(contentsOfFile: Fixtures.demoSite + "/Themes/default/templates/part.mustache", encoding: .utf8)
+        try write(defaultPart.replacingOccurrences(of: "{{name}}</h1>", with: "{{name}}</h1><p>Drawn again.</p>"),
+                  to: "Themes/default/templates/part.mustache")
+    }
+
     @discardableResult
     func build(full: Bool = false, to folder: String? = nil) throws -> SiteBuilder.Report {
         let output = folder ?? self.output
@@ -168,9 +176,7 @@ struct IncrementalBuildTests {
         var data = try Data(contentsOf: URL(fileURLWithPath: entry))
         data[data.count - 3] ^= 0x55
         try data.write(to: URL(fileURLWithPath: entry))
-        let defaultPart = try String(contentsOfFile: Fixtures.demoSite + "/Themes/default/templates/part.mustache", encoding: .utf8)
-        try scratch.write(defaultPart.replacingOccurrences(of: "{{name}}</h1>", with: "{{name}}</h1><p>Drawn again.</p>"),
-                          to: "Themes/default/templates/part.mustache")
+        try scratch.editPartTemplate()
         try scratch.build()
         let reference = (scratch.site as NSString).deletingLastPathComponent + "/reference"
         try scratch.build(full: true, to: reference)
@@ -208,9 +214,7 @@ struct IncrementalBuildTests {
         try Data(data).write(to: URL(fileURLWithPath: entry))
         ContentCache.forgetDecoded(in: scratch.output + ".cache/content")
         // A change elsewhere, so that the build loads, and takes the box from the cache if it can.
-        let defaultPart = try String(contentsOfFile: Fixtures.demoSite + "/Themes/default/templates/part.mustache", encoding: .utf8)
-        try scratch.write(defaultPart.replacingOccurrences(of: "{{name}}</h1>", with: "{{name}}</h1><p>Drawn again.</p>"),
-                          to: "Themes/default/templates/part.mustache")
+        try scratch.editPartTemplate()
         let report = try scratch.build()
         #expect(report.notices.contains { $0.contains("box") }, "\(report.notices)")
         for file in try FileManager.default.subpathsOfDirectory(atPath: scratch.output) {
