@@ -43,6 +43,8 @@ struct BundleDownloads: Sendable {
     struct Failure: Error, CustomStringConvertible {
         let machine: String
         let reason: String
+        /// The device is full: the message says how to make room.
+        var noSpace = false
         var description: String { "the download of machine '\(machine)': \(reason)" }
     }
 
@@ -154,7 +156,7 @@ struct BundleDownloads: Sendable {
         } catch let failure as Failure {
             throw failure
         } catch {
-            throw Failure(machine: machine.slug, reason: "\(error)")
+            throw Failure(machine: machine.slug, reason: ErrorText.text(error), noSpace: ErrorText.isNoSpace(error))
         }
     }
 

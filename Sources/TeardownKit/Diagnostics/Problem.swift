@@ -28,6 +28,8 @@ public enum Problem: Hashable, Sendable, Codable {
     case missingTemplate(String)
     case themeNotFound(String)
     case outputFailed(reason: String)
+    /// A cache of the site (.teardown-cache) could not be written; the output is left as it was.
+    case cacheFailed(reason: String)
     case summaryLine
     case summaryMissingPage(String)
     case notInSummary
@@ -84,6 +86,7 @@ public enum Problem: Hashable, Sendable, Codable {
             name == "default" ? "the built-in default theme is missing from this installation"
                 : "theme '\(name)' not found: there is no folder Themes/\(name)"
         case .outputFailed(let reason): "cannot write output: \(reason)"
+        case .cacheFailed(let reason): "cannot write the site's cache: \(reason)"
         case .summaryLine:
             "expected a link like '- [Title](page.md)', a '# Part' heading or '---'; the line is ignored"
         case .summaryMissingPage(let link): "SUMMARY.md lists '\(link)', which does not exist; it is shown as a draft"

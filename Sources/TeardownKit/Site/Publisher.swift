@@ -47,6 +47,9 @@ struct Publisher: Sendable {
 
     private static let indexRole = "index-"
 
+    /// The spare tree of `output`, as messages name it.
+    static func sparePath(of output: String) -> String { sibling(of: output, "spare") }
+
     private static func sibling(of output: String, _ role: String) -> String {
         let url = URL(fileURLWithPath: output)
         return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(role)").path

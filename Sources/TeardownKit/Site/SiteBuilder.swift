@@ -280,7 +280,10 @@ public struct SiteBuilder: Sendable {
         do {
             downloads = try BundleDownloads(cache: cacheFolder + "/downloads").make(content, images: images.value, signatures: signatures)
         } catch {
-            throw BuildFailure(diagnostics + [.error(.outputFailed(reason: error.description), at: SourceLocation(output))])
+            // The cache failed, not the output: the message names the cache's folder.
+            let downloads = cacheFolder + "/downloads"
+            throw BuildFailure(diagnostics + [.error(.cacheFailed(reason: error.description + (error.noSpace ? Self.noSpaceHint : "")),
+                                                     at: SourceLocation(downloads))])
         }
         let index = indexed.value
         let sitePlan = SitePlan(content: content, theme: theme, images: images.value, index: index, downloads: downloads)
@@ -596,6 +599,9 @@ public struct SiteBuilder: Sendable {
     }
 
     private static let indexPrefix = Routes.searchIndexFolder + "/"
+
+    /// What to do about a full device, said with the error.
+    static let noSpaceHint = " (the device is full: free some space and build again)"
 
     /// Where the inputs live: the content, the site's themes and the built-in theme.
     var inputRoots: [String] {

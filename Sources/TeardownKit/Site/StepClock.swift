@@ -22,7 +22,13 @@ struct StepClock {
         } catch let failure as BuildFailure {
             throw failure.in(step)
         } catch {
-            throw BuildFailure(warnings + [.error(.outputFailed(reason: "\(error)"), at: SourceLocation(output))]).in(step)
+            // A full device leaves the spare tree half-written beside the output: said so, since
+            // it takes room (the next build reuses it).
+            let hint = ErrorText.isNoSpace(error)
+                ? " (the device is full: free some space and build again; the unfinished copy in "
+                    + Publisher.sparePath(of: output) + " is kept for the next build and may be deleted)"
+                : ""
+            throw BuildFailure(warnings + [.error(.outputFailed(reason: ErrorText.text(error) + hint), at: SourceLocation(output))]).in(step)
         }
     }
 }

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import TeardownKit
+
+/// A build on a full device, made full for real: a small tmpfs mounted for the test (these
+/// tests run as root, as CI does on this kind of machine).
+@Suite("A full device", .serialized)
+struct FullDiskTests {
+    /// A tmpfs of `kilobytes` at a new folder, unmounted by `unmount`.
+    private static func mount(kilobytes: Int) throws -> String {
+        let folder = Fixtures.temporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", folder]
+        try mount.run()
+        mount.waitUntilExit()
+        try #require(mount.terminationStatus == 0, "mounting a tmpfs needs root")
+        return folder
+    }
+
+    private static func unmount(_ folder: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/umount")
+        process.arguments = [folder]
+        try? process.run()
+        process.waitUntilExit()
+    }
+
+    /// Fills `folder`'s device but for `leaving` bytes.
+    private static func fill(_ folder: String, leaving: Int) throws {
+        var info = statvfs()
+        try #require(statvfs(folder, &info) == 0)
+        let free = Int(info.f_bavail) * Int(info.f_frsize)
+        try #require(free > leaving)
+        FileManager.default.createFile(atPath: folder + "/filler", contents: Data(count: free - leaving))
+    }
+
+    @Test("An output on a full device fails in words, naming the file, and says the unfinished copy beside it takes room")
+    func fullOutput() throws {
+        let device = try Self.mount(kilobytes: 1024)
+        defer { Self.unmount(device) }
+        let site = Fixtures.copy(Fixtures.site("photos"))
+        try Self.fill(device, leaving: 64 * 1024)
+        do {
+            try SiteBuilder(siteRoot: site, output: device + "/public", cacheFolder: site + "/.teardown-cache",
+                            pagefind: .notInstalled).build()
+            Issue.record("the build succeeded on a full device")
+        } catch {
+            let message = error.diagnostics.map(\.description).joined(separator: "\n")
+            #expect(message.contains("No space left on device"), "\(message)")
+            #expect(!message.contains("Domain="), "\(message)")
+            #expect(message.contains(device + "/.public.spare") && message.contains("kept for the next build"), "\(message)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: device + "/public/index.html"), "nothing half-published")
+    }
+
+    @Test("A cache on a full device fails in words, at the cache and not at the output")
+    func fullCache() throws {
+        let device = try Self.mount(kilobytes: 2048)
+        defer { Self.unmount(device) }
+        let site = device + "/site"
+        try FileManager.default.copyItem(atPath: Fixtures.site("photos"), toPath: site)
+        try Self.fill(device, leaving: 48 * 1024)
+        let output = Fixtures.temporaryFolder() + "/public"
+        do {
+            try SiteBuilder(siteRoot: site, output: output, pagefind: .notInstalled).build()
+            Issue.record("the build succeeded with its cache on a full device")
+        } catch {
+            let diagnostics = error.diagnostics.filter { $0.severity == .error }
+            let message = diagnostics.map(\.description).joined(separator: "\n")
+            #expect(message.contains("No space left on device") && message.contains("the device is full"), "\(message)")
+            #expect(!message.contains("Domain="), "\(message)")
+            #expect(diagnostics.allSatisfy { !$0.location.path.hasPrefix(output) }, "\(message)")
+        }
+    }
+}
