@@ -7,9 +7,10 @@ OUTPUT is a site built with its search index (`teardown build` with Pagefind). I
 from loopback, and headless Chromium, 390 x 844 px, with DevTools' "Fast 3G" network
 (562.5 ms round trip, 1.44 Mbit/s down, 675 kbit/s up) and its cache cleared, opens the
 search page with each query. For each, the time from navigation to the first results listed
-(or "no results"), and the bytes received by then as DevTools counts them (the page, its
-styles and scripts, Pagefind's script, WebAssembly, index and fragments, from the page and
-from Pagefind's worker). Medians of the runs. Prints a Markdown table.
+(or "no results"), and the files the server had been asked for by then, at their stored
+sizes (the page, its styles and scripts, Pagefind's script, WebAssembly, index and
+fragments, for the page and for Pagefind's worker). Medians of the runs. Prints a Markdown
+table.
 """
 
 import argparse
@@ -24,11 +25,12 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "Tests/Browser"))
 QUERIES = ["heatsink", "brass through", "winding insulator", "286 mm", "quixotic"]
 # DevTools' "Fast 3G" preset.
 FAST_3G = {"offline": False, "latency": 562.5, "downloadThroughput": 1.44e6 / 8, "uploadThroughput": 675e3 / 8}
 # The moment the results list or the status is final, as the search bench watches for it.
-from search import WATCH  # noqa: E402
+from search import WATCH, first_results as wait_for_results  # noqa: E402
 
 
 class CountingHandler(http.server.SimpleHTTPRequestHandler):
@@ -48,33 +50,15 @@ class CountingHandler(http.server.SimpleHTTPRequestHandler):
 
 
 def first_results(browser, url):
-    browser.execute_cdp_cmd("Network.clearBrowserCache", {})
     CountingHandler.served.clear()
-    browser.get(url)
-    deadline = time.time() + 120
-    while (value := browser.execute_script("return window.__firstResults;")) is None:
-        if time.time() > deadline:
-            sys.exit(f"no results at {url}")
-        time.sleep(0.05)
+    value = {"ms": wait_for_results(browser, url),
+             "status": browser.execute_script("return document.querySelector('.search-status').textContent;")}
     # Pagefind fetches from a worker, whose requests the page's Resource Timing does not list:
     # the bytes are the files the server was asked for before the results were shown.
-    value = {"ms": value, "status": browser.execute_script("return document.querySelector('.search-status').textContent;")}
     shown = browser.execute_script("return (performance.timeOrigin + window.__firstResults) / 1000;")
     served = [entry for entry in CountingHandler.served if entry[0] <= shown]
     value["bytes"], value["requests"] = sum(size for _, _, size in served), len(served)
     return value
-
-
-def phone_browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=390,844",
-                     "--force-device-scale-factor=1", "--user-agent=Mozilla/5.0 (Linux; Android 14) Mobile"]:
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
 def main():
@@ -86,7 +70,8 @@ def main():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(CountingHandler, directory=arguments.site))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}/"
-    browser = phone_browser()
+    from harness import chromium
+    browser = chromium(390, 844, ["--user-agent=Mozilla/5.0 (Linux; Android 14) Mobile"])
     try:
         browser.execute_cdp_cmd("Network.enable", {})
         browser.execute_cdp_cmd("Network.emulateNetworkConditions", FAST_3G)

@@ -139,14 +139,7 @@ struct BundleDownloads: Sendable {
         // The key names the archives' digests; the archives are named by them. A new comment
         // gives a new key, and the bundle's archive is made again, to the same bytes and path.
         let reference = cache + "/" + fingerprint.digest.description + ".ref"
-        if let made = readReference(reference) {
-            // Marked in use now and then, so that a build of the same site elsewhere (serve's
-            // preview beside sync's public/) does not prune what this one links.
-            if (FileSystem.age(of: reference) ?? 0) > Self.inUseMark {
-                for path in [reference, made.bundle.path, made.comments.path] { FileSystem.touch(path) }
-            }
-            return (made, reference)
-        }
+        if let made = readReference(reference) { return (made, reference) }
         do {
             let entries = walked ?? Self.entries(of: machine, images: images)
             let made = MachineDownload(bundle: try archive(entries.filter { !Self.isComment($0.path) }, of: machine),
@@ -165,12 +158,22 @@ struct BundleDownloads: Sendable {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         let digests = text.split(whereSeparator: \.isWhitespace).map(String.init)
         guard digests.count == 2, digests.allSatisfy({ $0.utf8.count == 64 && $0.allSatisfy(\.isHexDigit) }) else { return nil }
-        let found = digests.map { digest in
-            FileSystem.size(of: cache + "/" + digest + ".zip").map { BundleDownload(path: cache + "/" + digest + ".zip", size: $0, sha256: digest) }
+        let found = digests.map { digest -> (download: BundleDownload, changed: Double)? in
+            let archive = cache + "/" + digest + ".zip"
+            return FileSystem.status(archive).map { (BundleDownload(path: archive, size: $0.size, sha256: digest), $0.changed) }
         }
         guard let bundle = found[0], let comments = found[1] else { return nil }
-        return MachineDownload(bundle: bundle, comments: comments)
+        // Marked in use now and then (the `stat` that sized them says when they were last), so
+        // that a build of the same site elsewhere (serve's preview beside sync's public/) does
+        // not prune what this one links.
+        if Self.age(min(bundle.changed, comments.changed)) > Self.inUseMark {
+            for file in [path, bundle.download.path, comments.download.path] { FileSystem.touch(file) }
+        }
+        return MachineDownload(bundle: bundle.download, comments: comments.download)
     }
+
+    /// Seconds since a file's `Status.changed`.
+    private static func age(_ changed: Double) -> Double { Date().timeIntervalSince1970 - changed }
 
     /// Zips `entries` into the cache under the digest of the archive's bytes.
     private func archive(_ entries: [(path: String, source: String)], of machine: Machine) throws -> BundleDownload {
@@ -180,8 +183,9 @@ struct BundleDownloads: Sendable {
         let data = try Data(contentsOf: URL(fileURLWithPath: temporary), options: .mappedIfSafe)
         let sha = SHA256Hex.of(data)
         let path = cache + "/" + sha + ".zip"
-        // Never replaced in place: a published copy may be a link to it.
-        if FileSystem.size(of: path) != data.count { try FileSystem.rename(temporary, to: path) }
+        // Never replaced in place: a published copy may be a link to it. One made again the same
+        // (the bundle's, after a comment) is marked in use, as a reference read is.
+        if FileSystem.size(of: path) != data.count { try FileSystem.rename(temporary, to: path) } else { FileSystem.touch(path) }
         return BundleDownload(path: path, size: data.count, sha256: sha)
     }
 
@@ -232,7 +236,7 @@ struct BundleDownloads: Sendable {
     private func prune(keeping used: Set<String>) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? [] {
             let path = cache + "/" + name
-            if !used.contains(name), !name.hasPrefix("."), (FileSystem.age(of: path) ?? .infinity) > Self.unusedKept {
+            if !used.contains(name), !name.hasPrefix("."), Self.age(FileSystem.status(path)?.changed ?? 0) > Self.unusedKept {
                 try? FileSystem.unlinkIfPresent(path)
             }
         }

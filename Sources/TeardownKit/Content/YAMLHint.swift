@@ -56,7 +56,7 @@ enum YAMLHint {
         for key in keys.sorted() {
             let forms = [key + ":", "\"" + key + "\":", "'" + key + "':"]
             var first: Int?
-            for number in mapping.line...max(mapping.line, lines.count) where number <= lines.count {
+            for number in stride(from: mapping.line, through: lines.count, by: 1) {
                 let line = lines[number - 1]
                 let leading = line.prefix { $0 == " " }.count
                 let rest = line.dropFirst(leading)

@@ -282,7 +282,7 @@ public struct SiteBuilder: Sendable {
         } catch {
             // The cache failed, not the output: the message names the cache's folder.
             let downloads = cacheFolder + "/downloads"
-            throw BuildFailure(diagnostics + [.error(.cacheFailed(reason: error.description + (error.noSpace ? Self.noSpaceHint : "")),
+            throw BuildFailure(diagnostics + [.error(.cacheFailed(reason: error.description + (error.noSpace ? ErrorText.noSpaceHint() : "")),
                                                      at: SourceLocation(downloads))])
         }
         let index = indexed.value
@@ -599,9 +599,6 @@ public struct SiteBuilder: Sendable {
     }
 
     private static let indexPrefix = Routes.searchIndexFolder + "/"
-
-    /// What to do about a full device, said with the error.
-    static let noSpaceHint = " (the device is full: free some space and build again)"
 
     /// Where the inputs live: the content, the site's themes and the built-in theme.
     var inputRoots: [String] {

@@ -25,8 +25,7 @@ struct StepClock {
             // A full device leaves the spare tree half-written beside the output: said so, since
             // it takes room (the next build reuses it).
             let hint = ErrorText.isNoSpace(error)
-                ? " (the device is full: free some space and build again; the unfinished copy in "
-                    + Publisher.sparePath(of: output) + " is kept for the next build and may be deleted)"
+                ? ErrorText.noSpaceHint(also: "; the unfinished copy in \(Publisher.sparePath(of: output)) is kept for the next build and may be deleted")
                 : ""
             throw BuildFailure(warnings + [.error(.outputFailed(reason: ErrorText.text(error) + hint), at: SourceLocation(output))]).in(step)
         }

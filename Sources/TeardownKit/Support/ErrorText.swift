@@ -27,6 +27,11 @@ enum ErrorText {
         return path.map { "\($0): \(reason)" } ?? reason
     }
 
+    /// What to do about a full device, said after the error.
+    static func noSpaceHint(also: String = "") -> String {
+        " (the device is full: free some space and build again\(also))"
+    }
+
     /// Whether the error is a full device: the place then says how to make room.
     static func isNoSpace(_ error: Error) -> Bool {
         if let failure = error as? FileSystem.Failure { return failure.reason.hasSuffix(Errno.noSpace.description) }

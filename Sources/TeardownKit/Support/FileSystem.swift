@@ -283,13 +283,6 @@ enum FileSystem {
         return stat(path, &info) == 0 ? Int(info.st_size) : nil
     }
 
-    /// Seconds since `path` was last modified; nil when it cannot be read.
-    static func age(of path: String) -> Double? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Date().timeIntervalSince1970 - (Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
-    }
-
     /// Sets `path`'s modification time to now, as a mark that it is in use.
     static func touch(_ path: String) {
         _ = utimensat(AT_FDCWD, path, nil, 0)
