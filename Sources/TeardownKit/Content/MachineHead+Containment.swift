@@ -17,10 +17,19 @@ extension MachineHead {
     }
 
     /// `path` is below `folder` by plain names: no "..", ".", or empty segment on the way.
+    /// Scanned as bytes: split into Substrings, the check of every path of every head was 2.7%
+    /// of a one-comment sync's samples at 10,000 parts.
     static func isPlain(_ path: String, below folder: String) -> Bool {
-        guard path.hasPrefix(folder + "/") else { return false }
-        return path.dropFirst(folder.count + 1).split(separator: "/", omittingEmptySubsequences: false)
-            .allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        let path = Array(path.utf8), folder = folder.utf8
+        guard path.count > folder.count + 1, path.starts(with: folder), path[folder.count] == slash else { return false }
+        var start = folder.count + 1
+        for index in start...path.count where index == path.count || path[index] == slash {
+            let length = index - start
+            if length == 0 || (path[start] == dot && (length == 1 || (length == 2 && path[start + 1] == dot))) { return false }
+            start = index + 1
+        }
+        return true
     }
 }
 

@@ -183,6 +183,16 @@ struct IncrementalBuildTests {
         #expect(try Self.snapshot(scratch.output) == (try Self.snapshot(reference)))
     }
 
+    @Test("A path is inside a bundle only by plain names")
+    func plainPaths() {
+        for (path, plain) in [("/s/box/a.svg", true), ("/s/box/parts/lid/.hidden", true), ("/s/box/..a", true),
+                              ("/s/box", false), ("/s/box/", false), ("/s/boxes/a", false), ("/s/box/../x", false),
+                              ("/s/box/a/./b", false), ("/s/box/a//b", false), ("/s/box/a/", false), ("/s/box/a/..", false),
+                              ("/s/box/.", false), ("/etc/passwd", false)] {
+            #expect(MachineHead.isPlain(path, below: "/s/box") == plain, "\(path)")
+        }
+    }
+
     @Test("A forged content cache entry naming a file outside its bundle is a miss: the file is neither read nor published")
     func forgedEntryPath() throws {
         let scratch = try Scratch()
