@@ -40,6 +40,10 @@ struct BundleDownloads: Sendable {
 
     let cache: String
 
+    /// Archives zipped, by cache folder: a test checks that a comment zips its machine's
+    /// comments again and not its bundle.
+    static let zipped = Locked<[String: Int]>([:])
+
     struct Failure: Error, CustomStringConvertible {
         let machine: String
         let reason: String
@@ -63,11 +67,12 @@ struct BundleDownloads: Sendable {
         for result in results {
             let (slug, download) = try result.get()
             downloads[slug] = download.made
-            used.insert(download.reference)
+            used.formUnion(download.references)
             used.insert(download.made.bundle.path)
             used.insert(download.made.comments.path)
         }
-        prune(keeping: Set(used.map { ($0 as NSString).lastPathComponent }))
+        // Every path is the cache's own: its name is what follows the folder.
+        prune(keeping: Set(used.map { String($0.dropFirst(cache.count + 1)) }))
         return downloads
     }
 
@@ -107,13 +112,10 @@ struct BundleDownloads: Sendable {
         return files.sorted { $0.0 < $1.0 }
     }
 
-    /// A machine's downloads, and the cache file that names them by the key of what they were made from.
+    /// A machine's downloads, and the cache files that name them by the keys of what they were made from.
     private func download(of machine: Machine, images: ProcessedImages, signature: ContentDigest?) throws(Failure)
-        -> (made: MachineDownload, reference: String) {
-        var fingerprint = Fingerprint()
-        fingerprint.add(Self.version)
-        fingerprint.add(machine.slug)
-        fingerprint.add(machine.updated?.text)
+        -> (made: MachineDownload, references: [String]) {
+        var fingerprint = Self.fingerprint(of: machine)
         var walked: [(path: String, source: String)]?
         if let signature {
             // Every file of the folder by its stat signature, and the published form of each photo.
@@ -125,27 +127,24 @@ struct BundleDownloads: Sendable {
             }
         } else {
             let entries = Self.entries(of: machine, images: images)
-            for entry in entries {
-                fingerprint.add(entry.path)
-                fingerprint.add(entry.source)
-                // A file of the image cache is named by what it was made from and never changes, but
-                // publishing it as a hard link changes its ctime: its path alone says what it holds.
-                if !entry.source.hasPrefix(images.entries + "/") {
-                    fingerprint.add(FileSystem.stamp(of: entry.source) ?? ContentDigest(high: 0, low: 0))
-                }
-            }
+            Self.add(entries, images: images, to: &fingerprint)
             walked = entries
         }
-        // The key names the archives' digests; the archives are named by them. A new comment
-        // gives a new key, and the bundle's archive is made again, to the same bytes and path.
+        // The key names the archives' digests; the archives are named by them.
         let reference = cache + "/" + fingerprint.digest.description + ".ref"
-        if let made = readReference(reference) { return (made, reference) }
+        if let (made, keys) = readReference(reference) { return (made, [reference] + keys) }
         do {
+            // A new comment gives a new key: the folder is walked, and each archive is looked up
+            // by a key of its own entries, so that the bundle's is not made again with the
+            // comments' (zipping it again, to the same bytes, was a tenth of the build's steps
+            // in a one-comment sync at 10,000 parts).
             let entries = walked ?? Self.entries(of: machine, images: images)
-            let made = MachineDownload(bundle: try archive(entries.filter { !Self.isComment($0.path) }, of: machine),
-                                       comments: try archive(entries.filter { Self.isComment($0.path) }, of: machine))
-            try FileSystem.writeAtomically(Data((made.bundle.sha256 + " " + made.comments.sha256 + "\n").utf8), to: reference)
-            return (made, reference)
+            let bundle = try archive(entries.filter { !Self.isComment($0.path) }, of: machine, images: images)
+            let comments = try archive(entries.filter { Self.isComment($0.path) }, of: machine, images: images)
+            let made = MachineDownload(bundle: bundle.made, comments: comments.made)
+            let text = [made.bundle.sha256, made.comments.sha256, bundle.key, comments.key].joined(separator: " ") + "\n"
+            try FileSystem.writeAtomically(Data(text.utf8), to: reference)
+            return (made, [reference, bundle.reference, comments.reference])
         } catch let failure as Failure {
             throw failure
         } catch {
@@ -153,30 +152,82 @@ struct BundleDownloads: Sendable {
         }
     }
 
-    /// The archives a reference names, when both are in the cache.
-    private func readReference(_ path: String) -> MachineDownload? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        let digests = text.split(whereSeparator: \.isWhitespace).map(String.init)
-        guard digests.count == 2, digests.allSatisfy({ $0.utf8.count == 64 && $0.allSatisfy(\.isHexDigit) }) else { return nil }
-        let found = digests.map { digest -> (download: BundleDownload, changed: Double)? in
-            let archive = cache + "/" + digest + ".zip"
-            return FileSystem.status(archive).map { (BundleDownload(path: archive, size: $0.size, sha256: digest), $0.changed) }
+    /// What every key of a machine's archives starts with: a new layout, another name or
+    /// another date gives other archives.
+    private static func fingerprint(of machine: Machine) -> Fingerprint {
+        var fingerprint = Fingerprint()
+        fingerprint.add(Self.version)
+        fingerprint.add(machine.slug)
+        fingerprint.add(machine.updated?.text)
+        return fingerprint
+    }
+
+    /// Each entry's path and source, and the `stat` stamp of a source outside the image cache.
+    private static func add(_ entries: [(path: String, source: String)], images: ProcessedImages,
+                            to fingerprint: inout Fingerprint) {
+        for entry in entries {
+            fingerprint.add(entry.path)
+            fingerprint.add(entry.source)
+            // A file of the image cache is named by what it was made from and never changes, but
+            // publishing it as a hard link changes its ctime: its path alone says what it holds.
+            if !entry.source.hasPrefix(images.entries + "/") {
+                fingerprint.add(FileSystem.stamp(of: entry.source) ?? ContentDigest(high: 0, low: 0))
+            }
         }
-        guard let bundle = found[0], let comments = found[1] else { return nil }
+    }
+
+    /// The archives a reference names, when both are in the cache, with the references of each.
+    private func readReference(_ path: String) -> (MachineDownload, [String])? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        // Split as bytes: by Character, reading 200 references was a fifth of this step.
+        let tokens = text.utf8.split { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") }.compactMap { String($0) }
+        guard tokens.count == 4, tokens.allSatisfy(Self.isHex),
+              let bundle = found(tokens[0]), let comments = found(tokens[1]) else { return nil }
+        let keys = tokens[2...].map { cache + "/" + $0 + ".one" }
         // Marked in use now and then (the `stat` that sized them says when they were last), so
         // that a build of the same site elsewhere (serve's preview beside sync's public/) does
         // not prune what this one links.
         if Self.age(min(bundle.changed, comments.changed)) > Self.inUseMark {
-            for file in [path, bundle.download.path, comments.download.path] { FileSystem.touch(file) }
+            for file in [path, bundle.download.path, comments.download.path] + keys { FileSystem.touch(file) }
         }
-        return MachineDownload(bundle: bundle.download, comments: comments.download)
+        return (MachineDownload(bundle: bundle.download, comments: comments.download), keys)
+    }
+
+    private static func isHex(_ text: String) -> Bool {
+        text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+    }
+
+    /// The archive in the cache named by `digest`, if it is there.
+    private func found(_ digest: String) -> (download: BundleDownload, changed: Double)? {
+        guard digest.utf8.count == 64, Self.isHex(digest) else { return nil }
+        let archive = cache + "/" + digest + ".zip"
+        return FileSystem.status(archive).map { (BundleDownload(path: archive, size: $0.size, sha256: digest), $0.changed) }
     }
 
     /// Seconds since a file's `Status.changed`.
     private static func age(_ changed: Double) -> Double { Date().timeIntervalSince1970 - changed }
 
+    /// One archive of `entries`: found by the key of those entries (a `<key>.one` file naming
+    /// its digest), or zipped into the cache under the digest of its bytes.
+    private func archive(_ entries: [(path: String, source: String)], of machine: Machine,
+                         images: ProcessedImages) throws -> (made: BundleDownload, key: String, reference: String) {
+        var fingerprint = Self.fingerprint(of: machine)
+        Self.add(entries, images: images, to: &fingerprint)
+        let key = fingerprint.digest.description
+        let reference = cache + "/" + key + ".one"
+        if let text = try? String(contentsOfFile: reference, encoding: .utf8),
+           let (made, changed) = found(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            if Self.age(changed) > Self.inUseMark { for file in [reference, made.path] { FileSystem.touch(file) } }
+            return (made, key, reference)
+        }
+        let made = try zip(entries, of: machine)
+        try FileSystem.writeAtomically(Data((made.sha256 + "\n").utf8), to: reference)
+        return (made, key, reference)
+    }
+
     /// Zips `entries` into the cache under the digest of the archive's bytes.
-    private func archive(_ entries: [(path: String, source: String)], of machine: Machine) throws -> BundleDownload {
+    private func zip(_ entries: [(path: String, source: String)], of machine: Machine) throws -> BundleDownload {
+        Self.zipped.withLock { $0[cache, default: 0] += 1 }
         let temporary = cache + "/.\(machine.slug.prefix(32)).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         defer { try? FileSystem.unlinkIfPresent(temporary) }
         try Self.writing.withLock { try write(entries, of: machine, to: temporary) }
@@ -184,7 +235,7 @@ struct BundleDownloads: Sendable {
         let sha = SHA256Hex.of(data)
         let path = cache + "/" + sha + ".zip"
         // Never replaced in place: a published copy may be a link to it. One made again the same
-        // (the bundle's, after a comment) is marked in use, as a reference read is.
+        // is marked in use, as a reference read is.
         if FileSystem.size(of: path) != data.count { try FileSystem.rename(temporary, to: path) } else { FileSystem.touch(path) }
         return BundleDownload(path: path, size: data.count, sha256: sha)
     }

@@ -60,12 +60,13 @@ private struct GeneratedCatalog {
         var sourcesHashed = 0
         var machinesDigested = 0
         var partsRead = 0
+        var archivesZipped = 0
         /// The published files the sync wrote (new, or another file than before), and their bytes.
         var paths: Set<String> = []
         var bytes = 0
         var description: String {
             "\(written) outputs written, \(headsDecoded) heads decoded, \(partsRead) parts read, \(imagesKeyed) images keyed, \(imagesLookedUp) looked up, \(imageRowsWritten) image rows and \(snapshotRowsWritten) snapshot rows written, \(sourcesHashed) sources hashed, "
-                + "\(machinesDigested) machines' units digested, \(bytes) bytes in \(paths.sorted())"
+                + "\(machinesDigested) machines' units digested, \(archivesZipped) archives zipped, \(bytes) bytes in \(paths.sorted())"
         }
     }
 
@@ -85,7 +86,8 @@ private struct GeneratedCatalog {
             BuildStore.inputRowsWritten.withLock { $0.filter { $0.key.hasPrefix(cache + "/outputs/") }.values.reduce(0, +) }
         }
         let partsRead = { MachineLoader.partsRead.withLock { $0[site + "/content/machines"] ?? 0 } }
-        let before = (heads(), keyed(), hashed(), looked(), imageRows(), snapshotRows(), partsRead())
+        let zipped = { BundleDownloads.zipped.withLock { $0[cache + "/downloads"] ?? 0 } }
+        let before = (heads(), keyed(), hashed(), looked(), imageRows(), snapshotRows(), partsRead(), zipped())
         let published = Self.files(output)
         let inputs = builder.walkInputs()
         let report = try Syncer(siteRoot: site, source: Inbox.source(inbox, scratch: cache + "/sync/downloads"))
@@ -96,7 +98,7 @@ private struct GeneratedCatalog {
         return Cost(written: build.written, headsDecoded: heads() - before.0, imagesKeyed: keyed() - before.1,
                     imagesLookedUp: looked() - before.3, imageRowsWritten: imageRows() - before.4,
                     snapshotRowsWritten: snapshotRows() - before.5, sourcesHashed: hashed() - before.2, machinesDigested: build.machinesDigested,
-                    partsRead: partsRead() - before.6, paths: Set(written.keys), bytes: written.values.reduce(0) { $0 + $1.size })
+                    partsRead: partsRead() - before.6, archivesZipped: zipped() - before.7, paths: Set(written.keys), bytes: written.values.reduce(0) { $0 + $1.size })
     }
 
     /// Every file of the published tree, by path, with its inode and size: a file written
@@ -153,5 +155,7 @@ struct ScalingTests {
         // The commented part is read again from its files; its machine's other parts are taken
         // as the content cache stored them.
         #expect(large.partsRead == 1 && small.partsRead == 1, "100 parts: \(small); 1,000 parts: \(large)")
+        // The machine's comments are zipped again; its bundle's archive is found by its own key.
+        #expect(large.archivesZipped == 1 && small.archivesZipped == 1, "100 parts: \(small); 1,000 parts: \(large)")
     }
 }
