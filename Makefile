@@ -108,7 +108,7 @@ fuzz: deps
 check-site: build
 	python3 Tests/Quality/check_site.py --teardown $(TEARDOWN)
 
-## bench: time cold builds against Hugo and Teardown's rebuilds (on tmpfs and on disk), then the image stage; writes Benchmarks/results/ and the README tables
+## bench: time cold builds against Hugo and Teardown's rebuilds (on tmpfs and on disk), then the image stage; writes Benchmarks/results/ and the tables in Benchmarks/README.md
 bench: deps
 	$(SWIFT) build -c release --product teardown
 	python3 Benchmarks/bench.py --teardown .build/release/teardown --sizes $(SIZES) --runs $(RUNS)

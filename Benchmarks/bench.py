@@ -11,7 +11,7 @@ with its search index against Hugo followed by Pagefind over Hugo's output (what
 with search runs), and both without search (TEARDOWN_PAGEFIND empty). It reports the median
 wall time, pages per second and peak memory of each. Then it times Teardown's rebuild with
 no change and with one new comment, with and without search. Results go to Benchmarks/results/<date>.md and
-Benchmarks/results/latest.md, and into README.md between the bench markers.
+Benchmarks/results/latest.md, and into Benchmarks/README.md between the bench markers.
 
 Every cold build writes into a folder that has never existed and nothing is deleted while
 timing: on file systems without a journal, ext4 searches past recently deleted inodes on
@@ -80,14 +80,14 @@ def timed(command, cwd=None, stdin=None, env=None):
 
 
 def publish(text, names, marker, section):
-    """Writes `text` to Benchmarks/results/<name> for each name, and `section` into README.md
+    """Writes `text` to Benchmarks/results/<name> for each name, and `section` into Benchmarks/README.md
     between the `<!-- marker:start -->` and `<!-- marker:end -->` comments."""
     results = os.path.join(HERE, "results")
     os.makedirs(results, exist_ok=True)
     for name in names:
         with open(os.path.join(results, name), "w") as handle:
             handle.write(text)
-    readme = os.path.join(ROOT, "README.md")
+    readme = os.path.join(HERE, "README.md")
     with open(readme) as handle:
         current = handle.read()
     updated = re.sub(rf"(<!-- {marker}:start -->\n).*?(<!-- {marker}:end -->)", lambda m: m.group(1) + section + m.group(2),

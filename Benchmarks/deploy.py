@@ -10,7 +10,7 @@ once (awscli's max_concurrent_requests set to 8), and reads objects per second. 
 files one new comment, builds, and times `teardown deploy` to the prefix the first deploy
 wrote, and a comment posted to `teardown intake` until `teardown sync --deploy` has it in the
 bucket. Medians. Results go to Benchmarks/results/deploy-<date>.md and deploy-latest.md, and
-into README.md between the deploy markers.
+into Benchmarks/README.md between the deploy markers.
 """
 
 import argparse

@@ -12,7 +12,7 @@
 3. The image stage of a rebuild after a new comment, with --cached-photos photos, none
    changed: the build reports how long it spent on images.
 
-Results go to Benchmarks/results/images-<date>.md and images-latest.md, and into README.md
+Results go to Benchmarks/results/images-<date>.md and images-latest.md, and into Benchmarks/README.md
 between the images markers. Needs `vips` and `vipsthumbnail` (Debian libvips-tools).
 """
 

@@ -10,7 +10,7 @@ middle of the stack and drags it in circles with real mouse input (the DevTools 
 Input.dispatchMouseEvent, one move every 8 ms), while a requestAnimationFrame loop in the page
 records every frame's time. The target: 60 frames per second, a frame at most every 16.7 ms.
 Results go to Benchmarks/results/machine-view-<date>.md and machine-view-latest.md, and into
-README.md between the machine-view markers.
+Benchmarks/README.md between the machine-view markers.
 """
 
 import argparse

@@ -10,7 +10,7 @@ Both Teardown sites index their pages with Pagefind, as a real site does. The ta
 manual page costs no more than a catalog page. Also reported: the share of the manual's
 bytes spent on navigation (the tree is shared, not repeated), and the rebuild after one page
 changes. Results go to Benchmarks/results/manual-<date>.md and manual-latest.md, and into
-README.md between the manual markers.
+Benchmarks/README.md between the manual markers.
 """
 
 import argparse

@@ -15,7 +15,7 @@ place (tmpfs under /dev/shm, and this disk) copies the site there and times, as 
 - the peak memory of the one-comment sync against a cold build's.
 
 Medians of --runs runs. Results go to Benchmarks/results/rebuilds-<date>.md and rebuilds-latest.md,
-and into README.md between the rebuilds markers.
+and into Benchmarks/README.md between the rebuilds markers.
 """
 
 import argparse

@@ -11,7 +11,7 @@ with search as Teardown shards it by default and with
 the sites on the first place; for each of a few queries and each run, Chromium opens the search page with the
 query, its cache cleared, and the time from navigation to the first results listed is read
 in the page. Medians. Results go to Benchmarks/results/search-<date>.md and search-latest.md,
-and into README.md between the search markers.
+and into Benchmarks/README.md between the search markers.
 """
 
 import argparse
