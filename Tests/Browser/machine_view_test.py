@@ -4,6 +4,7 @@ The fixture press (Tests/TeardownKitTests/Fixtures/make-machine-view-fixture.py)
 a plate at the bottom, a core above it, and on top a frame whose middle is a transparent hole.
 Points below are in the machine's canvas units; `screen` maps them to the window.
 """
+import base64
 import shutil
 import struct
 import tempfile
@@ -16,7 +17,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from harness import FIXTURES, ServedSite, SiteTestCase, chromium
+from harness import ARTIFACTS, FIXTURES, ServedSite, SiteTestCase, chromium
 
 FRAME_BORDER = (110, 120)
 HOLE = (200, 120)            # transparent in the frame: the core shows
@@ -402,42 +403,142 @@ class MachineViewOnDiscussionPages(unittest.TestCase):
 
 
 class MachineViewHaloOnGlass(unittest.TestCase):
-    """A see-through part (a window at 12% opacity) keeps its see-through area clear when selected."""
+    """A see-through part keeps its see-through area as it was when selected: the halo rings its
+    outline and never fills it, whether its glass is too faint to count as the part (12%) or
+    counts as the part (20%, and the demo's tinted side panel)."""
 
-    def test_the_halo_rings_a_translucent_part_without_flooding_it(self):
+    def press_with_glass(self, opacity):
         work = Path(tempfile.mkdtemp(prefix="teardown-browser-"))
+        self.addCleanup(shutil.rmtree, work, ignore_errors=True)
         site = work / "site"
         shutil.copytree(FIXTURES / "machine-view", site)
+        alpha = round(opacity * 255)
+
         def frame(x, y):
             if not (100 <= x < 300 and 40 <= y < 210):
                 return (0, 0, 0, 0)
-            # The middle is glass: 12% opaque, below the alpha that makes a pixel part of the part.
-            return (40, 90, 160, 30) if (150 <= x < 250 and 80 <= y < 170) else (40, 90, 160, 255)
+            return (40, 90, 160, alpha) if (150 <= x < 250 and 80 <= y < 170) else (40, 90, 160, 255)
         write_png(site / "content/machines/press/parts/frame/frame.png", 400, 300, frame)
-        served = ServedSite(site, "machines/press/machine.json", copy=False)
+        return ServedSite(site, "machines/press/machine.json", copy=False)
+
+    def open(self, served, machine, parts):
         browser = chromium()
-        try:
-            browser.get(served.base + "machines/press/")
-            WebDriverWait(browser, 10).until(lambda b: b.execute_script(
-                "const i = [...document.querySelectorAll('.mv-part img')];"
-                "return i.length === 3 && i.every(i => i.complete && i.naturalWidth > 0)"))
-            browser.execute_script("document.querySelector('.machine-view').machineView.select("
-                                   "document.querySelector('.machine-view').machineView.parts.find(p => p.slug === 'frame'))")
-            WebDriverWait(browser, 10).until(lambda b: b.execute_script("return !document.querySelector('.mv-halo').hidden"))
-            alpha = """
-                const halo = document.querySelector('.mv-halo');
-                const scale = halo.width / parseFloat(halo.style.width);
-                const [x, y] = arguments;
-                const at = (v, origin) => Math.floor((v - parseFloat(origin)) * scale);
-                return halo.getContext('2d').getImageData(at(x, halo.style.left), at(y, halo.style.top), 1, 1).data[3];"""
-            self.assertEqual(browser.execute_script(alpha, 200, 125), 0, "the middle of the glass stays clear")
-            self.assertEqual(browser.execute_script(alpha, 170, 100), 0, "near the glass's edge too")
-            self.assertGreater(browser.execute_script(alpha, 99, 125), 0, "the ring runs outside the frame")
-            self.assertGreater(browser.execute_script(alpha, 151, 125), 0, "and inside the glass's edge")
-        finally:
-            browser.quit()
-            served.stop()
-            shutil.rmtree(work, ignore_errors=True)
+        self.addCleanup(browser.quit)
+        browser.get(served.base + f"machines/{machine}/")
+        WebDriverWait(browser, 30).until(lambda b: b.execute_script(
+            "const i = [...document.querySelectorAll('.mv-part img')];"
+            f"return i.length === {parts} && i.every(i => i.complete && i.naturalWidth > 0)"))
+        browser.execute_script("document.querySelector('.mv-viewport').scrollIntoView({block: 'center'})")
+        return browser
+
+    def select(self, browser, slug):
+        browser.execute_script("const view = document.querySelector('.machine-view').machineView;"
+                               f"view.select(view.parts.find(p => p.slug === '{slug}'))")
+        WebDriverWait(browser, 10).until(lambda b: b.execute_script("return !document.querySelector('.mv-halo').hidden"))
+        browser.execute_script(DRAWN)
+
+    def halo_alpha(self, browser, x, y):
+        return browser.execute_script("""
+            const halo = document.querySelector('.mv-halo');
+            const scale = halo.width / parseFloat(halo.style.width);
+            const [x, y] = arguments;
+            const at = (v, origin) => Math.floor((v - parseFloat(origin)) * scale);
+            return halo.getContext('2d').getImageData(at(x, halo.style.left), at(y, halo.style.top), 1, 1).data[3];""", x, y)
+
+    def screen_pixels(self, browser, points, width):
+        """The colours on screen at canvas points of a machine `width` units wide, a pixel each."""
+        world = browser.execute_script(DRAWN + """
+            const box = document.querySelector('.mv-world').getBoundingClientRect();
+            return {left: box.left + scrollX, top: box.top + scrollY, width: box.width};""")
+        unit = world["width"] / width
+        colours = []
+        for x, y in points:
+            clip = {"x": int(world["left"] + x * unit), "y": int(world["top"] + y * unit), "width": 1, "height": 1, "scale": 1}
+            shot = browser.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "clip": clip})
+            colours.append(read_png(base64.b64decode(shot["data"]))(0, 0))
+        return colours
+
+    def assertUnchanged(self, before, after, where):
+        self.assertLessEqual(max(abs(a - b) for a, b in zip(before, after)), 4, f"{where}: {before} became {after}")
+
+    def assertRed(self, colour, where):
+        r, g, b = colour
+        self.assertTrue(r > 150 and g < 90 and b < 90, f"{where}: {colour} is not the halo's red")
+
+    def test_faint_glass_too_faint_to_be_the_part_is_ringed_inside_and_out(self):
+        served = self.press_with_glass(0.12)
+        self.addCleanup(served.stop)
+        browser = self.open(served, "press", 3)
+        self.select(browser, "frame")
+        self.assertEqual(self.halo_alpha(browser, 200, 125), 0, "the middle of the glass stays clear")
+        self.assertEqual(self.halo_alpha(browser, 170, 100), 0, "near the glass's edge too")
+        self.assertGreater(self.halo_alpha(browser, 99, 125), 0, "the ring runs outside the frame")
+        self.assertGreater(self.halo_alpha(browser, 151, 125), 0, "and inside the glass's edge")
+
+    def test_tinted_glass_that_is_the_part_shows_through_unchanged_and_only_its_outline_is_red(self):
+        served = self.press_with_glass(0.20)
+        self.addCleanup(served.stop)
+        browser = self.open(served, "press", 3)
+        points = [(200, 125), (160, 90), (240, 160), (99, 125)]
+        before = self.screen_pixels(browser, points, 400)
+        self.select(browser, "frame")
+        after = self.screen_pixels(browser, points, 400)
+        for point, was, now in zip(points[:3], before, after):
+            self.assertUnchanged(was, now, f"the glass at {point}")
+        self.assertRed(after[3], "the frame's outer edge")
+
+    def test_the_demo_side_panel_keeps_the_parts_behind_it_visible(self):
+        served = ServedSite(FIXTURES.parents[3], "machines/personal-computer/machine.json")
+        self.addCleanup(served.stop)
+        parts = len(list((FIXTURES.parents[3] / "content/machines/personal-computer/parts").iterdir()))
+        browser = self.open(served, "personal-computer", parts)
+        # The panel is 500 x 536 from (150, 40) on an 800 x 600 canvas: its glass is 13% blue
+        # with a glare; the motherboard and the cards lie behind it.
+        points = [(400, 300), (300, 200), (520, 420), (250, 500)]
+        before = self.screen_pixels(browser, points, 800)
+        self.select(browser, "side-panel")
+        after = self.screen_pixels(browser, points, 800)
+        for point, was, now in zip(points, before, after):
+            self.assertUnchanged(was, now, f"behind the glass at {point}")
+        (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(ARTIFACTS / "screenshots/halo-on-glass.png"))
+        # Its outline is ringed: somewhere left of the pane's edge, past its soft shadow, is red.
+        edge = self.screen_pixels(browser, [(x, 300) for x in range(110, 160)], 800)
+        self.assertTrue(any(r > 150 and g < 90 and b < 90 for r, g, b in edge), f"no red along the panel's left edge: {edge}")
+
+
+def read_png(data):
+    """A PNG (8 bits a channel, RGB or RGBA, not interlaced) as a function (x, y) -> (r, g, b)."""
+    width, height, depth, kind, _, _, interlace = struct.unpack(">IIBBBBB", data[16:29])
+    assert depth == 8 and kind in (2, 6) and not interlace, "an unexpected PNG"
+    channels = 4 if kind == 6 else 3
+    compressed, at = b"", 8
+    while at < len(data):
+        length, chunk = struct.unpack(">I4s", data[at:at + 8])
+        if chunk == b"IDAT":
+            compressed += data[at + 8:at + 8 + length]
+        at += 12 + length
+    raw, stride = zlib.decompress(compressed), width * channels
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        line = raw[y * (stride + 1):(y + 1) * (stride + 1)]
+        kind_of_filter, row = line[0], bytearray(line[1:])
+        for i in range(stride):
+            left = row[i - channels] if i >= channels else 0
+            up, corner = previous[i], previous[i - channels] if i >= channels else 0
+            if kind_of_filter == 1:
+                row[i] = (row[i] + left) & 255
+            elif kind_of_filter == 2:
+                row[i] = (row[i] + up) & 255
+            elif kind_of_filter == 3:
+                row[i] = (row[i] + (left + up) // 2) & 255
+            elif kind_of_filter == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                row[i] = (row[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
+        rows.append(row)
+        previous = row
+    return lambda x, y: tuple(rows[y][x * channels:x * channels + 3])
 
 
 def write_png(path, width, height, pixel):

@@ -165,8 +165,8 @@
       this.update();
     }
 
-    // Paints the selected part's halo: its silhouette in red, grown by a few screen pixels,
-    // less the part itself, at about the screen's resolution.
+    // Paints the selected part's halo: a red ring along its outline, its silhouette grown by a
+    // few screen pixels less the silhouette and the part itself, at about the screen's resolution.
     paintHalo() {
       const part = this.selected, halo = this.halo;
       if (!part || !part.bounds) { halo.hidden = true; return; }
@@ -197,7 +197,11 @@
         const angle = step * Math.PI / 8;
         context.drawImage(silhouette, reach * Math.cos(angle), reach * Math.sin(angle));
       }
+      // The part is cut out of the ring twice: its silhouette whole, so that a tinted pane
+      // (glass at 13-20% that counts as the part) shows through clear instead of red, and
+      // the part as drawn, so that its soft edge below the silhouette's alpha meets the ring.
       context.globalCompositeOperation = 'destination-out';
+      context.drawImage(silhouette, 0, 0);
       context.drawImage(drawn, 0, 0);
       Object.assign(halo.style, { left: `${bounds.x - margin}px`, top: `${bounds.y - margin}px`,
         width: `${width}px`, height: `${height}px` });
