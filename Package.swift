@@ -11,7 +11,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
@@ -36,6 +35,9 @@ let package = Package(
         .target(name: "CTeardownImage", dependencies: ["CVips"]),
         // Linux calls Swift cannot reach directly (renameat2, statx), behind a plain C header.
         .target(name: "CTeardownSystem"),
+        // SHA-256 and MD5 from the system's libcrypto, which libcurl loads anyway: swift-crypto
+        // compiles its own copy of BoringSSL, a third of a fresh clone's first build.
+        .target(name: "CTeardownDigest", linkerSettings: [.linkedLibrary("crypto")]),
         // Downloads from http(s) and ftp inboxes; libcurl's options are variadic, so C sets them.
         .target(name: "CTeardownFetch", linkerSettings: [.linkedLibrary("curl")]),
         // The default theme ships inside the binary's resource bundle, so a site
@@ -53,8 +55,8 @@ let package = Package(
                 "CTeardownSystem",
                 "CTeardownFetch",
                 "CTeardownImage",
+                "CTeardownDigest",
                 "TeardownThemes",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -82,8 +84,6 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // A channel handler of its own caps the connections of one address.
                 .product(name: "NIOCore", package: "swift-nio"),
-                // The inbox token is compared by digest, in constant time.
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("openapi.json")]

@@ -133,7 +133,11 @@ struct KillTests {
         var delays = Delays("killed syncs")
         for _ in 0..<10 {
             try Self.runAndKill(["sync", "--site", site.path, "--from", inbox.path], within: 200_000, delays: &delays)
-            for (path, data) in Self.snapshot(site.appendingPathComponent("content")) where path.contains("/comments/") {
+            // A write killed mid-way leaves its hidden temporary (`.<name>.tmp-<pid>`), which the
+            // loader skips and the next write of that name removes (the snapshots compared at
+            // the end hold none); the comments themselves are whole or absent.
+            for (path, data) in Self.snapshot(site.appendingPathComponent("content"))
+            where path.contains("/comments/") && !(path as NSString).lastPathComponent.hasPrefix(".") {
                 #expect(String(decoding: data, as: UTF8.self).hasSuffix("\n"), "\(path) is whole")
             }
             #expect(try TeardownBinary.run(["check", "--site", site.path]).status == 0, "the content still loads")

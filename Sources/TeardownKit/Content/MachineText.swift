@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The text of a machine and its parts: descriptions, specifications and comments. Only the

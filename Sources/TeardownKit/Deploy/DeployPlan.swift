@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// What a deploy will do: each upload, replacement and deletion with its size and reason,
@@ -65,6 +64,6 @@ public struct DeployPlan: Sendable {
 
     private static func md5(_ path: String) -> String? {
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
-        return Insecure.MD5.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        return SHA256.md5(data).map { String(format: "%02x", $0) }.joined()
     }
 }

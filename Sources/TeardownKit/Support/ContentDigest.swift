@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The first 128 bits of a SHA-256: names a build input or output in the build manifest.
@@ -17,13 +16,11 @@ public struct ContentDigest: Hashable, Sendable, CustomStringConvertible {
         self = fingerprint.digest
     }
 
-    init(_ hash: SHA256.Digest) {
+    init(_ hash: [UInt8]) {
         var high: UInt64 = 0
         var low: UInt64 = 0
-        hash.withUnsafeBytes { bytes in
-            for index in 0..<8 { high = high << 8 | UInt64(bytes[index]) }
-            for index in 8..<16 { low = low << 8 | UInt64(bytes[index]) }
-        }
+        for index in 0..<8 { high = high << 8 | UInt64(hash[index]) }
+        for index in 8..<16 { low = low << 8 | UInt64(hash[index]) }
         self.init(high: high, low: low)
     }
 
@@ -123,7 +120,7 @@ public enum SHA256Hex {
         return hex(hasher.finalize())
     }
 
-    private static func hex(_ digest: SHA256.Digest) -> String {
+    private static func hex(_ digest: [UInt8]) -> String {
         digest.map { byte in
             let digits = String(byte, radix: 16)
             return digits.count == 1 ? "0" + digits : digits
