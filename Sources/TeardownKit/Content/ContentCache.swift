@@ -12,7 +12,7 @@ import Foundation
 /// are written to a temporary file and renamed, so a kill leaves each one whole or absent.
 struct ContentCache: Sendable {
     /// Bumped whenever the stored form of loaded content changes.
-    static let format = "teardown-content 5"
+    static let format = "teardown-content 6"
 
     let folder: String
     let key: ContentDigest

@@ -14,20 +14,33 @@ struct ManualLoader {
         // Pages are independent files: they are read and parsed on all cores, kept in file order.
         let loaded = ParallelMap.map(files) { file, slug -> (ManualPage?, [Diagnostic]) in
             var local: [Diagnostic] = []
-            let page = loadPage(file, slug: slug, diagnostics: &local)
+            let page = loadPage(file, slug: slug, root: folder, diagnostics: &local)
             return (page, local)
         }
         diagnostics += loaded.flatMap(\.1)
-        let pages = removingDuplicateAddresses(loaded.compactMap(\.0), diagnostics: &diagnostics)
-        let lookup = ManualPageLookup(pages)
+        var pages = removingDuplicateAddresses(loaded.compactMap(\.0), diagnostics: &diagnostics)
         let summary = folder.appending("SUMMARY.md")
-        let tree: (entries: [Manual.Entry], listed: [Int])
-        if TextFile.exists(summary.absolutePath), let text = TextFile.read(summary, diagnostics: &diagnostics) {
-            tree = summaryTree(SummaryParser.parse(text, file: summary, diagnostics: &diagnostics), summary: summary,
-                               lookup: lookup, diagnostics: &diagnostics)
-        } else {
-            tree = folderTree(pages, lookup: lookup)
+        let summaryText = TextFile.exists(summary.absolutePath) ? TextFile.read(summary, diagnostics: &diagnostics) : nil
+        func makeTree(_ diagnostics: inout [Diagnostic]) -> (entries: [Manual.Entry], listed: [Int]) {
+            let lookup = ManualPageLookup(pages)
+            if let summaryText {
+                return summaryTree(SummaryParser.parse(summaryText, file: summary, diagnostics: &diagnostics), summary: summary,
+                                   lookup: lookup, diagnostics: &diagnostics)
+            }
+            return folderTree(pages, lookup: lookup)
         }
+        var scratch: [Diagnostic] = []
+        var tree = makeTree(&scratch)
+        // A Markdown file that SUMMARY.md leaves out and another page includes is a snippet, as
+        // in mdBook: part of the pages that include it, not a page of its own.
+        let included = Set(pages.flatMap { page in page.body.origins.map(\.file).filter { $0 != page.body.file } })
+        let listed = Set(tree.listed)
+        if summaryText != nil, pages.indices.contains(where: { !listed.contains($0) && included.contains(pages[$0].body.file) }) {
+            pages = pages.indices.filter { listed.contains($0) || !included.contains(pages[$0].body.file) }.map { pages[$0] }
+            scratch = []
+            tree = makeTree(&scratch)
+        }
+        diagnostics += scratch
         var order: [Int] = []
         var seen = Set<Int>()
         for index in tree.listed where seen.insert(index).inserted { order.append(index) }
@@ -78,7 +91,7 @@ struct ManualLoader {
         }
     }
 
-    private func loadPage(_ file: SourceFile, slug: String, diagnostics: inout [Diagnostic]) -> ManualPage? {
+    private func loadPage(_ file: SourceFile, slug: String, root: SourceFile, diagnostics: inout [Diagnostic]) -> ManualPage? {
         guard let split = FrontMatter.read(file, diagnostics: &diagnostics) else { return nil }
         var title: String?
         var weight = 0
@@ -95,7 +108,8 @@ struct ManualLoader {
         var path = slug.split(separator: "/").map(String.init)
         if path.last == "index" || path.last == "README" { path.removeLast() }
         return ManualPage(slug: slug, path: path, title: title ?? heading ?? Self.title(fromName: file.stem), weight: weight,
-                          body: MarkdownSource(text: split.body, file: file, firstLine: split.bodyLine))
+                          body: ManualDirectives(root: root).expand(split.body, file: file, firstLine: split.bodyLine,
+                                                                    diagnostics: &diagnostics))
     }
 
     static func title(fromName name: String) -> String {

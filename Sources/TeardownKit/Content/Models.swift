@@ -4,6 +4,31 @@ public struct MarkdownSource: Sendable, Hashable, Codable {
     public let file: SourceFile
     /// Line of `file` on which `text` starts.
     public let firstLine: Int
+    /// Where runs of lines came from, when the text was put together from several files (a
+    /// manual page with `{{#include}}`s): empty when every line is `file`'s, from `firstLine` on.
+    public var origins: [LineOrigin] = []
+
+    public struct LineOrigin: Sendable, Hashable, Codable {
+        /// The line of `text`, from 1, where the run starts.
+        public let line: Int
+        public let file: SourceFile
+        public let fileLine: Int
+    }
+
+    public init(text: String, file: SourceFile, firstLine: Int, origins: [LineOrigin] = []) {
+        self.text = text
+        self.file = file
+        self.firstLine = firstLine
+        self.origins = origins
+    }
+
+    /// Where line `line` (from 1) of `text` is in its file.
+    public func location(line: Int, column: Int) -> SourceLocation {
+        guard let origin = origins.last(where: { $0.line <= line }) else {
+            return file.location(line: firstLine + line - 1, column: column)
+        }
+        return origin.file.location(line: origin.fileLine + line - origin.line, column: column)
+    }
 }
 
 /// A community comment, or a designer's description shown as the first entry of a discussion.

@@ -34,6 +34,9 @@ public enum Problem: Hashable, Sendable, Codable {
     case summaryMissingPage(String)
     case notInSummary
     case brokenLink(String, reason: String)
+    /// An mdBook directive Teardown does not expand (`{{#title}}`, a preprocessor's own).
+    case unsupportedDirective(String)
+    case directiveFailed(String, reason: String)
     case reservedName(String, use: String)
     case searchUnavailable(reason: String)
     case searchFailed(reason: String)
@@ -92,6 +95,9 @@ public enum Problem: Hashable, Sendable, Codable {
         case .summaryMissingPage(let link): "SUMMARY.md lists '\(link)', which does not exist; it is shown as a draft"
         case .notInSummary: "page is not listed in SUMMARY.md: it is published, but not in the navigation"
         case .brokenLink(let link, let reason): "broken link '\(link)': \(reason)"
+        case .unsupportedDirective(let name):
+            "'{{#\(name)}}' is not a directive Teardown knows (include, rustdoc_include and playground are); it is shown as written"
+        case .directiveFailed(let name, let reason): "'{{#\(name)}}' is left out: \(reason)"
         case .reservedName(let name, let use): "'\(name)' is reserved for \(use); rename the file or folder"
         case .searchUnavailable(let reason):
             "search is unavailable: \(reason); the search page says so (set 'search: false' to turn search off)"

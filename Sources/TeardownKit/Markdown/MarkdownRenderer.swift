@@ -123,7 +123,56 @@ public struct MarkdownRenderer: Sendable {
         Self.inlineLock.unlock()
         guard let document = finished else { return nil }
         defer { cmark_node_free(document) }
+        Self.markAlerts(document)
         return body(document, parser, options)
+    }
+
+    /// GitHub's alerts: a quote whose first line is `[!NOTE]`, `[!TIP]`, `[!IMPORTANT]`,
+    /// `[!WARNING]` or `[!CAUTION]` becomes a titled box, its first line taken out.
+    static let alertKinds = ["NOTE": "Note", "TIP": "Tip", "IMPORTANT": "Important", "WARNING": "Warning", "CAUTION": "Caution"]
+
+    private static func markAlerts(_ document: OpaquePointer) {
+        var quotes: [OpaquePointer] = []
+        guard let iterator = cmark_iter_new(document) else { return }
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            if event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_BLOCK_QUOTE {
+                quotes.append(node)
+            }
+        }
+        cmark_iter_free(iterator)
+        for quote in quotes {
+            guard let paragraph = cmark_node_first_child(quote), cmark_node_get_type(paragraph) == CMARK_NODE_PARAGRAPH else { continue }
+            // The marker's text may come in pieces ("[", "!NOTE", "]"): read up to the first line's end.
+            var marker = "", leading: [OpaquePointer] = []
+            var next = cmark_node_first_child(paragraph)
+            while let node = next, cmark_node_get_type(node) == CMARK_NODE_TEXT {
+                marker += cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+                leading.append(node)
+                next = cmark_node_next(node)
+            }
+            let kind = marker.trimmingCharacters(in: .whitespaces)
+            guard kind.hasPrefix("[!"), kind.hasSuffix("]"), let title = alertKinds[String(kind.dropFirst(2).dropLast()).uppercased()],
+                  next == nil || [CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK].contains(cmark_node_get_type(next!)),
+                  let box = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { continue }
+            for node in leading + [next].compactMap({ $0 }) {
+                cmark_node_unlink(node)
+                cmark_node_free(node)
+            }
+            if cmark_node_first_child(paragraph) == nil {
+                cmark_node_unlink(paragraph)
+                cmark_node_free(paragraph)
+            }
+            let name = title.lowercased()
+            _ = cmark_node_set_on_enter(box, "<div class=\"alert alert-\(name)\" role=\"note\">\n<p class=\"alert-title\">\(title)</p>")
+            _ = cmark_node_set_on_exit(box, "</div>")
+            while let child = cmark_node_first_child(quote) {
+                cmark_node_unlink(child)
+                _ = cmark_node_append_child(box, child)
+            }
+            _ = cmark_node_insert_before(quote, box)
+            cmark_node_unlink(quote)
+            cmark_node_free(quote)
+        }
     }
 
     private static let anchor = Array("<a href=".utf8)

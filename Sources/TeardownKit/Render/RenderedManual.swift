@@ -40,7 +40,7 @@ struct RenderedManual: Sendable {
             for link in document.links {
                 if case .broken(let reason) = resolve(link.destination, from: index) {
                     diagnostics.append(.warning(.brokenLink(link.destination, reason: reason),
-                                                at: page.body.file.location(line: page.body.firstLine + link.line - 1,
+                                                at: page.body.location(line: link.line,
                                                                             column: max(1, link.column))))
                 }
             }
