@@ -58,6 +58,47 @@ class SearchTest(SiteTestCase):
         self.assertEqual(titles.count("DVD drive"), 1, titles)
         self.assertIn("DVD drive — Personal computer: discussion, page 2", titles)
 
+    def test_a_dozen_queries_find_what_a_reader_means_with_excerpts_of_the_text(self):
+        # Query, the title the first result must have (or one of the first two), and a word of its excerpt.
+        expected = [
+            ("thermostat", ["Switch and thermostat"], "bimetallic"),
+            ("kettle", ["Electric kettle"], "kettle"),
+            ("fan", ["Case fan", "Desk fan"], "fan"),
+            ("side panel", ["Side panel"], "glass"),
+            ("motherboard", ["Motherboard"], "motherboard"),
+            ("thumbscrews", ["Thumbscrews"], "screws"),
+            ("rpm", ["Hard disk", "Motor", "CPU cooler", "Case fan"], "rpm"),
+            ("glass", ["Side panel"], "glass"),
+            ("power supply", ["Power supply"], "power"),
+            ("heatsink", ["Chipset heatsink"], "aluminium"),
+            ("sync", ["Syncing community content"], "sync"),
+            ("blades", ["Blades"], "blade"),
+        ]
+        furniture = ["Designed by", "License:", "Specifications", "Discussion", "No comments yet", "Photos", "Designer",
+                     "Parts A", "Download"]
+        for query, titles, word in expected:
+            self.search(query)
+            items = self.items()
+            self.assertTrue(items, query)
+            first = [item.find_element(By.TAG_NAME, "a").text for item in items[:2]]
+            self.assertTrue(first[0] in titles or (len(titles) > 1 and set(titles) & set(first)), f"'{query}': {first}")
+            excerpt = items[0].find_element(By.TAG_NAME, "p").text
+            self.assertIn(word, excerpt.lower(), f"'{query}': {excerpt}")
+            for item in items:
+                text = item.find_element(By.TAG_NAME, "p").text
+                for phrase in furniture:
+                    self.assertNotIn(phrase, text, f"'{query}': {text}")
+
+    def test_a_later_discussion_page_is_found_by_its_comments_not_by_the_page_around_them(self):
+        self.search("dvd drive")
+        later = [item for item in self.items() if "discussion, page 2" in item.find_element(By.TAG_NAME, "a").text]
+        self.assertTrue(later, [item.text for item in self.items()])
+        for item in later:
+            excerpt = item.find_element(By.TAG_NAME, "p").text
+            # Its parts list, specifications and tags are the first page's; only its comments are indexed.
+            for phrase in ["Read speed", "Laser wavelength", "storage. optical"]:
+                self.assertNotIn(phrase, excerpt)
+
     def test_more_results_than_twenty_are_shown_on_request(self):
         status = self.search("the")
         total = int(status.split()[0])

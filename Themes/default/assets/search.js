@@ -123,7 +123,8 @@
         var left = search.results.length - list.children.length;
         more.hidden = left <= 0;
         more.disabled = false;
-        more.textContent = "Show " + Math.min(left, pageSize) + " more of " + left;
+        // "Show 2 more of 2" said the same number twice: the rest is given only when there is more than a page of it.
+        more.textContent = left > pageSize ? "Show " + pageSize + " more of " + left : "Show " + left + " more";
       });
   }
 
