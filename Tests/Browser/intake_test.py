@@ -120,11 +120,11 @@ class IntakeTest(unittest.TestCase):
         browser = self.browser(script=False)
         browser.get(self.base + PART)
         form = browser.find_element(By.CSS_SELECTOR, "form[action$='/forms/comment']")
-        form.find_element(By.NAME, "author").send_keys("A name far too long for the limit")
+        form.find_element(By.NAME, "author").send_keys("A name far too long for the limit of forty")
         form.find_element(By.NAME, "body").send_keys("Keep this text")
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         wait_for(browser, "return document.querySelector('h1') && document.querySelector('h1').textContent", "Not sent")
-        self.assertIn("must be 1-10 characters long", browser.find_element(By.CSS_SELECTOR, "[role=alert]").text)
+        self.assertIn("must be 1-40 characters long", browser.find_element(By.CSS_SELECTOR, "[role=alert]").text)
         self.assertEqual(browser.find_element(By.NAME, "body").get_attribute("value"), "Keep this text")
         self.assertNotIn("Keep this text", self.inbox_text())
 

@@ -36,6 +36,10 @@ class PhoneHeader(unittest.TestCase):
             self.assertLess(abs(element.rect["y"] + element.rect["height"] / 2
                                 - (brand.rect["y"] + brand.rect["height"] / 2)), 12)
         self.assertGreater(search.rect["width"], 120)
+        # The site's name is shown whole, on two lines if need be, not cut to "Teardown d…".
+        self.assertTrue(self.browser.execute_script(
+            "const b = arguments[0]; return b.scrollWidth <= b.clientWidth + 1 && b.scrollHeight <= b.clientHeight + 1;", brand),
+            brand.text)
         links = header.find_elements(By.CSS_SELECTOR, "nav a")
         self.assertFalse(any(link.is_displayed() for link in links))
         h1 = self.browser.find_element(By.TAG_NAME, "h1")

@@ -12,6 +12,17 @@ struct CLITests {
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
     }
 
+    @Test("A mistyped command names the one it most likely meant; a made-up one is refused plainly, its text made safe")
+    func mistypedCommand() throws {
+        let typo = try TeardownBinary.run(["bild"])
+        #expect(typo.status == 64)
+        #expect(typo.stderr == "error: unknown command 'bild'; did you mean 'build'? ('teardown help' lists them)\n", "\(typo.stderr)")
+        let other = try TeardownBinary.run(["xyzzy\u{1B}[31m"])
+        #expect(other.status == 64)
+        #expect(other.stderr == "error: unknown command 'xyzzy\\u{1B}[31m' ('teardown help' lists them)\n", "\(other.stderr)")
+        #expect(try TeardownBinary.run(["help"]).status == 0)
+    }
+
     @Test("Every command has help", arguments: [["build"], ["check"], ["sync"], ["serve"], ["intake"], ["moderate"],
                                                 ["new", "site"], ["new", "machine"]])
     func help(_ command: [String]) throws {
@@ -101,6 +112,25 @@ struct CLITests {
 
         let elsewhere = try TeardownBinary.run(["moderate", "--inbox", inbox.deletingLastPathComponent().path])
         #expect(elsewhere.status != 0 && elsewhere.stderr.contains("is not an intake inbox"))
+    }
+
+    @Test("moderate list shows a held photo's file, pixel size and weight, so the moderator can look at it")
+    func moderatePhoto() throws {
+        let inbox = TeardownBinary.temporaryFolder().appendingPathComponent("inbox")
+        let id = "20261121-101500-abcdef012345"
+        let held = inbox.appendingPathComponent(".pending/\(id)")
+        try FileManager.default.createDirectory(at: held, withIntermediateDirectories: true)
+        try Data(#"{"version": 1, "submissions": []}"#.utf8).write(to: inbox.appendingPathComponent("manifest.json"))
+        try Data("machine: box\nauthor: Ada\ndate: 2026-11-21T10:15:00Z\ncaption: The lid, open\n".utf8)
+            .write(to: held.appendingPathComponent("\(id).photo.yaml"))
+        // A PNG's signature and header: 640 by 480 pixels.
+        var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])
+        png += Data([0, 0, 0x02, 0x80, 0, 0, 0x01, 0xE0, 8, 6, 0, 0, 0]) + Data(repeating: 0, count: 1200)
+        try png.write(to: held.appendingPathComponent("\(id).png"))
+        let list = try TeardownBinary.run(["moderate", "--inbox", inbox.path])
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("\(id)  photo") && list.stdout.contains("caption: The lid, open"), "\(list.stdout)")
+        #expect(list.stdout.contains("    \(held.path)/\(id).png (640 × 480 px, 1 KB)"), "\(list.stdout)")
     }
 
     @Test("check --strict reports warnings as errors and exits 1")

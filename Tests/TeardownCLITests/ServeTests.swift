@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// Runs `teardown serve` on a scratch copy of the demo site and talks to it with curl.
@@ -84,14 +85,40 @@ struct ServeTests {
         }
     }
 
-    @Test("A port in use is refused before the build, with a port to try; a port out of range is refused")
+    /// A socket listening on 127.0.0.1:port, or -1 when the port is taken.
+    static func listen(port: Int) -> Int32 {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, Glibc.listen(socket, 1) == 0 else {
+            close(socket)
+            return -1
+        }
+        return socket
+    }
+
+    @Test("A port in use is refused before the build, with a free port to try; a port out of range is refused")
     func ports() throws {
         let server = try Server()
         defer { server.stop() }
         let site = server.site.path
+        // The next port up is taken too: the one suggested is free.
+        let next = Self.listen(port: server.port + 1)
+        defer { if next >= 0 { close(next) } }
         let taken = try TeardownBinary.run(["serve", "--site", site, "--port", "\(server.port)"])
         #expect(taken.status == 1)
-        #expect(taken.stderr == "error: port \(server.port) is in use on 127.0.0.1; try --port \(server.port + 1)\n", "\(taken.stderr)")
+        let suggested = taken.stderr.split(separator: " ").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+        #expect(taken.stderr == "error: port \(server.port) is in use on 127.0.0.1; port \(suggested) is free: try --port \(suggested)\n",
+                "\(taken.stderr)")
+        #expect(suggested != server.port + 1 || next < 0, "the taken port \(server.port + 1) is not suggested")
+        let probe = Self.listen(port: suggested)
+        #expect(probe >= 0, "port \(suggested) is free")
+        if probe >= 0 { close(probe) }
         #expect(!taken.stdout.contains("Built"), "refused before building")
         let intake = try TeardownBinary.run(["intake", "--site", site, "--inbox", site + "/inbox", "--port", "\(server.port)"])
         #expect(intake.status == 1)

@@ -123,7 +123,13 @@ extension Array: BinaryReadable where Element: BinaryReadable {
 
 extension MarkdownSource: BinaryReadable {
     init(reading source: BinaryDecoder.Source) throws {
-        self.init(text: try source.string(), file: try source.read(), firstLine: try source.signed())
+        self.init(text: try source.string(), file: try source.read(), firstLine: try source.signed(), origins: try source.array())
+    }
+}
+
+extension MarkdownSource.LineOrigin: BinaryReadable {
+    init(reading source: BinaryDecoder.Source) throws {
+        self.init(line: try source.signed(), file: try source.read(), fileLine: try source.signed())
     }
 }
 

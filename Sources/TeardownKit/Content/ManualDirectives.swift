@@ -32,8 +32,18 @@ struct ManualDirectives {
             if let last = origins.last, last.file == file, last.fileLine + (lines.count + 1 - last.line) == line { return }
             origins.append(.init(line: lines.count + 1, file: file, fileLine: line))
         }
+        // Inside code (a fenced block, or between backticks) an unknown directive is text about
+        // templates (Mustache's `{{#tags}}`), not a mistake: it is kept without a warning.
+        var fence: Substring?
         for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = firstLine + offset
+            let trimmed = line.drop { $0 == " " }
+            if let open = fence {
+                if trimmed.hasPrefix(open) { fence = nil }
+            } else if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
+                fence = trimmed.prefix { $0 == trimmed.first }
+            }
+            let inFence = fence != nil
             guard line.contains("{{") else {
                 mark(number)
                 lines.append(String(line))
@@ -63,7 +73,8 @@ struct ManualDirectives {
                 let argument = words.count > 1 ? words[1].trimmingCharacters(in: .whitespaces) : ""
                 let location = file.location(line: number, column: line.distance(from: line.startIndex, to: open.lowerBound) + 1)
                 guard Self.supported.contains(name) else {
-                    diagnostics.append(.warning(.unsupportedDirective(name), at: location))
+                    let inCode = inFence || line[..<open.lowerBound].filter { $0 == "`" }.count % 2 == 1
+                    if !inCode { diagnostics.append(.warning(.unsupportedDirective(name), at: location)) }
                     output += raw
                     continue
                 }

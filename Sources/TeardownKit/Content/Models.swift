@@ -13,6 +13,12 @@ public struct MarkdownSource: Sendable, Hashable, Codable {
         public let line: Int
         public let file: SourceFile
         public let fileLine: Int
+
+        public init(line: Int, file: SourceFile, fileLine: Int) {
+            self.line = line
+            self.file = file
+            self.fileLine = fileLine
+        }
     }
 
     public init(text: String, file: SourceFile, firstLine: Int, origins: [LineOrigin] = []) {

@@ -82,10 +82,11 @@ public struct PhotoSettings: Sendable, Equatable {
     public init() {}
 }
 
-/// Limits on community submissions; the defaults are the original mobile application's.
+/// Limits on community submissions; the comment limits are the original mobile application's.
 public struct CommunityLimits: Sendable, Equatable {
     public var authorMin = 1
-    public var authorMax = 10
+    /// The application's 10 refused "Christopher"; 40 takes a full name.
+    public var authorMax = 40
     public var commentMin = 1
     public var commentMax = 200
     /// Largest photo file sync accepts, in bytes.

@@ -1,10 +1,10 @@
 import Foundation
 
-/// The key a mistyped setting most likely meant, for an unknown key's warning.
-enum KeySuggestion {
+/// The key a mistyped setting (or command) most likely meant, for an unknown key's warning.
+public enum KeySuggestion {
     /// The known key a mistyped one most likely meant: the same but for case or '-' for '_',
     /// or within a few edits of it (a third of its length); nil when none is close.
-    static func closest(to key: String, in known: [String]) -> String? {
+    public static func closest(to key: String, in known: [String]) -> String? {
         let folded = key.lowercased().replacingOccurrences(of: "-", with: "_")
         if let same = known.first(where: { $0 == folded }) { return same }
         let limit = max(1, key.count / 3)

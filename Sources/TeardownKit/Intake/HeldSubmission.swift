@@ -8,6 +8,16 @@ public struct HeldSubmission: Sendable {
     public let sha256: [String: String]
     /// The comment's Markdown, or the photo's details, as the moderator reads them.
     public let text: String
+    /// A photo's file, what it weighs and its size in pixels (when its header says), so that a
+    /// moderator can look at what they approve; nil for a comment, or where the file is not
+    /// on this machine (a bucket's inbox).
+    public private(set) var photo: HeldPhoto?
+
+    public struct HeldPhoto: Sendable, Equatable {
+        public let path: String
+        public let bytes: Int
+        public let pixels: PixelSize?
+    }
 
     init(id: String, files: [String], sha256: [String: String], text: String) {
         self.id = id
@@ -33,6 +43,15 @@ public struct HeldSubmission: Sendable {
         }
         self.sha256 = sha256
         self.text = text
+        if let name = files.first(where: { !$0.hasSuffix(".photo.yaml") && $0.hasPrefix(id + ".") && files.contains(id + ".photo.yaml") }) {
+            let path = folder + "/" + name
+            let head = FileHandle(forReadingAtPath: path).flatMap { handle in
+                defer { try? handle.close() }
+                return try? handle.read(upToCount: 65536)
+            }
+            photo = HeldPhoto(path: path, bytes: FileSystem.size(of: path) ?? 0,
+                              pixels: head.flatMap { try? ImageHeader.size(of: $0, pathExtension: (name as NSString).pathExtension.lowercased()) })
+        }
     }
 
     public var isPhoto: Bool { files.contains(id + ".photo.yaml") }

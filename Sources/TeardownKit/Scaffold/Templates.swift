@@ -14,7 +14,7 @@ enum Templates {
         comments_per_page: 5
         limits:
           author_min: 1
-          author_max: 10
+          author_max: 40
           comment_min: 1
           comment_max: 200
 

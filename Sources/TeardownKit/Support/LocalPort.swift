@@ -5,8 +5,19 @@ public enum LocalPort {
     public static func problem(host: String, port: Int) -> String? {
         if let outOfRange = outOfRange(port) { return outOfRange }
         guard let problem = FileSystem.portProblem(host: host, port: port) else { return nil }
-        if problem.inUse { return "port \(port) is in use on \(host); try --port \(port == 65535 ? port - 1 : port + 1)" }
+        if problem.inUse {
+            guard let free = freePort(host: host, near: port) else { return "port \(port) is in use on \(host)" }
+            return "port \(port) is in use on \(host); port \(free) is free: try --port \(free)"
+        }
         return "cannot listen on \(host):\(port): \(problem.reason)"
+    }
+
+    /// The first port after `port` (then before it) that is free now: the next one up was often
+    /// taken too (a second preview beside a first on 8081).
+    static func freePort(host: String, near port: Int) -> Int? {
+        let candidates = Array(stride(from: port + 1, through: min(65535, port + 100), by: 1))
+            + Array(stride(from: port - 1, through: max(1024, port - 100), by: -1))
+        return candidates.first { FileSystem.portProblem(host: host, port: $0) == nil }
     }
 
     /// Why `port` cannot be a TCP port at all; nil when it can.

@@ -35,9 +35,10 @@ struct BuildCommand: ParsableCommand {
             let progress = ProgressLine()
             let report = try builder.build { progress.update($0) }
             DiagnosticPrinter.print(report.warnings, site: options.site)
-            for notice in report.notices { print("note: \(notice)") }
             let seconds = String(format: "%.2f", Date().timeIntervalSince(start))
             BuildSummary.print(report, seconds: seconds)
+            // Notes explain the summary (why a build read every bundle): they follow it.
+            for notice in report.notices { print("note: \(notice)") }
             if timings { print(BuildSummary.timings(report.timings)) }
         } catch {
             DiagnosticPrinter.print(error.diagnostics, site: options.site)

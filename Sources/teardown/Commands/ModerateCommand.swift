@@ -87,6 +87,11 @@ struct ModerateCommand: ParsableCommand {
             }
             for submission in held {
                 print(Terminal.safe("\(submission.id)  \(submission.isPhoto ? "photo" : "comment")"))
+                if let photo = submission.photo {
+                    let pixels = photo.pixels.map { "\($0.width) × \($0.height) px, " } ?? ""
+                    let size = ByteCountFormatter.string(fromByteCount: Int64(photo.bytes), countStyle: .file)
+                    print("    " + Terminal.safe("\(photo.path) (\(pixels)\(size))"))
+                }
                 // What senders wrote, shown as written: an escape sequence that clears the screen
                 // or hides text must not decide what the moderator approves.
                 for line in submission.text.split(separator: "\n", omittingEmptySubsequences: false) {

@@ -44,8 +44,8 @@ struct ServeCommand: AsyncParsableCommand {
             switch event {
             case .built(let report, let seconds):
                 DiagnosticPrinter.print(report.warnings, site: site)
-                for notice in report.notices { Terminal.log("note: \(notice)") }
                 Terminal.log(BuildSummary.line(report, seconds: String(format: "%.2f", seconds)))
+                for notice in report.notices { Terminal.log("note: \(notice)") }
             case .failed(let failure):
                 DiagnosticPrinter.print(failure.diagnostics, site: site)
                 Terminal.write(BuildSummary.failed(failure, on: .error) + Terminal.safe("; serving the last good build.") + "\n", to: .error)

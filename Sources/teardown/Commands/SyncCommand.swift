@@ -110,9 +110,9 @@ struct SyncCommand: ParsableCommand {
             let progress = ProgressLine()
             let filed = report.filed.map { (options.site as NSString).appendingPathComponent($0) }
             let build = try builder.build(inputs: inputs, changed: filed) { progress.update($0) }
-            for notice in build.notices { print("note: \(notice)") }
             DiagnosticPrinter.print(build.warnings, site: options.site)
             BuildSummary.print(build, seconds: String(format: "%.2f", Date().timeIntervalSince(start)))
+            for notice in build.notices { print("note: \(notice)") }
             if timings { print((syncTimings + [BuildSummary.timings(build.timings)]).joined(separator: "\n")) }
         } catch {
             DiagnosticPrinter.print(error.diagnostics, site: options.site)

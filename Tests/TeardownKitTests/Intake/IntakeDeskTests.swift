@@ -65,7 +65,7 @@ private struct IntakeScratch {
             (CommentForm(machine: "box", part: nil, author: "Ada", body: String(repeating: "é", count: 201)),
              "comment is 201 characters long; the limit is 1-200"),
             (CommentForm(machine: "box", part: nil, author: " ", body: "Hi"), "invalid 'author': must not be empty"),
-            (CommentForm(machine: "box", part: nil, author: "Elevenchars", body: "Hi"), "author 'Elevenchars' must be 1-10 characters long"),
+            (CommentForm(machine: "box", part: nil, author: "Ada Lovelace, Countess of Lovelace, of London", body: "Hi"), "author 'Ada Lovelace, Countess of Lovelace, of London' must be 1-40 characters long"),
             (CommentForm(machine: "box", part: nil, author: "Ada", body: "  \n "), "comment is 0 characters long; the limit is 1-200"),
         ]
         for (form, reason) in cases {

@@ -86,6 +86,12 @@ struct ManualDirectivesTests {
             {{#include listings/hello.rs:nowhere}}
 
             {{#include shared/links.md}}
+
+            Mustache's `{{#tags}}` section is code, not a directive:
+
+            ```mustache
+            {{#parts}}{{name}}{{/parts}}
+            ```
             """
         let site = try Self.site(page: page, extra: ["shared/links.md": "First line.\n\nSee [the missing page](missing.md).\n"])
         let report = try SiteBuilder(siteRoot: site, pagefind: .notInstalled).build()
@@ -101,6 +107,8 @@ struct ManualDirectivesTests {
         #expect(warnings.contains { $0.hasPrefix("content/manual/shared/links.md:3:5: warning: broken link 'missing.md'") }, "\(warnings)")
         let html = Fixtures.read(site + "/public/manual/glossary/index.html")
         #expect(html.contains("{{#title A better title}}"))
+        #expect(!warnings.contains { $0.contains("{{#tags}}") || $0.contains("{{#parts}}") }, "\(warnings)")
+        #expect(html.contains("<code>{{#tags}}</code>"))
         #expect(!html.contains("title: "), "nothing of site.yaml is shown")
     }
 
