@@ -507,6 +507,30 @@ class MachineViewHaloOnGlass(unittest.TestCase):
         self.assertTrue(any(r > 150 and g < 90 and b < 90 for r, g, b in edge), f"no red along the panel's left edge: {edge}")
 
 
+class MachineViewFirstScreen(unittest.TestCase):
+    """On a laptop's screen the whole machine shows without scrolling."""
+
+    def test_the_kettle_fits_a_1366_by_900_window(self):
+        served = ServedSite(FIXTURES.parents[3], "machines/electric-kettle/machine.json")
+        self.addCleanup(served.stop)
+        # A window of 1366 by 900 whose page area is what a laptop's browser leaves of it.
+        browser = chromium(1366, 900)
+        self.addCleanup(browser.quit)
+        browser.get(served.base + "machines/electric-kettle/")
+        WebDriverWait(browser, 30).until(lambda b: b.execute_script(
+            "const i = [...document.querySelectorAll('.mv-part img')]; return i.length > 0 && i.every(i => i.complete)"))
+        browser.execute_script(DRAWN)
+        boxes = browser.execute_script("""
+            const v = document.querySelector('.mv-viewport').getBoundingClientRect();
+            const w = document.querySelector('.mv-world').getBoundingClientRect();
+            return {viewport: v.toJSON(), world: w.toJSON(), height: innerHeight};""")
+        viewport, world = boxes["viewport"], boxes["world"]
+        self.assertLessEqual(viewport["bottom"], boxes["height"], boxes)
+        self.assertGreaterEqual(world["top"], viewport["top"] - 1, boxes)
+        self.assertLessEqual(world["bottom"], viewport["bottom"] + 1, boxes)
+        self.assertGreater(world["height"], 300, "the machine is not shrunk to a stamp")
+
+
 def read_png(data):
     """A PNG (8 bits a channel, RGB or RGBA, not interlaced) as a function (x, y) -> (r, g, b)."""
     width, height, depth, kind, _, _, interlace = struct.unpack(">IIBBBBB", data[16:29])

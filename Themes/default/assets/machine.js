@@ -31,8 +31,10 @@
       this.build();
       if (this.settings.remember) this.restorePositions();
       this.applySettings();
+      this.fitFirstScreen();
       this.fit();
       new ResizeObserver(() => { if (!this.moved) this.fit(); }).observe(this.viewport);
+      window.addEventListener('resize', () => this.fitFirstScreen());
     }
 
     // MARK: Building
@@ -403,6 +405,16 @@
 
     clampScale(scale) {
       return Math.min(this.fitScale * 12, Math.max(this.fitScale / 4, scale));
+    }
+
+    // The whole machine on the first screen: the stage is no taller than the window below
+    // where it starts (a laptop's 900 px showed a kettle's top two thirds), and never so
+    // short that a part is too small to take (20 rem).
+    fitFirstScreen() {
+      const top = this.viewport.getBoundingClientRect().top + window.scrollY;
+      const room = window.innerHeight - Math.min(top, window.innerHeight * 0.5) - 16;
+      const least = 20 * parseFloat(getComputedStyle(document.documentElement).fontSize);
+      this.viewport.style.maxHeight = `${Math.max(least, Math.min(room, window.innerHeight * 0.75))}px`;
     }
 
     fit() {
