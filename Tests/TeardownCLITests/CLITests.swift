@@ -79,13 +79,19 @@ struct CLITests {
         #expect(plain.contains("error:") && !plain.contains("\u{1B}[31m"), "\(plain)")
     }
 
-    @Test("moderate lists held submissions, approves them into the manifest, and says which ids are not waiting")
-    func moderate() throws {
+    /// An intake inbox with an empty manifest and the folder of one held submission.
+    static func heldInbox(_ id: String) throws -> (inbox: URL, held: URL) {
         let inbox = TeardownBinary.temporaryFolder().appendingPathComponent("inbox")
-        let id = "20261121-101500-0123456789ab"
         let held = inbox.appendingPathComponent(".pending/\(id)")
         try FileManager.default.createDirectory(at: held, withIntermediateDirectories: true)
         try Data(#"{"version": 1, "submissions": []}"#.utf8).write(to: inbox.appendingPathComponent("manifest.json"))
+        return (inbox, held)
+    }
+
+    @Test("moderate lists held submissions, approves them into the manifest, and says which ids are not waiting")
+    func moderate() throws {
+        let id = "20261121-101500-0123456789ab"
+        let (inbox, held) = try Self.heldInbox(id)
         // Its last line would clear the moderator's screen and hide what follows.
         try Data("---\nmachine: box\nauthor: Ada\ndate: 2026-11-21T10:15:00Z\n---\nA held comment.\n\u{1B}[2J\u{1B}[8mhidden\n".utf8)
             .write(to: held.appendingPathComponent("\(id).comment.md"))
@@ -116,11 +122,8 @@ struct CLITests {
 
     @Test("moderate list shows a held photo's file, pixel size and weight, so the moderator can look at it")
     func moderatePhoto() throws {
-        let inbox = TeardownBinary.temporaryFolder().appendingPathComponent("inbox")
         let id = "20261121-101500-abcdef012345"
-        let held = inbox.appendingPathComponent(".pending/\(id)")
-        try FileManager.default.createDirectory(at: held, withIntermediateDirectories: true)
-        try Data(#"{"version": 1, "submissions": []}"#.utf8).write(to: inbox.appendingPathComponent("manifest.json"))
+        let (inbox, held) = try Self.heldInbox(id)
         try Data("machine: box\nauthor: Ada\ndate: 2026-11-21T10:15:00Z\ncaption: The lid, open\n".utf8)
             .write(to: held.appendingPathComponent("\(id).photo.yaml"))
         // A PNG's signature and header: 640 by 480 pixels.
