@@ -25,7 +25,7 @@ class ThemeTest(SiteTestCase):
 
     def test_the_header_marks_the_section_of_the_page(self):
         for path, section in [("", "Machines"), ("machines/desk-fan/parts/motor/", "Machines"), ("parts/", "Parts A–Z"),
-                              ("parts/c/", "Parts A–Z"), ("tags/", "Tags"), ("photos/", "Photos"), ("manual/", "Help"),
+                              ("parts/c/", "Parts A–Z"), ("tags/", "Tags"), ("photos/", "Photos"), ("manual/", "Manual"),
                               ("search/", None)]:
             self.open(path)
             self.assertEqual(self.current_section(), [section] if section else [], path)

@@ -229,12 +229,17 @@ struct PageRenderer {
         number > 1 ? "\(name): discussion, page \(number)" : name
     }
 
+    static func counts(comments: Int, photos: Int) -> String? {
+        let said = [(comments, "comment"), (photos, "photo")].filter { $0.0 > 0 }.map { Plural.count($0.0, $0.1) }
+        return said.isEmpty ? nil : said.joined(separator: ", ")
+    }
+
     private func machinePage(_ index: Int, page number: Int, at url: URLPath) -> MachinePageModel {
         let machine = content.machines[index]
         let base = Routes.machine(machine)
         let parts = machine.partsByName.map { part in
             PartLinkModel(name: part.name, url: Routes.part(part, of: machine).relative(from: url),
-                          counts: "\(Plural.count(part.community.comments.count, "comment")), \(Plural.count(part.community.photos.count, "photo"))")
+                          counts: Self.counts(comments: part.community.comments.count, photos: part.community.photos.count))
         }
         let photos = machine.community.photos.map { photoModel($0, owner: base, at: url) }
         let gallery = machine.photoCount > 0

@@ -297,7 +297,9 @@ struct GalleryPageModel: Sendable {
 struct PartLinkModel: Sendable {
     let name: String
     let url: String
-    let counts: String
+    /// "2 comments, 1 photo", leaving out what is none; nil when the part has neither (a
+    /// list of parts was four columns of "0 comments, 0 photos").
+    let counts: String?
 }
 
 struct SpecModel: Sendable {

@@ -125,17 +125,19 @@ struct SubmissionReview: Sendable {
         case .success(let folder): target = folder
         case .failure(let problem): return .reject(reason: problem.reason)
         }
-        if let problem = authorProblem(author, at: yaml.location(of: "author")) { return .reject(reason: problem) }
+        // Every reason at once, so that a sender fixes the submission in one go, not one reason a sync.
+        var reasons: [String] = []
+        if let problem = authorProblem(author, at: yaml.location(of: "author")) { reasons.append(problem) }
         let limits = content.config.limits
         let length = TextLength.trimmedCharacters(split.body)
-        guard (limits.commentMin...limits.commentMax).contains(length) else {
-            return .reject(reason: "\(file.location(line: split.bodyLine)): "
+        if !(limits.commentMin...limits.commentMax).contains(length) {
+            reasons.append("\(file.location(line: split.bodyLine)): "
                 + Problem.commentLength(length, min: limits.commentMin, max: limits.commentMax).message)
+        } else if let problem = CommunityText.problem(split.body, what: "the comment", maxCharacters: limits.commentMax, multiline: true) {
+            reasons.append("\(file.location(line: split.bodyLine)): \(problem)")
         }
-        if let problem = CommunityText.problem(split.body, what: "the comment", maxCharacters: limits.commentMax, multiline: true) {
-            return .reject(reason: "\(file.location(line: split.bodyLine)): \(problem)")
-        }
-        if let problem = CommunityText.dateProblem(date) { return .reject(reason: "\(yaml.location(of: "date")): \(problem)") }
+        if let problem = CommunityText.dateProblem(date) { reasons.append("\(yaml.location(of: "date")): \(problem)") }
+        if !reasons.isEmpty { return .reject(reason: reasons.joined(separator: "; ")) }
         var body = split.body
         if !body.hasSuffix("\n") { body += "\n" }
         var fields = YAMLFields()
@@ -171,16 +173,19 @@ struct SubmissionReview: Sendable {
         case .success(let folder): target = folder
         case .failure(let problem): return .reject(reason: problem.reason)
         }
-        if let problem = authorProblem(author, at: yaml.location(of: "author")) { return .reject(reason: problem) }
+        var reasons: [String] = []
+        if let problem = authorProblem(author, at: yaml.location(of: "author")) { reasons.append(problem) }
         for (key, value, limit) in [("caption", caption, CommunityText.maxCaption), ("credit", credit, CommunityText.maxCredit),
                                     ("license", license, CommunityText.maxCredit)] {
             guard let value else { continue }
-            if value.count > limit { return .reject(reason: "\(yaml.location(of: key)): the \(key) is \(value.count) characters long; the limit is \(limit)") }
-            if let problem = CommunityText.problem(value, what: "the \(key)", maxCharacters: limit, multiline: false) {
-                return .reject(reason: "\(yaml.location(of: key)): \(problem)")
+            if value.count > limit {
+                reasons.append("\(yaml.location(of: key)): the \(key) is \(value.count) characters long; the limit is \(limit)")
+            } else if let problem = CommunityText.problem(value, what: "the \(key)", maxCharacters: limit, multiline: false) {
+                reasons.append("\(yaml.location(of: key)): \(problem)")
             }
         }
-        if let problem = CommunityText.dateProblem(date) { return .reject(reason: "\(yaml.location(of: "date")): \(problem)") }
+        if let problem = CommunityText.dateProblem(date) { reasons.append("\(yaml.location(of: "date")): \(problem)") }
+        if !reasons.isEmpty { return .reject(reason: reasons.joined(separator: "; ")) }
         let fileAt = "\(yaml.location(of: "file"))"
         let ext = (imageName as NSString).pathExtension.lowercased()
         guard imageName.hasPrefix(id + "."), !imageName.contains("/"), Self.imageExtensions.contains(ext) else {

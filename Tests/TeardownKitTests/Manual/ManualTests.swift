@@ -127,9 +127,9 @@ struct ManualTests {
             == "mailto:help@example.org?subject=Bug%3A%20A%20%26%20B&body=Page%3A%20https%3A%2F%2Fx%2F%0A%0AWhat%20happened%3A%0A")
         #expect(PageRenderer.bugReport("https://t/new?about={url}&t={title}", title: "Fan", address: "https://x/y/")
             == "https://t/new?about=https%3A%2F%2Fx%2Fy%2F&t=Fan")
-        // Every page of the site has the Help button.
-        #expect(Fixtures.read(output + "/index.html").contains("<a class=\"help\" href=\"manual/\">Help</a>"))
-        #expect(Fixtures.read(output + "/search/index.html").contains("<a class=\"help\" href=\"../manual/\">Help</a>"))
+        // Every page of the site has the Manual button, named as the manual is.
+        #expect(Fixtures.read(output + "/index.html").contains("<a class=\"help\" href=\"manual/\">Manual</a>"))
+        #expect(Fixtures.read(output + "/search/index.html").contains("<a class=\"help\" href=\"../manual/\">Manual</a>"))
     }
 
     @Test("Without SUMMARY.md, pages are ordered by weight, title and name, with folders nested")

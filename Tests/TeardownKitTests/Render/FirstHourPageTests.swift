@@ -82,6 +82,10 @@ struct FirstHourPageTests {
         #expect(machine.contains("<h2 id=\"discussion-title\" data-pagefind-ignore>Discussion</h2>"), "no count when nobody has commented")
         #expect(machine.contains("The box, described."))
         #expect(machine.contains("No comments yet."), "the designer's entry is not a comment")
+        // The parts list says only what there is: the lid's one comment, no "0 photos".
+        #expect(machine.contains(">Lid</a> <small data-pagefind-ignore>1 comment</small></li>"), "\(machine)")
+        #expect(!machine.contains("0 photos") && !machine.contains("0 comments"))
+        #expect(PageRenderer.counts(comments: 0, photos: 0) == nil && PageRenderer.counts(comments: 0, photos: 2) == "2 photos")
         let lid = Fixtures.read(output + "/machines/box/parts/lid/index.html")
         #expect(lid.contains(">Discussion <small data-pagefind-ignore>1 comment</small>"))
         #expect(!lid.contains("No comments yet."))

@@ -223,6 +223,20 @@ struct SyncTests {
         #expect(report.count(.accept) == 0)
     }
 
+    @Test("A submission wrong in several ways is quarantined with every reason, not only the first")
+    func everyReason() throws {
+        let scratch = try SyncScratch()
+        try scratch.comment("several", author: "\"A\u{200B}da\"", date: "9999-12-31", body: String(repeating: "x", count: 201))
+        try scratch.writeManifest(extra: [])
+        let report = try scratch.sync()
+        let note = Fixtures.read(scratch.site + "/content/.quarantine/several.reason")
+        for reason in ["the author's name contains the invisible character U+200B", "comment is 201 characters long; the limit is 1-200",
+                       "the date 9999-12-31 is in the future"] {
+            #expect(note.contains(reason), "\(note)")
+            #expect(report.actions.first { $0.kind == .reject }?.detail.contains(reason) == true, "\(report.actions)")
+        }
+    }
+
     @Test("Many rejections measure the quarantine once, not once each; a submission listing more files than any needs is refused unfetched")
     func manyRejections() throws {
         let scratch = try SyncScratch()
