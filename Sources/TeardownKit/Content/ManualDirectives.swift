@@ -133,7 +133,8 @@ struct ManualDirectives {
         let full = resolved.string
         guard FileSystem.isRegularFile(full) else { return fail("'\(path)' is not a file of the manual") }
         guard (FileSystem.size(of: full) ?? 0) <= Self.maxBytes else { return fail("'\(path)' is over 1 MB") }
-        guard let data = FileManager.default.contents(atPath: full), let text = String(data: data, encoding: .utf8) else {
+        // Read as every text file of a site is: a byte order mark and Windows line ends dropped.
+        guard let data = FileManager.default.contents(atPath: full), let text = TextFile.decode(data) else {
             return fail("'\(path)' cannot be read as UTF-8 text")
         }
         let source = root.appending(String(full.dropFirst(rootPath.string.count + 1)))

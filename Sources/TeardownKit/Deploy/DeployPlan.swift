@@ -64,6 +64,6 @@ public struct DeployPlan: Sendable {
 
     private static func md5(_ path: String) -> String? {
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
-        return SHA256.md5(data).map { String(format: "%02x", $0) }.joined()
+        return MD5.hash(data).map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -37,9 +37,11 @@ public struct SHA256: Sendable {
             second.withUnsafeBytes { b in td_equal_in_constant_time(a.baseAddress, b.baseAddress, a.count) != 0 }
         }
     }
+}
 
-    /// MD5, which S3 gives as the ETag of an object uploaded whole: only to compare with one.
-    static func md5(_ data: Data) -> [UInt8] {
+/// MD5, which S3 gives as the ETag of an object uploaded whole: only to compare with one.
+enum MD5 {
+    static func hash(_ data: Data) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 16)
         data.withUnsafeBytes { bytes in
             digest.withUnsafeMutableBufferPointer { td_md5(bytes.baseAddress, bytes.count, $0.baseAddress) }

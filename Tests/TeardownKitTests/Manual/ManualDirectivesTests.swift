@@ -49,7 +49,7 @@ struct ManualDirectivesTests {
 
             {{#include shared/note.md}}
             """
-        let site = try Self.site(page: page, extra: ["shared/note.md": "A shared note with **bold** words.\n"])
+        let site = try Self.site(page: page, extra: ["shared/note.md": "\u{FEFF}A shared note with **bold** words.\r\n"])
         let report = try SiteBuilder(siteRoot: site, pagefind: .notInstalled).build()
         let warnings = report.warnings.map(\.description).filter { $0.hasPrefix("content/manual/glossary.md") || $0.contains("/shared/") }
         #expect(warnings.isEmpty, "\(warnings)")
@@ -70,6 +70,7 @@ struct ManualDirectivesTests {
         #expect(classes.last?.contains("language-rust") == true && blocks[3].contains("fn helper"), "\(classes)")
         #expect(html.contains("Write {{#include file.rs}} to include a file."))
         #expect(html.contains("A shared note with <strong>bold</strong> words."))
+        #expect(!html.contains("\u{FEFF}") && !html.contains("\r"), "an included file reads as every text file does")
         // A file SUMMARY.md leaves out and a page includes is a snippet, not a page of its own.
         #expect(!FileManager.default.fileExists(atPath: site + "/public/manual/shared/note/index.html"))
     }
