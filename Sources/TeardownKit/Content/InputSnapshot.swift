@@ -279,14 +279,18 @@ struct InputSnapshot: Sendable {
         return bytes
     }
 
-    /// The stored form put together from a head (`head`) and lines (`lines`) of `count` entries.
-    static func assemble(head: [UInt8], lines: [[UInt8]], count: Int) -> [UInt8] {
+    /// The stored form's start, from a head (`head`), with room for `capacity` bytes of lines
+    /// to be appended; `storedFormEnd` closes it.
+    static func storedFormStart(head: [UInt8], capacity: Int) -> [UInt8] {
         var bytes = head
-        bytes.reserveCapacity(head.count + lines.reduce(0) { $0 + $1.count } + 32)
+        bytes.reserveCapacity(head.count + capacity + 64)
         bytes += entriesMarker.dropFirst()
-        for chunk in lines { bytes += chunk }
-        bytes += "end \(count)\n".utf8
         return bytes
+    }
+
+    /// Closes a stored form begun with `storedFormStart` whose lines hold `count` entries.
+    static func storedFormEnd(_ bytes: inout [UInt8], count: Int) {
+        bytes += "end \(count)\n".utf8
     }
 
     /// What a stored snapshot says of the inputs on disk now.

@@ -25,16 +25,22 @@ extension BuildStore {
     func storedInputs() -> (bytes: [UInt8], signatures: [String: ContentDigest])? {
         try? queue.read { db in
             guard let head = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'inputs-head'") else { return nil }
-            var lines: [[UInt8]] = [], count = 0
+            // Each row's lines are copied once, straight from SQLite's buffer into the stored form:
+            // a copy of each row, then a copy of them all, touched three times the 5.6 MB of a
+            // 10,000-part snapshot, and its page faults were a tenth of the walk.
+            let size = try Int.fetchOne(db, sql: "SELECT sum(length(lines)) FROM inputs") ?? 0
+            var bytes = InputSnapshot.storedFormStart(head: Array(head.utf8), capacity: size)
+            var count = 0
             var signatures: [String: ContentDigest] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT grp, signature, count, lines FROM inputs")
             while let row = try rows.next() {
                 let group: String = row[0], signature: String = row[1]
                 if group != Self.restGroup, let digest = ContentDigest(hex: Substring(signature)) { signatures[group] = digest }
                 count += row[2] as Int
-                lines.append([UInt8](row[3] as Data))
+                try row.withUnsafeData(atIndex: 3) { data in if let data { bytes += data } }
             }
-            return (InputSnapshot.assemble(head: Array(head.utf8), lines: lines, count: count), signatures)
+            InputSnapshot.storedFormEnd(&bytes, count: count)
+            return (bytes, signatures)
         }
     }
 

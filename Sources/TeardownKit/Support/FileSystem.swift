@@ -78,6 +78,7 @@ enum FileSystem {
         /// The later of the modification and change times, in seconds.
         let changed: Double
         let isDirectory: Bool
+        let isRegularFile: Bool
         /// Size, modification time and inode without the change time: what a hard link to the
         /// file leaves as it was. Outputs are never rewritten in place, so this names their bytes.
         let contentSignature: UInt64
@@ -93,6 +94,7 @@ enum FileSystem {
             let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
             changed = max(modified, Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9)
             isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
+            isRegularFile = (info.st_mode & S_IFMT) == S_IFREG
             self.size = Int(info.st_size)
         }
 
