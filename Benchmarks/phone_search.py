@@ -50,6 +50,10 @@ class CountingHandler(http.server.SimpleHTTPRequestHandler):
 
 
 def first_results(browser, url):
+    # The page before may still be fetching (a sharded index goes on loading after its first
+    # results): it is left, and its requests given time to end, before this page is counted.
+    browser.get("about:blank")
+    time.sleep(1)
     CountingHandler.served.clear()
     value = {"ms": wait_for_results(browser, url),
              "status": browser.execute_script("return document.querySelector('.search-status').textContent;")}

@@ -73,7 +73,8 @@ class ShardedSearch(unittest.TestCase):
     def results(self, site, query):
         self.browser.get(f"{self.base}{site}/search/?q={query.replace(' ', '+')}")
         status = lambda b: b.find_element(By.CSS_SELECTOR, ".search-status").text.strip()
-        WebDriverWait(self.browser, 30).until(lambda b: status(b) not in ("", "Searching…"))
+        # The first shard's results come first ("… so far …"); the whole index's replace them.
+        WebDriverWait(self.browser, 30).until(lambda b: status(b) not in ("", "Searching…") and "so far" not in status(b))
         self.assertNotIn("could not load", status(self.browser))
         links = [a.get_attribute("href") for a in self.browser.find_elements(By.CSS_SELECTOR, ".search-results li > a")]
         return status(self.browser), [link.split(f"/{site}/", 1)[1] for link in links]
@@ -82,6 +83,38 @@ class ShardedSearch(unittest.TestCase):
         shards = sorted(path.name for path in (self.sites / "sharded/pagefind").iterdir())
         self.assertGreater(len(shards), 1, shards)
         self.assertFalse((self.sites / "single/pagefind/machines-00").exists())
+
+    def test_the_first_shard_answers_alone_before_the_others_are_fetched(self):
+        # Every shard but the first is blocked: their results cannot come, the first shard's must.
+        self.browser.get(f"{self.base}sharded/search/")
+        folders = self.browser.find_element(By.CSS_SELECTOR, ".search-form").get_attribute("data-merge").split()
+        self.assertGreater(len(folders), 1, folders)
+        blocked = ["*" + folder.replace("../", "/") + "*" for folder in folders]
+        self.browser.execute_cdp_cmd("Network.enable", {})
+        self.browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": blocked})
+        # The status and the results listed when the status first says something other than "Searching…".
+        watch = self.browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            window.__first = null;
+            document.addEventListener("DOMContentLoaded", function () {
+              var status = document.querySelector(".search-status");
+              new MutationObserver(function () {
+                var text = status.textContent;
+                if (window.__first === null && text && text !== "Searching…")
+                  window.__first = [text, document.querySelectorAll(".search-results li > a").length];
+              }).observe(status, { childList: true, characterData: true, subtree: true });
+            });"""})
+        try:
+            self.browser.get(f"{self.base}sharded/search/?q=heatsink")
+            WebDriverWait(self.browser, 30).until(lambda b: b.execute_script("return window.__first;") is not None)
+            first, listed = self.browser.execute_script("return window.__first;")
+            self.assertRegex(first, r"^\d+ results? so far for “heatsink”; searching the rest of the catalog…$")
+            self.assertGreater(listed, 0, first)
+        finally:
+            self.browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": watch["identifier"]})
+            self.browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        # Unblocked, the whole index answers and replaces them.
+        final, links = self.results("sharded", "heatsink")
+        self.assertRegex(final, r"^\d+ results? for “heatsink”\.$")
 
     def test_a_dozen_queries_list_the_same_first_result(self):
         differences = []
