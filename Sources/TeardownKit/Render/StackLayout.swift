@@ -80,6 +80,25 @@ struct StackLayout: Sendable {
                                width: layer.width, height: layer.height, current: true)
     }
 
+    /// Where a part's thumbnail looks: a square of the canvas around the part's opaque box (its
+    /// hit mask's) with a margin, given as the CSS that places the machine's stack in a square
+    /// window. Shown whole, a small part was a speck on its faded machine in the A-Z index and
+    /// on tag pages. A part of a few pixels is shown in a twelfth of the canvas at least.
+    func window(around mask: HitMask?) -> String {
+        let width = Double(canvas.width), height = Double(canvas.height)
+        guard width > 0, height > 0 else { return "width: 100%" }
+        let box = mask.map { (x: Double($0.x), y: Double($0.y), width: Double($0.width), height: Double($0.height)) }
+            ?? (x: 0, y: 0, width: width, height: height)
+        let side = min(max(max(box.width, box.height) * 1.3, min(width, height) / 12), max(width, height))
+        // Centred on the part, then moved inside the canvas where the square fits in it.
+        func start(_ centre: Double, _ extent: Double) -> Double {
+            side >= extent ? (extent - side) / 2 : min(max(centre - side / 2, 0), extent - side)
+        }
+        let left = start(box.x + box.width / 2, width), top = start(box.y + box.height / 2, height)
+        func percent(_ value: Double) -> String { "\((value * 100 * 1000).rounded() / 1000)%" }
+        return "width: \(percent(width / side)); left: \(percent(-left / side)); top: \(percent(-top / side))"
+    }
+
     private static func percent(_ value: Int, of total: Int) -> String {
         guard total != 0 else { return "0%" }
         let scaled = (Double(value) / Double(total) * 100 * 1000).rounded() / 1000

@@ -523,6 +523,7 @@ extension PartThumbnailModel: TemplateObject, TemplateRepresentable {
         switch name {
         case "backdrop": backdrop.templateValue
         case "layer": layer.templateValue
+        case "window": window.templateValue
         default: .missing
         }
     }

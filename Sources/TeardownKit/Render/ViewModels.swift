@@ -474,6 +474,8 @@ struct PartEntryModel: Sendable {
 struct PartThumbnailModel: Sendable {
     let backdrop: BackdropModel
     let layer: StackLayerModel
+    /// The stack's place in the thumbnail's square window (`StackLayout.window(around:)`).
+    let window: String
 }
 
 /// The parts under one letter, on the A-Z index's own page.

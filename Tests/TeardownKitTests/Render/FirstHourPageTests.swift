@@ -45,6 +45,28 @@ struct FirstHourPageTests {
         #expect(!Fixtures.read(output + "/manual/index.html").contains("Desk fan</a> ›"))
     }
 
+    @Test("A part's thumbnail in the A-Z index looks at the part: a small one fills its window, a large one shows whole")
+    func partThumbnails() throws {
+        let output = Fixtures.temporaryFolder() + "/public"
+        defer { try? FileManager.default.removeItem(atPath: (output as NSString).deletingLastPathComponent) }
+        try SiteBuilder(siteRoot: Fixtures.demoSite, output: output, cacheFolder: output + ".cache", pagefind: .notInstalled).build()
+        let page = Fixtures.read(output + "/parts/c/index.html")
+        // The stack's width in its square window, and where its top left corner is, in percent of the window.
+        func window(of part: String) throws -> (width: Double, left: Double, top: Double) {
+            let entry = try #require(page.components(separatedBy: "<li>").first { $0.contains(">\(part)</a> <small>") })
+            let match = try #require(entry.firstMatch(of: /class="stack" style="[^"]*; width: ([-\d.]+)%; left: ([-\d.]+)%; top: ([-\d.]+)%"/))
+            return (Double(match.output.1)!, Double(match.output.2)!, Double(match.output.3)!)
+        }
+        // The CMOS battery is a coin on an 800 x 600 motherboard: the window is a few times narrower than the machine.
+        let battery = try window(of: "CMOS battery")
+        #expect(battery.width > 500, "\(battery)")
+        // The window stays on the canvas: the stack's corner is at or left of and above the window's.
+        #expect(battery.left <= 0 && battery.top <= 0 && battery.left + battery.width >= 100)
+        // The case is nearly the whole machine: it is shown whole, centred.
+        let casing = try window(of: "Case")
+        #expect(casing.width < 150, "\(casing)")
+    }
+
     @Test("Every page links an icon that is published; site.yaml's favicon replaces the theme's, and a wrong one is named")
     func favicon() throws {
         let site = Fixtures.copy(Fixtures.site("minimal"))

@@ -79,7 +79,7 @@ struct TemplateFieldsTests {
         missing += unreachable(GalleryPageModel(title: "t", machine: link, part: link, photos: [photo], hasPhotos: true, count: "c",
                                                 pagination: pagination))
         missing += unreachable(PageModel(site: layout, page: link))
-        let thumbnail = PartThumbnailModel(backdrop: backdrop, layer: layer)
+        let thumbnail = PartThumbnailModel(backdrop: backdrop, layer: layer, window: "w")
         let partEntry = PartEntryModel(name: "n", url: "u", machine: link, thumbnail: thumbnail)
         let group = PartGroupModel(label: "A", url: "u", parts: [partEntry])
         missing += unreachable(thumbnail) + unreachable(group)
