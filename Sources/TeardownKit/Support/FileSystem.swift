@@ -416,9 +416,13 @@ enum FileSystem {
             throw failure
         }
         try syncFolder(folder)
-        // Only temporaries of processes that are gone: a concurrent writer keeps its own.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(stale) {
-            guard let pid = pid_t(name.dropFirst(stale.count)), kill(pid, 0) != 0, Glibc.errno == ESRCH else { continue }
+        // Temporaries of this kind (`.<name>.tmp-<pid>`) in the folder, of any name, but only of
+        // processes that are gone: a concurrent writer keeps its own. Those of this name alone
+        // were swept before, and a sync killed while filing a comment left its temporary in the
+        // comments folder until that very comment was filed again.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".") {
+            guard let marker = name.range(of: ".tmp-", options: .backwards), marker.lowerBound > name.index(after: name.startIndex),
+                  let pid = pid_t(name[marker.upperBound...]), pid > 0, kill(pid, 0) != 0, Glibc.errno == ESRCH else { continue }
             unlink(folder + "/" + name)
         }
     }
