@@ -171,11 +171,10 @@ extension InputSnapshot {
         func isRetaken(_ entry: Entry) -> Bool {
             guard let list = retaken[entry.root], let paths = retakenPaths[entry.root], let prefixes = below[entry.root]
             else { return false }
-            // Compared as bytes: String's `hasPrefix` checks character boundaries, and entries longer
-            // than a filed comment's path (most of a catalog's) were all compared with it.
+            // Prefixes compared as bytes: String's `hasPrefix` checks character boundaries, and entries
+            // longer than a filed comment's path (most of a catalog's) were all compared with it.
             if list.count <= 16 {
-                return list.contains { Self.bytes(of: entry.path, startWith: $0, whole: true) }
-                    || prefixes.contains { Self.bytes(of: entry.path, startWith: $0, whole: false) }
+                return list.contains(entry.path) || prefixes.contains { ByteSearch.hasPrefix(entry.path, $0) }
             }
             if paths.contains("") || paths.contains(Substring(entry.path)) { return true }
             var slash = entry.path.firstIndex(of: "/")
@@ -247,19 +246,6 @@ extension InputSnapshot {
             snapshot.signatures = signatures
         }
         return snapshot
-    }
-
-    /// Whether `text`'s bytes start with `prefix`'s (or, `whole`, are just those), compared as
-    /// bytes: String's `hasPrefix` checks character boundaries, and the standard library's
-    /// generic `starts(with:)` went byte by byte through iterators.
-    static func bytes(of text: String, startWith prefix: String, whole: Bool) -> Bool {
-        let (textCount, prefixCount) = (text.utf8.count, prefix.utf8.count)
-        guard whole ? textCount == prefixCount : textCount >= prefixCount else { return false }
-        return text.utf8.withContiguousStorageIfAvailable { textBytes in
-            prefix.utf8.withContiguousStorageIfAvailable { prefixBytes in
-                prefixCount == 0 || memcmp(textBytes.baseAddress!, prefixBytes.baseAddress!, prefixCount) == 0
-            }
-        }.flatMap { $0 } ?? (whole ? text.utf8.elementsEqual(prefix.utf8) : text.utf8.starts(with: prefix.utf8))
     }
 
     /// Whether both record the same entries, in any order.

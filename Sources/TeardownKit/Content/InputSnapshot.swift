@@ -179,7 +179,7 @@ struct InputSnapshot: Sendable {
     static func bundle(of path: String) -> Substring? {
         // Called for every entry of a snapshot being updated: a split allocated an array each
         // time, and String's `hasPrefix`, which minds character boundaries, was most of the rest.
-        guard bytes(of: path, startWith: "machines/", whole: false) else { return nil }
+        guard ByteSearch.hasPrefix(path, "machines/") else { return nil }
         let rest = path.utf8.dropFirst("machines/".count)
         let end = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
         return rest.startIndex == end ? nil : Substring(path[rest.startIndex..<end])
@@ -366,7 +366,7 @@ struct InputSnapshot: Sendable {
         let trailer = lines.upperBound - 1
         let last = String(decoding: bytes[(trailer + 1)..<(bytes.count - 1)], as: UTF8.self)
         guard last.hasPrefix("end "), let count = Int(last.dropFirst(4)),
-              lineCount(bytes, lines) == count
+              ByteSearch.count(UInt8(ascii: "\n"), in: bytes, lines) == count
         else { return nil }
         let head = String(decoding: bytes[..<(lines.lowerBound - Self.entriesMarker.count)], as: UTF8.self).split(separator: "\n").map(String.init)
         guard head.first == header, head.contains("key \(key)"),
@@ -388,22 +388,6 @@ struct InputSnapshot: Sendable {
             (settled, changed, _) = found
         }
         return (Record(tree: String(tree), pages: pages, files: files, warnings: warnings), settled, changed)
-    }
-
-    /// The line ends in `bytes[range]`, found with the C library's `memchr`: counted a byte at a
-    /// time, the 5.6 MB of a 10,000-part snapshot took a serial 6 ms of every walk.
-    static func lineCount(_ bytes: [UInt8], _ range: Range<Int>) -> Int {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, !range.isEmpty else { return 0 }
-            var count = 0
-            var cursor = UnsafeRawPointer(base + range.lowerBound)
-            let end = UnsafeRawPointer(base + range.upperBound)
-            while cursor < end, let found = memchr(cursor, 0x0A, end - cursor) {
-                count += 1
-                cursor = UnsafeRawPointer(found) + 1
-            }
-            return count
-        }
     }
 
     /// Where the entry lines of the stored form lie: after the "entries" line, before the

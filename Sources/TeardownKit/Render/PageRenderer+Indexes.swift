@@ -119,7 +119,6 @@ extension PageRenderer {
     }
 
     private func counts(machines: Int, parts: Int) -> String {
-        [machines > 0 ? Plural.count(machines, "machine") : nil, parts > 0 ? Plural.count(parts, "part") : nil]
-            .compactMap { $0 }.joined(separator: ", ")
+        Plural.list((machines, "machine"), (parts, "part")) ?? ""
     }
 }

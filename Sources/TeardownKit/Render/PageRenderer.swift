@@ -229,17 +229,12 @@ struct PageRenderer {
         number > 1 ? "\(name): discussion, page \(number)" : name
     }
 
-    static func counts(comments: Int, photos: Int) -> String? {
-        let said = [(comments, "comment"), (photos, "photo")].filter { $0.0 > 0 }.map { Plural.count($0.0, $0.1) }
-        return said.isEmpty ? nil : said.joined(separator: ", ")
-    }
-
     private func machinePage(_ index: Int, page number: Int, at url: URLPath) -> MachinePageModel {
         let machine = content.machines[index]
         let base = Routes.machine(machine)
         let parts = machine.partsByName.map { part in
             PartLinkModel(name: part.name, url: Routes.part(part, of: machine).relative(from: url),
-                          counts: Self.counts(comments: part.community.comments.count, photos: part.community.photos.count))
+                          counts: Plural.list((part.community.comments.count, "comment"), (part.community.photos.count, "photo")))
         }
         let photos = machine.community.photos.map { photoModel($0, owner: base, at: url) }
         let gallery = machine.photoCount > 0
@@ -564,4 +559,10 @@ struct PageRenderer {
 
 enum Plural {
     static func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
+
+    /// "2 comments, 1 photo": the counts that are not zero; nil when all are.
+    static func list(_ counts: (Int, String)...) -> String? {
+        let said = counts.filter { $0.0 > 0 }.map { count($0.0, $0.1) }
+        return said.isEmpty ? nil : said.joined(separator: ", ")
+    }
 }

@@ -95,13 +95,15 @@ struct StackLayout: Sendable {
             side >= extent ? (extent - side) / 2 : min(max(centre - side / 2, 0), extent - side)
         }
         let left = start(box.x + box.width / 2, width), top = start(box.y + box.height / 2, height)
-        func percent(_ value: Double) -> String { "\((value * 100 * 1000).rounded() / 1000)%" }
-        return "width: \(percent(width / side)); left: \(percent(-left / side)); top: \(percent(-top / side))"
+        return "width: \(Self.percent(width / side)); left: \(Self.percent(-left / side)); top: \(Self.percent(-top / side))"
     }
 
     private static func percent(_ value: Int, of total: Int) -> String {
-        guard total != 0 else { return "0%" }
-        let scaled = (Double(value) / Double(total) * 100 * 1000).rounded() / 1000
-        return "\(scaled)%"
+        total == 0 ? "0%" : percent(Double(value) / Double(total))
+    }
+
+    /// A fraction as a CSS percentage, to a thousandth of a percent.
+    private static func percent(_ fraction: Double) -> String {
+        "\((fraction * 100 * 1000).rounded() / 1000)%"
     }
 }

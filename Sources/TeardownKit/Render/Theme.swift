@@ -117,7 +117,7 @@ public struct Theme: Sendable {
         // The walk the input snapshot takes, run on every build: Foundation's enumerator made a
         // URL and asked for its resource values a file, half of the load step's own time in a
         // one-comment sync at 10,000 parts. It stops at a link to a folder, which the enumerator
-        // below lists as it always did.
+        // below lists; both take a link to a file as the file.
         var found: [String] = []
         let walked = FileSystem.walk(folder) { path, status in
             if status.isRegularFile { found.append(path) }
@@ -130,7 +130,8 @@ public struct Theme: Sendable {
         let base = URL(fileURLWithPath: folder).standardizedFileURL.path
         var result: [String] = []
         for case let url as URL in enumerator {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            guard (try? url.resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+            else { continue }
             let path = url.standardizedFileURL.path
             result.append(String(path.dropFirst(base.count + 1)))
         }

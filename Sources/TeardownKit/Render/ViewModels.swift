@@ -447,9 +447,10 @@ struct ManualPrintModel: Sendable {
 struct SearchPageModel: Sendable {
     /// Pagefind's script, relative to the search page; nil when the site was built without an index.
     let index: String?
-    /// The worker that script starts, fetched beside it so the search does not wait a round
+    /// The worker that script starts, preloaded beside it so the search does not wait a round
     /// trip for it: with the script preloaded too, a phone on a slow network (Fast 3G) listed
-    /// the demo's first results in 2.3 s, where it took 3.8 s.
+    /// the demo's first results in 2.1-2.2 s, where it took 3.8 s. (Prefetched, Chromium asked
+    /// for it only after the page's other files: 2.2-2.6 s.)
     let worker: String?
     /// The folders of the index's other shards, which the script merges into the first: one
     /// string, separated by spaces; nil when the index is one bundle.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Substring search and replacement on UTF-8 bytes, for HTML that is rendered once per page
 /// and searched for fixed markers. `String`'s own `contains(_:)` and `replacing(_:with:)` go
 /// through Foundation or the string-processing library here, and a profile of a cold build
@@ -48,5 +50,35 @@ enum ByteSearch {
             index = end + 1
         }
         return lines
+    }
+
+    /// Whether `text`'s UTF-8 starts with `prefix`'s. String's `hasPrefix` checks character
+    /// boundaries, and the standard library's generic `starts(with:)` goes through iterators:
+    /// either was most of applying a filed comment to the input snapshot at 10,000 parts.
+    static func hasPrefix(_ text: String, _ prefix: String) -> Bool {
+        let count = prefix.utf8.count
+        guard text.utf8.count >= count else { return false }
+        return text.utf8.withContiguousStorageIfAvailable { textBytes in
+            prefix.utf8.withContiguousStorageIfAvailable { prefixBytes in
+                count == 0 || memcmp(textBytes.baseAddress!, prefixBytes.baseAddress!, count) == 0
+            }
+        }.flatMap { $0 } ?? text.utf8.starts(with: prefix.utf8)
+    }
+
+    /// How many times `byte` occurs in `bytes[range]`, found with the C library's `memchr`:
+    /// counted a byte at a time, the line ends of a 10,000-part input snapshot (5.6 MB) took a
+    /// serial 6 ms of every walk.
+    static func count(_ byte: UInt8, in bytes: [UInt8], _ range: Range<Int>) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, !range.isEmpty else { return 0 }
+            var count = 0
+            var cursor = UnsafeRawPointer(base + range.lowerBound)
+            let end = UnsafeRawPointer(base + range.upperBound)
+            while cursor < end, let found = memchr(cursor, Int32(byte), end - cursor) {
+                count += 1
+                cursor = UnsafeRawPointer(found) + 1
+            }
+            return count
+        }
     }
 }

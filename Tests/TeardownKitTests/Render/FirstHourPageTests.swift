@@ -107,7 +107,7 @@ struct FirstHourPageTests {
         // The parts list says only what there is: the lid's one comment, no "0 photos".
         #expect(machine.contains(">Lid</a> <small data-pagefind-ignore>1 comment</small></li>"), "\(machine)")
         #expect(!machine.contains("0 photos") && !machine.contains("0 comments"))
-        #expect(PageRenderer.counts(comments: 0, photos: 0) == nil && PageRenderer.counts(comments: 0, photos: 2) == "2 photos")
+        #expect(Plural.list((0, "comment"), (0, "photo")) == nil && Plural.list((0, "comment"), (2, "photo")) == "2 photos")
         let lid = Fixtures.read(output + "/machines/box/parts/lid/index.html")
         #expect(lid.contains(">Discussion <small data-pagefind-ignore>1 comment</small>"))
         #expect(!lid.contains("No comments yet."))

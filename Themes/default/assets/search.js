@@ -38,7 +38,7 @@
   }
   // A sharded catalog answers first from its first shard alone, then from every shard: before
   // any result, the whole index fetches each shard's metadata and a chunk of each shard for
-  // each word (1.8-2.6 MB on a phone at 100,000 parts). The first shard's results are shown as
+  // each word (1.5-2.3 MB on a phone at 100,000 parts). The first shard's results are shown as
   // they are, and replaced when the whole index has answered.
   var firstShard = null;
   function firstShardIndex() {
@@ -174,8 +174,8 @@
     // filter, whose counts are the whole index's.
     var early = shards.length && !whole && !Object.keys(chosen).length ? firstShardIndex().then(function (instance) {
       return answer(instance, query, chosen, ticket, true);
-    }).catch(function () { return false; }) : Promise.resolve(false);
-    var partial = false;
+    }).catch(function () { return null; }) : Promise.resolve(null);
+    var partial = null;
     return early.then(function (shown) {
       partial = shown;
       return wholeIndex();
@@ -184,13 +184,14 @@
     }).catch(function () {
       if (ticket !== latest) return;
       // What the first shard found stays listed, said to be part of the answer.
-      status.textContent = partial ? status.textContent.replace(/searching the rest of the catalog…$/, "the rest of the catalog could not be searched.")
+      status.textContent = partial ? partial + " so far for “" + query + "”; the rest of the catalog could not be searched."
         : "Search could not load its index.";
     });
   }
 
   // Searches one index and lists its first page of results. A partial answer (the first
-  // shard's) is shown only when it found something, and says that more may come.
+  // shard's) is shown only when it found something, and says that more may come; its count
+  // ("12 results") is returned when it was shown.
   function answer(pagefind, query, chosen, ticket, partial) {
     return pagefind.search(query, { filters: chosen }).then(function (search) {
       if (!search || ticket !== latest) return;
@@ -207,11 +208,9 @@
           : partial ? counted + " so far for “" + query + "”; searching the rest of the catalog…"
           : counted + " for “" + query + "”.";
         if (!found.length) return;
-        if (partial) {
-          list.replaceChildren.apply(list, pages.map(resultItem));
-          return true;
-        }
-        return showMore(current, ticket, false, pages);
+        if (!partial) return showMore(current, ticket, false, pages);
+        pages.forEach(function (page) { list.appendChild(resultItem(page)); });
+        return counted;
       });
     });
   }
