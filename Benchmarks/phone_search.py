@@ -4,18 +4,22 @@
     phone_search.py --site OUTPUT [--runs 5] [--queries "heatsink,brass through"]
 
 OUTPUT is a site built with its search index (`teardown build` with Pagefind). It is served
-from loopback, and headless Chromium, 390 x 844 px, with DevTools' "Fast 3G" network
-(562.5 ms round trip, 1.44 Mbit/s down, 675 kbit/s up) and its cache cleared, opens the
-search page with each query. For each, the time from navigation to the first results listed
-(or "no results"), and the files the server had been asked for by then, at their stored
-sizes (the page, its styles and scripts, Pagefind's script, WebAssembly, index and
-fragments, for the page and for Pagefind's worker). Medians of the runs. Prints a Markdown
-table.
+from loopback as `teardown deploy` stores it in a bucket: text gzip-compressed with
+Content-Encoding, every file with its Cache-Control (`--uncompressed` serves the files as
+they are, as a host that does not compress would), and the server makes DevTools' "Fast 3G"
+network for every response, the page's and its worker's (562.5 ms round trip, 1.44 Mbit/s
+down shared by all). Headless Chromium, 390 x 844 px, with its cache cleared, opens the
+search page with each query. For each, the time from navigation to
+the first results listed (or "no results"), and the bytes the server had sent by then (the
+page, its styles and scripts, Pagefind's script, WebAssembly, index and fragments, for the
+page and for Pagefind's worker). Medians of the runs. Prints a Markdown table.
 """
 
 import argparse
 import functools
+import gzip
 import http.server
+import io
 import os
 import statistics
 import sys
@@ -29,24 +33,82 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "Tests/Browser"))
 QUERIES = ["heatsink", "brass through", "winding insulator", "286 mm", "quixotic"]
 # DevTools' "Fast 3G" preset.
 FAST_3G = {"offline": False, "latency": 562.5, "downloadThroughput": 1.44e6 / 8, "uploadThroughput": 675e3 / 8}
+
+
+class Network:
+    """Fast 3G made by the server, for every request: DevTools' emulation does not reach the
+    requests of a page's worker, where Pagefind fetches its WebAssembly, index and fragments,
+    so those came at loopback speed. As DevTools does it: each response starts `latency`
+    after its request, and the bytes of all responses in flight share the download rate
+    (sent in small slices, turn about)."""
+    SLICE = 1460
+
+    def __init__(self, latency_ms, bytes_per_second):
+        self.latency, self.rate = latency_ms / 1000, bytes_per_second
+        self.lock = threading.Lock()
+        self.free_at = 0.0
+
+    def wait_latency(self, asked):
+        time.sleep(max(0.0, asked + self.latency - time.time()))
+
+    def send(self, stream, body):
+        for start in range(0, len(body), self.SLICE):
+            piece = body[start:start + self.SLICE]
+            with self.lock:
+                self.free_at = max(self.free_at, time.time()) + len(piece) / self.rate
+                due = self.free_at
+            time.sleep(max(0.0, due - time.time()))
+            stream.write(piece)
 # The moment the results list or the status is final, as the search bench watches for it.
 from search import WATCH, first_results as wait_for_results  # noqa: E402
 
 
+# What `teardown deploy` stores compressed, and its Cache-Control by kind (ObjectHeaders).
+TEXT = {"html", "css", "js", "mjs", "json", "xml", "atom", "txt", "svg"}
+PAGES = {"html", "xml", "json", "txt", "atom"}
+CONTENT_ADDRESSED = {"pf_fragment", "pf_index", "pf_meta"}
+
+
 class CountingHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves the site and notes when each file was asked for and how large it was."""
+    """Serves the site as a bucket would after `teardown deploy`, and notes when each file
+    was asked for and how many bytes were sent for it."""
     served = []
+    compress = True
+    network = Network(FAST_3G["latency"], FAST_3G["downloadThroughput"])
 
     def log_message(self, *arguments):
         pass
 
+    def do_GET(self):
+        body = self.send_head()
+        if body is not None:
+            self.network.send(self.wfile, body.read())
+            body.close()
+
     def send_head(self):
         started = time.time()
-        head = super().send_head()
+        self.network.wait_latency(started)
         path = self.translate_path(self.path)
-        if head is not None and os.path.isfile(path):
-            CountingHandler.served.append((started, self.path, os.path.getsize(path)))
-        return head
+        if os.path.isdir(path) and self.path.split("?")[0].endswith("/"):
+            path = os.path.join(path, "index.html")
+        if not os.path.isfile(path):
+            return super().send_head()
+        with open(path, "rb") as handle:
+            body = handle.read()
+        kind = path.rsplit(".", 1)[-1].lower()
+        encoded = self.compress and kind in TEXT
+        if encoded:
+            body = gzip.compress(body, compresslevel=6, mtime=0)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "public, max-age=31536000, immutable" if kind in CONTENT_ADDRESSED
+                         else "public, max-age=60" if kind in PAGES else "public, max-age=3600")
+        if encoded:
+            self.send_header("Content-Encoding", "gzip")
+        self.end_headers()
+        CountingHandler.served.append((started, self.path, len(body)))
+        return io.BytesIO(body)
 
 
 def first_results(browser, url):
@@ -70,7 +132,9 @@ def main():
     parser.add_argument("--site", required=True, help="a built site with its search index")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--queries", default=",".join(QUERIES))
+    parser.add_argument("--uncompressed", action="store_true", help="serve the files as they are, not as deploy stores them")
     arguments = parser.parse_args()
+    CountingHandler.compress = not arguments.uncompressed
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(CountingHandler, directory=arguments.site))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}/"
@@ -78,7 +142,6 @@ def main():
     browser = chromium(390, 844, ["--user-agent=Mozilla/5.0 (Linux; Android 14) Mobile"])
     try:
         browser.execute_cdp_cmd("Network.enable", {})
-        browser.execute_cdp_cmd("Network.emulateNetworkConditions", FAST_3G)
         browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WATCH})
         rows = []
         for query in arguments.queries.split(","):
@@ -90,7 +153,8 @@ def main():
     finally:
         browser.quit()
         server.shutdown()
-    print(f"Phone search, 390 px, Fast 3G, cache cleared; medians of {arguments.runs} runs\n")
+    served = "files as they are" if arguments.uncompressed else "served as deploy stores it (text gzip-compressed)"
+    print(f"Phone search, 390 px, Fast 3G, cache cleared, {served}; medians of {arguments.runs} runs\n")
     print("| Query | First results (median) | (slowest) | Received by then | Requests | Status |")
     print("|---|---:|---:|---:|---:|---|")
     for query, median, slowest, received, requests, status in rows:

@@ -43,10 +43,13 @@ window.__firstResults = null;
 document.addEventListener("DOMContentLoaded", function () {
   var status = document.querySelector(".search-status");
   if (!status) return;
-  new MutationObserver(function () {
+  function check() {
     var text = status.textContent;
     if (window.__firstResults === null && text && text !== "Searching…") window.__firstResults = performance.now();
-  }).observe(status, { childList: true, characterData: true, subtree: true });
+  }
+  // A first answer can come before the page has finished loading (the names' file, already in).
+  check();
+  new MutationObserver(check).observe(status, { childList: true, characterData: true, subtree: true });
 });
 """
 

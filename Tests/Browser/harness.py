@@ -54,6 +54,37 @@ def wait_for(browser, script, expected, seconds=20):
         time.sleep(0.1)
 
 
+class FirstStatus:
+    """Notes the search page's status, and how many results were listed, the first time the
+    status passes `test` (a JavaScript expression of `text`), for every page loaded while
+    in use: `with FirstStatus(browser, "/^\\d+ results/.test(text)") as watch: ... watch.seen()`."""
+
+    def __init__(self, browser, test):
+        self.browser, self.test = browser, test
+
+    def __enter__(self):
+        self.identifier = self.browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            window.__first = null;
+            document.addEventListener("DOMContentLoaded", function () {
+              var status = document.querySelector(".search-status");
+              function check() {
+                var text = status.textContent;
+                if (window.__first === null && (%s))
+                  window.__first = [text, document.querySelectorAll(".search-results > li").length];
+              }
+              check();
+              new MutationObserver(check).observe(status, { childList: true, characterData: true, subtree: true });
+            });""" % self.test})["identifier"]
+        return self
+
+    def seen(self):
+        """[status, results listed], or None before the status passed the test."""
+        return self.browser.execute_script("return window.__first;")
+
+    def __exit__(self, *exception):
+        self.browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": self.identifier})
+
+
 class ServedSite:
     """A copy of a site folder served by `teardown serve` until stop()."""
 

@@ -20,7 +20,8 @@ class ManualInBrowser(SiteTestCase):
         self.browser.get(self.base + "search/?" + query_string)
         wait = WebDriverWait(self.browser, 20)
         try:
-            wait.until(lambda b: b.find_element(By.CSS_SELECTOR, ".search-status").text.strip() not in ("", "Searching…"))
+            wait.until(lambda b: b.find_element(By.CSS_SELECTOR, ".search-status").text.strip() not in ("", "Searching…")
+                       and b.find_element(By.CSS_SELECTOR, ".search-results").get_attribute("aria-busy") is None)
         except Exception:
             raise AssertionError("no search results: status '%s', browser log %s" % (
                 self.browser.find_element(By.CSS_SELECTOR, ".search-status").text, self.browser.get_log("browser")))

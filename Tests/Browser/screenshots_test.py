@@ -24,6 +24,8 @@ PAGES = {
     "collection": "collections/kitchen/",
     "all-photos": "photos/",
     "manual": "manual/getting-started/",
+    # Alerts, task lists and definition lists, as a book written for mdBook has them.
+    "manual-writing": "manual/manual/",
     "manual-contents": "manual/contents/",
     "machine-manual": "machines/desk-fan/manual/",
     "search": "search/?q=fan",

@@ -74,7 +74,9 @@ class ShardedSearch(unittest.TestCase):
         self.browser.get(f"{self.base}{site}/search/?q={query.replace(' ', '+')}")
         status = lambda b: b.find_element(By.CSS_SELECTOR, ".search-status").text.strip()
         # The first shard's results come first ("… so far …"); the whole index's replace them.
-        WebDriverWait(self.browser, 30).until(lambda b: status(b) not in ("", "Searching…") and "so far" not in status(b))
+        busy = lambda b: b.find_element(By.CSS_SELECTOR, ".search-results").get_attribute("aria-busy") is not None
+        WebDriverWait(self.browser, 30).until(lambda b: status(b) not in ("", "Searching…") and "so far" not in status(b)
+                                              and not busy(b))
         self.assertNotIn("could not load", status(self.browser))
         links = [a.get_attribute("href") for a in self.browser.find_elements(By.CSS_SELECTOR, ".search-results li > a")]
         return status(self.browser), [link.split(f"/{site}/", 1)[1] for link in links]
@@ -92,25 +94,16 @@ class ShardedSearch(unittest.TestCase):
         blocked = ["*" + folder.replace("../", "/") + "*" for folder in folders]
         self.browser.execute_cdp_cmd("Network.enable", {})
         self.browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": blocked})
-        # The status and the results listed when the status first says something other than "Searching…".
-        watch = self.browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
-            window.__first = null;
-            document.addEventListener("DOMContentLoaded", function () {
-              var status = document.querySelector(".search-status");
-              new MutationObserver(function () {
-                var text = status.textContent;
-                if (window.__first === null && text && text !== "Searching…")
-                  window.__first = [text, document.querySelectorAll(".search-results li > a").length];
-              }).observe(status, { childList: true, characterData: true, subtree: true });
-            });"""})
+        # The status and the results listed when the status first gives the first shard's answer
+        # (the names' answer may come before).
         try:
-            self.browser.get(f"{self.base}sharded/search/?q=heatsink")
-            WebDriverWait(self.browser, 30).until(lambda b: b.execute_script("return window.__first;") is not None)
-            first, listed = self.browser.execute_script("return window.__first;")
+            with harness.FirstStatus(self.browser, 'text.indexOf("so far") >= 0') as watch:
+                self.browser.get(f"{self.base}sharded/search/?q=heatsink")
+                WebDriverWait(self.browser, 30).until(lambda b: watch.seen() is not None)
+                first, listed = watch.seen()
             self.assertRegex(first, r"^\d+ results? so far for “heatsink”; searching the rest of the catalog…$")
             self.assertGreater(listed, 0, first)
         finally:
-            self.browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": watch["identifier"]})
             self.browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
         # Unblocked, the whole index answers and replaces them.
         final, links = self.results("sharded", "heatsink")

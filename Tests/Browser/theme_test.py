@@ -97,9 +97,11 @@ class ThemeTest(SiteTestCase):
         try:
             self.open("machines/personal-computer/")
             self.assertLess(self.luminance(self.background()), 0.2, "dark like the system")
-            # Dark artwork keeps its contrast: the stage the parts stand on stays light.
+            # The stage the parts stand on is a mid-tone: dark artwork keeps its contrast, and it
+            # is not a bright panel in a dark page.
             stage = self.luminance(self.background(".machine-view .mv-viewport, .machine-view .stack"))
             self.assertGreater(stage, 0.45)
+            self.assertLess(stage, 0.6)
             toggle = self.browser.find_element(By.CSS_SELECTOR, ".site-header .scheme-toggle")
             self.assertEqual(toggle.get_attribute("aria-label"), "Colours: automatic")
             toggle.click()

@@ -6,6 +6,7 @@ Every check reads the bucket through the S3 API (boto3), not through Teardown's 
 """
 
 import argparse
+import gzip
 import hashlib
 import http.client
 import http.server
@@ -34,6 +35,12 @@ BUCKET = "catalog"
 TYPES = {"html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8",
          "json": "application/json", "xml": "application/xml", "svg": "image/svg+xml", "webp": "image/webp",
          "jpg": "image/jpeg", "png": "image/png", "zip": "application/zip", "txt": "text/plain; charset=utf-8"}
+# Stored gzip-compressed, with Content-Encoding: gzip.
+TEXT = {"html", "css", "js", "mjs", "json", "xml", "atom", "txt", "svg"}
+
+
+def is_text(name):
+    return "." in name.rsplit("/", 1)[-1] and name.rsplit(".", 1)[-1].lower() in TEXT
 
 
 def free_port():
@@ -81,6 +88,18 @@ class Store:
                 name = item["Key"][len(prefix):]
                 if not name.startswith("."):
                     found[name] = (item["Size"], item["ETag"].strip('"'))
+        return found
+
+    def contents(self, prefix):
+        """name -> (size, MD5) of each object's content as a browser gets it: downloaded, and
+        decompressed when stored with Content-Encoding: gzip."""
+        found = {}
+        for name in self.objects(prefix):
+            got = self.s3.get_object(Bucket=BUCKET, Key=prefix + name)
+            body = got["Body"].read()
+            if got.get("ContentEncoding") == "gzip":
+                body = gzip.decompress(body)
+            found[name] = (len(body), hashlib.md5(body).hexdigest())
         return found
 
     def stop(self):
@@ -200,7 +219,7 @@ class DeployTest(unittest.TestCase):
     def test_1_first_deploy_sets_types_and_caching_and_a_second_uploads_nothing(self):
         first = self.deploy("first")
         self.assertEqual(first.returncode, 0, first.stderr)
-        self.assertEqual(self.store.objects("first/"), local_files(self.public()), "the bucket equals public/")
+        self.assertEqual(self.store.contents("first/"), local_files(self.public()), "the bucket equals public/")
         for name in self.store.objects("first/"):
             head = self.store.s3.head_object(Bucket=BUCKET, Key="first/" + name)
             extension = name.rsplit(".", 1)[-1]
@@ -212,6 +231,13 @@ class DeployTest(unittest.TestCase):
             if extension in ("pf_fragment", "pf_index", "pf_meta"):
                 expected = "public, max-age=31536000, immutable"
             self.assertEqual(head["CacheControl"], expected, name)
+            # Text goes up compressed, a quarter of its size; images, downloads and Pagefind's
+            # own compressed files as they are.
+            self.assertEqual(head.get("ContentEncoding"), "gzip" if is_text(name) else None, name)
+        stored, local = self.store.objects("first/"), local_files(self.public())
+        text = [name for name in local if is_text(name)]
+        self.assertGreater(len(text), 100)
+        self.assertLess(sum(stored[name][0] for name in text), sum(local[name][0] for name in text) / 2.5)
         second = self.deploy("first")
         self.assertEqual(second.returncode, 0, second.stderr)
         new, replaced, deleted, unchanged = self.counts(second)
@@ -236,7 +262,7 @@ class DeployTest(unittest.TestCase):
         new, replaced, _, _ = self.counts(result)
         self.assertEqual(new + replaced, len(changed), f"uploaded what changed: {sorted(changed)}")
         self.assertLess(len(changed), 40, "a comment changes a handful of outputs, not the site")
-        self.assertEqual(self.store.objects("comment/"), after)
+        self.assertEqual(self.store.contents("comment/"), after)
         # The manifest is read and written where the comment changed it: the index, and at most
         # the shard of each changed file each way; no object of it holds a line for every file.
         manifest = [(method, path, sent, received) for method, path, sent, received in proxy.requests
@@ -270,7 +296,7 @@ class DeployTest(unittest.TestCase):
             done = self.deploy("removed")
             self.assertEqual(done.returncode, 0, done.stderr)
             self.assertNotIn("manual/outputs/index.html", self.store.objects("removed/"))
-            self.assertEqual(self.store.objects("removed/"), local_files(self.public()))
+            self.assertEqual(self.store.contents("removed/"), local_files(self.public()))
         finally:
             with open(page, "w") as handle:
                 handle.write(saved[0])
@@ -302,7 +328,7 @@ class DeployTest(unittest.TestCase):
             process.wait()
         finished = self.deploy("killed")
         self.assertEqual(finished.returncode, 0, finished.stderr)
-        self.assertEqual(self.store.objects("killed/"), local_files(self.public()), f"seed {seed}")
+        self.assertEqual(self.store.contents("killed/"), local_files(self.public()), f"seed {seed}")
 
     def test_6_wrong_keys_and_a_dead_endpoint_fail_clearly_and_delete_nothing(self):
         self.assertEqual(self.deploy("guarded").returncode, 0)
@@ -349,9 +375,9 @@ class DeployTest(unittest.TestCase):
                                     capture_output=True, text=True, env=env, timeout=300)
             self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
             self.assertIn("Deployed to s3://catalog/cron/", result.stdout)
-            self.assertEqual(self.store.objects("cron/"), local_files(self.public()))
+            self.assertEqual(self.store.contents("cron/"), local_files(self.public()))
             page = self.store.s3.get_object(Bucket=BUCKET, Key="cron/machines/desk-fan/parts/switch/index.html")
-            self.assertIn("Synced and deployed in one line.", page["Body"].read().decode())
+            self.assertIn("Synced and deployed in one line.", gzip.decompress(page["Body"].read()).decode())
             self.assertEqual(page["CacheControl"], "no-cache", "site.yaml's cache_control is used")
         finally:
             with open(settings, "w") as handle:
@@ -490,7 +516,7 @@ class DeployTest(unittest.TestCase):
             result = self.deploy("flaky", endpoint=proxy.endpoint)
             self.assertEqual(result.returncode, 0, result.stderr)
             self.assertGreater(proxy.refusals, 100, "every upload met a 503 first")
-            self.assertEqual(self.store.objects("flaky/"), local_files(self.public()))
+            self.assertEqual(self.store.contents("flaky/"), local_files(self.public()))
         finally:
             proxy.stop()
 
@@ -519,10 +545,12 @@ class DeployTest(unittest.TestCase):
                                      Body=("teardown-deploy 1\n" + lines + extra).encode())
 
         # The one-object manifest of earlier versions: read as it is, then replaced by shards.
+        # It lists what it stored uncompressed: text is put back compressed, the rest is kept.
         put_manifest()
         result = self.deploy("legacy")
         self.assertEqual(result.returncode, 0, result.stderr)
-        self.assertEqual(self.counts(result), (0, 0, 0, len(files)), result.stdout)
+        text = len([name for name in files if is_text(name)])
+        self.assertEqual(self.counts(result), (0, text, 0, len(files) - text), result.stdout)
         index = self.store.s3.get_object(Bucket=BUCKET, Key="legacy/.teardown-deploy")["Body"].read().decode()
         self.assertTrue(index.startswith("teardown-deploy 2\n"), index[:80])
         shards = len(keys("legacy/.teardown-deploy.d/"))
@@ -537,7 +565,7 @@ class DeployTest(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(self.counts(result)[2], 0, result.stdout)
         self.assertEqual(self.store.s3.get_object(Bucket=BUCKET, Key="victim.txt")["Body"].read(), b"not the site's")
-        self.assertEqual(self.store.objects("legacy/"), local_files(self.public()))
+        self.assertEqual(self.store.contents("legacy/"), local_files(self.public()))
 
     def test_13_verify_puts_back_what_was_deleted_or_changed_behind_deploys_back(self):
         self.assertEqual(self.deploy("verified").returncode, 0)
@@ -549,9 +577,32 @@ class DeployTest(unittest.TestCase):
         verified = self.deploy("verified", "--verify")
         self.assertEqual(verified.returncode, 0, verified.stderr)
         self.assertEqual(self.counts(verified)[:2], (1, 1), verified.stdout)
-        self.assertEqual(self.store.objects("verified/"), local_files(self.public()))
+        self.assertEqual(self.store.contents("verified/"), local_files(self.public()))
         # And the manifest it wrote is trusted again.
         self.assertEqual(self.counts(self.deploy("verified"))[:3], (0, 0, 0))
+
+    def test_14_compress_false_in_site_yaml_stores_text_as_it_is_and_switching_uploads_the_text_again(self):
+        self.assertEqual(self.deploy("plain").returncode, 0)
+        settings = os.path.join(self.site, "content/site.yaml")
+        with open(settings) as handle:
+            saved = handle.read()
+        local = local_files(self.public())
+        text = len([name for name in local if is_text(name)])
+        try:
+            with open(settings, "a") as handle:
+                handle.write("\ndeploy:\n  compress: false\n")
+            plain = self.deploy("plain")
+            self.assertEqual(plain.returncode, 0, plain.stderr)
+            self.assertEqual(self.counts(plain), (0, text, 0, len(local) - text), plain.stdout)
+            self.assertEqual(self.store.objects("plain/"), local, "stored byte for byte: sizes and ETags are the files'")
+            head = self.store.s3.head_object(Bucket=BUCKET, Key="plain/index.html")
+            self.assertIsNone(head.get("ContentEncoding"))
+        finally:
+            with open(settings, "w") as handle:
+                handle.write(saved)
+        again = self.deploy("plain")
+        self.assertEqual(self.counts(again), (0, text, 0, len(local) - text), again.stdout)
+        self.assertEqual(self.store.contents("plain/"), local)
 
     def test_12_a_future_dated_or_damaged_manifest_in_a_bucket_inbox_hides_no_other_submission(self):
         self.store.s3.create_bucket(Bucket="hostile")

@@ -90,6 +90,8 @@ enum Routes {
     static func manualNavigation(in base: URLPath) -> URLPath { URLPath(base.value + "nav.json") }
 
     static let search = URLPath.page("search")
+    /// A bucket of names for the search page's first answer: `search/names/he.json`.
+    static func searchNames(_ key: String) -> URLPath { URLPath(search.value + "names/" + key + ".json") }
 
     // MARK: Outputs for apps, feeds and crawlers
 

@@ -122,9 +122,9 @@ enum SiteConfigLoader {
         }
     }
 
-    /// `deploy: {to, endpoint, region, cache_control: {pages, assets, immutable}}`.
+    /// `deploy: {to, endpoint, region, compress, cache_control: {pages, assets, immutable}}`.
     private static func loadDeploySettings(_ yaml: YAMLMap, into settings: inout DeploySettings, diagnostics: inout [Diagnostic]) {
-        yaml.warnUnknownKeys(known: ["to", "endpoint", "region", "cache_control"], diagnostics: &diagnostics)
+        yaml.warnUnknownKeys(known: ["to", "endpoint", "region", "compress", "cache_control"], diagnostics: &diagnostics)
         if let target = yaml.string("to", diagnostics: &diagnostics) {
             if target.hasPrefix("s3://") {
                 settings.to = target
@@ -141,6 +141,7 @@ enum SiteConfigLoader {
             }
         }
         settings.region = yaml.string("region", diagnostics: &diagnostics)
+        if let compress = yaml.bool("compress", diagnostics: &diagnostics) { settings.headers.compress = compress }
         if let cache = yaml.map("cache_control", diagnostics: &diagnostics) {
             cache.warnUnknownKeys(known: ["pages", "assets", "immutable"], diagnostics: &diagnostics)
             if let value = cache.string("pages", diagnostics: &diagnostics) { settings.headers.pages = value }

@@ -27,8 +27,9 @@ public struct DeployPlan: Sendable {
     /// digests, or, without one, by a listing's sizes and ETags (MD5 for objects sent whole).
     /// `local` may be the files of some shards of the manifest only (`DeployShards`): `manifest`
     /// then holds those shards' entries, and `unchangedElsewhere` counts the files of the others.
+    /// `stored` gives a file's bytes as they would be uploaded (compressed or not), for the ETag.
     static func make(local: [LocalOutputs.File], manifest: DeployManifest?, listing: [String: S3Store.Listed],
-                     root: String, unchangedElsewhere: Int = 0) -> DeployPlan {
+                     stored: (String) -> Data?, unchangedElsewhere: Int = 0) -> DeployPlan {
         var uploads: [Step] = []
         var unchanged = unchangedElsewhere
         for file in local {
@@ -39,11 +40,12 @@ public struct DeployPlan: Sendable {
                 case .none: uploads.append(Step(action: .upload, path: file.path, size: file.size, reason: "new"))
                 }
             } else if let object = listing[file.path] {
-                if object.size == file.size, object.etag == md5(root + "/" + file.path) {
+                let body = stored(file.path)
+                if let body, object.size == body.count, object.etag == md5(body) {
                     unchanged += 1
                 } else {
                     uploads.append(Step(action: .replace, path: file.path, size: file.size,
-                                        reason: object.size == file.size ? "ETag differs" : "size differs"))
+                                        reason: object.size == body?.count ? "ETag differs" : "size differs"))
                 }
             } else {
                 uploads.append(Step(action: .upload, path: file.path, size: file.size, reason: "new"))
@@ -62,8 +64,7 @@ public struct DeployPlan: Sendable {
         return DeployPlan(uploads: ordered, deletions: deletions, unchanged: unchanged, listed: manifest == nil)
     }
 
-    private static func md5(_ path: String) -> String? {
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
-        return MD5.hash(data).map { String(format: "%02x", $0) }.joined()
+    private static func md5(_ data: Data) -> String {
+        MD5.hash(data).map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -70,7 +70,8 @@ public struct Deployer: Sendable {
         } catch {
             throw StoreFailure("\((cache as NSString).deletingLastPathComponent) cannot be created: \(error.localizedDescription)")
         }
-        let local = try LocalOutputs.scan(output, cache: cache)
+        let headers = options.headers
+        let local = try LocalOutputs.scan(output, cache: cache).map { headers.recorded($0) }
         var byShard = Array(repeating: [LocalOutputs.File](), count: DeployShards.count)
         for file in local { byShard[DeployShards.shard(of: file.path)].append(file) }
         let localShards = ParallelMap.map(byShard) { files -> (data: Data, digest: String)? in
@@ -104,21 +105,18 @@ public struct Deployer: Sendable {
         let manifest = remote.map(DeployManifest.init(entries:))
         let unchangedShards = (0..<DeployShards.count).filter { !compared.contains($0) }
         let plan = DeployPlan.make(local: compared.sorted().flatMap { byShard[$0] }, manifest: manifest, listing: listing,
-                                   root: output, unchangedElsewhere: unchangedShards.reduce(0) { $0 + byShard[$1].count })
+                                   stored: { try? body(of: $0) }, unchangedElsewhere: unchangedShards.reduce(0) { $0 + byShard[$1].count })
         onEvent(.planned(plan))
         guard !options.dryRun else { return Report(plan: plan, uploaded: 0, deleted: 0) }
 
-        let headers = options.headers
         let split = plan.uploads.firstIndex { ObjectHeaders.isPage($0.path) } ?? plan.uploads.count
         for wave in [plan.uploads[..<split], plan.uploads[split...]] where !wave.isEmpty {
             try Self.inParallel(Array(wave), workers: options.concurrency) { step, session throws(StoreFailure) in
-                guard let body = try? Data(contentsOf: URL(fileURLWithPath: output + "/" + step.path), options: .alwaysMapped) else {
-                    throw StoreFailure("\(output)/\(step.path) cannot be read")
-                }
-                try store.put(prefix + step.path, body: body, headers: [
+                let encoding = headers.contentEncoding(of: step.path)
+                try store.put(prefix + step.path, body: try body(of: step.path), headers: [
                     "Content-Type: \(ObjectHeaders.contentType(of: step.path))",
                     "Cache-Control: \(headers.cacheControl(of: step.path))",
-                ], session: session)
+                ] + (encoding.map { ["Content-Encoding: \($0)"] } ?? []), session: session)
                 onEvent(.uploaded(step))
             }
         }
@@ -144,6 +142,16 @@ public struct Deployer: Sendable {
         try writeManifest(compared: compared, local: byShard, localShards: localShards, kept: kept, index: index,
                           key: manifestKey, store: store, session: session)
         return Report(plan: plan, uploaded: plan.uploads.count, deleted: refused ? 0 : plan.deletions.count)
+    }
+
+    /// The bytes `path` is stored as: the file, compressed when its kind is (`ObjectHeaders`).
+    private func body(of path: String) throws(StoreFailure) -> Data {
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: output + "/" + path), options: .alwaysMapped) else {
+            throw StoreFailure("\(output)/\(path) cannot be read")
+        }
+        guard options.headers.contentEncoding(of: path) != nil else { return data }
+        guard let compressed = Gzip.compress(data) else { throw StoreFailure("\(output)/\(path) cannot be compressed: out of memory") }
+        return compressed
     }
 
     /// The entries of the stored shards `shards`, fetched on `concurrency` connections; nil

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The Content-Type and Cache-Control an output is stored with. Teardown writes a known set
-/// of file kinds, so the table is its own rather than a system's MIME list.
+/// The Content-Type, Cache-Control and Content-Encoding an output is stored with. Teardown
+/// writes a known set of file kinds, so the table is its own rather than a system's MIME list.
 public struct ObjectHeaders: Sendable, Equatable {
     /// For files whose names carry their content's digest (the search index's shards):
     /// they never change under the same name.
@@ -11,6 +11,10 @@ public struct ObjectHeaders: Sendable, Equatable {
     public var pages = "public, max-age=60"
     /// For the rest: images, styles, scripts, downloads.
     public var assets = "public, max-age=3600"
+    /// Text (pages, styles, scripts, feeds, JSON, SVG) is stored gzip-compressed, a quarter of
+    /// its size, because a bucket sends objects as they are stored: a visitor on a phone waited
+    /// for uncompressed scripts before the search page could start (`deploy: compress:`).
+    public var compress = true
 
     public init() {}
 
@@ -26,6 +30,22 @@ public struct ObjectHeaders: Sendable, Equatable {
     static func contentType(of path: String) -> String {
         types[Self.extension(of: path)] ?? "application/octet-stream"
     }
+
+    /// "gzip" for the text kinds when `compress` is on. Pagefind's index files and the images are
+    /// compressed already.
+    func contentEncoding(of path: String) -> String? {
+        compress && Self.text.contains(Self.extension(of: path)) ? "gzip" : nil
+    }
+
+    /// The entry the deploy manifest keeps for `file`. A compressed object's digest is the
+    /// file's marked with its encoding: turning compression on or off uploads the text again,
+    /// and what an earlier version stored uncompressed is replaced compressed.
+    func recorded(_ file: LocalOutputs.File) -> LocalOutputs.File {
+        guard let encoding = contentEncoding(of: file.path) else { return file }
+        return LocalOutputs.File(path: file.path, size: file.size, sha256: SHA256Hex.of(Data((file.sha256 + " " + encoding).utf8)))
+    }
+
+    static let text: Set<String> = ["html", "css", "js", "mjs", "json", "xml", "atom", "txt", "svg"]
 
     func cacheControl(of path: String) -> String {
         if Self.isContentAddressed(path) { return immutable }

@@ -124,6 +124,10 @@ public struct MarkdownRenderer: Sendable {
         guard let document = finished else { return nil }
         defer { cmark_node_free(document) }
         Self.markAlerts(document)
+        let emptied = Self.markDefinitionLists(document)
+        // The moved text nodes still point into their old paragraphs' buffers: those are freed
+        // only once the HTML is written.
+        defer { emptied.forEach { cmark_node_free($0) } }
         return body(document, parser, options)
     }
 
@@ -131,16 +135,22 @@ public struct MarkdownRenderer: Sendable {
     /// `[!WARNING]` or `[!CAUTION]` becomes a titled box, its first line taken out.
     static let alertKinds = ["NOTE": "Note", "TIP": "Tip", "IMPORTANT": "Important", "WARNING": "Warning", "CAUTION": "Caution"]
 
-    private static func markAlerts(_ document: OpaquePointer) {
-        var quotes: [OpaquePointer] = []
-        guard let iterator = cmark_iter_new(document) else { return }
+    /// The document's nodes of one type, in order: collected before any is changed, since an
+    /// iterator must not outlive a change to the tree.
+    private static func nodes(_ type: cmark_node_type, in document: OpaquePointer) -> [OpaquePointer] {
+        var found: [OpaquePointer] = []
+        guard let iterator = cmark_iter_new(document) else { return [] }
         while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
-            if event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_BLOCK_QUOTE {
-                quotes.append(node)
+            if event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == type {
+                found.append(node)
             }
         }
         cmark_iter_free(iterator)
-        for quote in quotes {
+        return found
+    }
+
+    private static func markAlerts(_ document: OpaquePointer) {
+        for quote in nodes(CMARK_NODE_BLOCK_QUOTE, in: document) {
             guard let paragraph = cmark_node_first_child(quote), cmark_node_get_type(paragraph) == CMARK_NODE_PARAGRAPH else { continue }
             // The marker's text may come in pieces ("[", "!NOTE", "]"): read up to the first line's end.
             var marker = "", leading: [OpaquePointer] = []
@@ -173,6 +183,144 @@ public struct MarkdownRenderer: Sendable {
             cmark_node_unlink(quote)
             cmark_node_free(quote)
         }
+    }
+
+    /// Definition lists as mdBook reads them: lines of terms, then each definition on a line
+    /// of its own that starts with `: `, either right under the terms or after a blank line.
+    /// Consecutive groups make one list. cmark-gfm reads these as paragraphs; they become
+    /// `<dl>` of `<dt>` and `<dd>` here, their inline markup kept. Returns the paragraphs it
+    /// emptied, unlinked: cmark-gfm's text nodes keep pointers into their paragraph's content,
+    /// so the caller frees them after rendering.
+    private static func markDefinitionLists(_ document: OpaquePointer) -> [OpaquePointer] {
+        var lists = Set<OpaquePointer>()
+        var emptiedParagraphs: [OpaquePointer] = []
+        for paragraph in nodes(CMARK_NODE_PARAGRAPH, in: document) {
+            let lines = Self.lines(of: paragraph)
+            guard let firstDefinition = lines.firstIndex(where: { definitionMarker(of: $0.nodes) }) else { continue }
+            var terms = Array(lines[..<firstDefinition])
+            let previous = cmark_node_previous(paragraph)
+            var list = previous.flatMap { lists.contains($0) ? $0 : nil }
+            var termParagraph: OpaquePointer?
+            if terms.isEmpty {
+                // "Term", a blank line, then ": definition": the paragraph before holds the terms,
+                // unless the list before goes on with another definition.
+                if list == nil {
+                    guard let previous, cmark_node_get_type(previous) == CMARK_NODE_PARAGRAPH else { continue }
+                    let previousLines = Self.lines(of: previous)
+                    guard !previousLines.contains(where: { definitionMarker(of: $0.nodes) }) else { continue }
+                    terms = previousLines
+                    termParagraph = previous
+                    list = cmark_node_previous(previous).flatMap { lists.contains($0) ? $0 : nil }
+                }
+            }
+            let made = list == nil
+            guard let target = list ?? cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { continue }
+            if made {
+                _ = cmark_node_set_on_enter(target, "<dl>")
+                _ = cmark_node_set_on_exit(target, "</dl>")
+                _ = cmark_node_insert_before(termParagraph ?? paragraph, target)
+                lists.insert(target)
+            }
+            for term in terms {
+                append(term.nodes, to: target, as: "dt")
+                term.end.map { cmark_node_unlink($0); cmark_node_free($0) }
+            }
+            var definition: OpaquePointer?
+            let rest = Array(lines[firstDefinition...])
+            for (number, line) in rest.enumerated() {
+                if definitionMarker(of: line.nodes) {
+                    definition = append(dropMarker(line.nodes), to: target, as: "dd")
+                } else if let definition {
+                    // A line under a definition goes on with it.
+                    for node in line.nodes {
+                        cmark_node_unlink(node)
+                        _ = cmark_node_append_child(definition, node)
+                    }
+                }
+                guard let end = line.end else { continue }
+                cmark_node_unlink(end)
+                if let definition, number + 1 < rest.count, !definitionMarker(of: rest[number + 1].nodes) {
+                    _ = cmark_node_append_child(definition, end)
+                } else {
+                    cmark_node_free(end)
+                }
+            }
+            for emptied in [termParagraph, paragraph].compactMap({ $0 }) where cmark_node_first_child(emptied) == nil {
+                cmark_node_unlink(emptied)
+                emptiedParagraphs.append(emptied)
+            }
+        }
+        return emptiedParagraphs
+    }
+
+    /// A paragraph's inline nodes by line, each with the break that ends it.
+    private static func lines(of paragraph: OpaquePointer) -> [(nodes: [OpaquePointer], end: OpaquePointer?)] {
+        var lines: [(nodes: [OpaquePointer], end: OpaquePointer?)] = []
+        var current: [OpaquePointer] = []
+        var next = cmark_node_first_child(paragraph)
+        while let node = next {
+            next = cmark_node_next(node)
+            if [CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK].contains(cmark_node_get_type(node)) {
+                lines.append((current, node))
+                current = []
+            } else {
+                current.append(node)
+            }
+        }
+        if !current.isEmpty { lines.append((current, nil)) }
+        return lines
+    }
+
+    /// The text a line starts with, across the pieces cmark-gfm cut it into (it cuts at `:`).
+    private static func leadingText(_ nodes: [OpaquePointer]) -> String {
+        var text = ""
+        for node in nodes {
+            guard cmark_node_get_type(node) == CMARK_NODE_TEXT else { break }
+            text += cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+            if text.count >= 2 { break }
+        }
+        return text
+    }
+
+    private static func definitionMarker(of nodes: [OpaquePointer]) -> Bool {
+        let text = leadingText(nodes)
+        return text.hasPrefix(": ") || text.hasPrefix(":\t")
+    }
+
+    /// Takes `: ` and the blanks after it off the line's first text; returns the nodes left.
+    private static func dropMarker(_ nodes: [OpaquePointer]) -> [OpaquePointer] {
+        var marker = true
+        for (index, node) in nodes.enumerated() {
+            guard cmark_node_get_type(node) == CMARK_NODE_TEXT else { return Array(nodes[index...]) }
+            var literal = Substring(cmark_node_get_literal(node).map { String(cString: $0) } ?? "")
+            if marker, literal.first == ":" {
+                literal = literal.dropFirst()
+                marker = false
+            }
+            literal = literal.drop { $0 == " " || $0 == "\t" }
+            if literal.isEmpty {
+                cmark_node_unlink(node)
+                cmark_node_free(node)
+                continue
+            }
+            _ = cmark_node_set_literal(node, String(literal))
+            return Array(nodes[index...])
+        }
+        return []
+    }
+
+    /// Moves a line's nodes into a new `<dt>` or `<dd>` at the end of `list`.
+    @discardableResult
+    private static func append(_ nodes: [OpaquePointer], to list: OpaquePointer, as tag: String) -> OpaquePointer? {
+        guard let item = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { return nil }
+        _ = cmark_node_set_on_enter(item, "<\(tag)>")
+        _ = cmark_node_set_on_exit(item, "</\(tag)>")
+        _ = cmark_node_append_child(list, item)
+        for node in nodes {
+            cmark_node_unlink(node)
+            _ = cmark_node_append_child(item, node)
+        }
+        return item
     }
 
     private static let anchor = Array("<a href=".utf8)

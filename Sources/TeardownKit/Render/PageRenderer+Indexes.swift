@@ -19,7 +19,7 @@ extension PageRenderer {
             let tag = index.tags[number]
             let name = tag.names.joined(separator: ", ")
             // One list, paginated as one: the machines, then the parts.
-            let items = tag.machines.map { TagItem.machine($0) } + tag.parts.map { TagItem.part($0) }
+            let items = tag.machines.map { SiteIndex.Item.machine($0) } + tag.parts.map { SiteIndex.Item.part($0) }
             let (listed, pagination) = self.page(page, of: items, at: url) { Routes.tag(tag.slug, page: $0) }
             let machines = listed.compactMap { if case .machine(let m) = $0 { m } else { nil } }
             let parts = listed.compactMap { if case .part(let address) = $0 { address } else { nil } }
@@ -48,12 +48,6 @@ extension PageRenderer {
         default:
             return ""
         }
-    }
-
-    /// What a tag's pages list.
-    private enum TagItem {
-        case machine(Int)
-        case part(SiteIndex.PartAddress)
     }
 
     /// Page `number` of a list, `list_page_size` items a page, and the links to its other pages.

@@ -94,8 +94,12 @@ struct PageRenderer {
         case .manual(let address):
             return manual(address, at: url)
         case .search:
+            // No photos to open: the lightbox's script would be a seventh request beside the
+            // page's first six, and a phone's browser opens six at once.
             return theme.render("search", model(url, title: "Search", description: "Search the manual, machines, parts and comments.",
-                                                scripts: search.isAvailable ? ["search.js"] : [], searchPage(at: url)))
+                                                scripts: search.isAvailable ? ["search.js"] : [], lightbox: false, searchPage(at: url)))
+        case .searchNames(let number):
+            return searchNames(number)
         case .catalogData:
             return catalogData()
         case .catalogSchema:
@@ -119,10 +123,10 @@ struct PageRenderer {
     }
 
     func model<Body: Sendable>(_ url: URLPath, title: String?, description: String, image: SharingImageModel? = nil,
-                               scripts: [String] = [], feed: MachineView? = nil, filters: [SearchFilterModel] = [],
-                               _ body: Body) -> PageModel<Body> {
+                               scripts: [String] = [], lightbox: Bool = true, feed: MachineView? = nil,
+                               filters: [SearchFilterModel] = [], _ body: Body) -> PageModel<Body> {
         PageModel(site: layout(url, title: title, description: description, absoluteBase: nil, image: image, scripts: scripts,
-                               feed: feed, filters: filters),
+                               lightbox: lightbox, feed: feed, filters: filters),
                   page: body)
     }
 
@@ -136,8 +140,8 @@ struct PageRenderer {
     }
 
     private func layout(_ url: URLPath, title: String?, description: String, absoluteBase: String?,
-                        image: SharingImageModel? = nil, scripts: [String] = [], feed machine: MachineView? = nil,
-                        filters: [SearchFilterModel] = []) -> LayoutModel {
+                        image: SharingImageModel? = nil, scripts: [String] = [], lightbox: Bool = true,
+                        feed machine: MachineView? = nil, filters: [SearchFilterModel] = []) -> LayoutModel {
         func link(_ target: URLPath) -> String {
             absoluteBase.map { $0 + target.value.dropFirst() } ?? target.relative(from: url)
         }
@@ -174,7 +178,7 @@ struct PageRenderer {
             generator: "Teardown \(TeardownVersion.current)",
             bugReport: content.config.bugReportURL,
             photos: links.photos,
-            scripts: links.scripts + scripts.map { link(Routes.asset($0)) },
+            scripts: (lightbox ? [links.lightboxScript] : []) + scripts.map { link(Routes.asset($0)) },
             image: image,
             search: search.isAvailable ? links.search : nil,
             searchFilters: filters,
@@ -543,17 +547,32 @@ struct PageRenderer {
 
     private func searchPage(at url: URLPath) -> SearchPageModel {
         switch search {
-        case .available(let index):
+        case .available(let shards):
             // The first shard's script loads the search; the others are merged into it.
-            SearchPageModel(index: URLPath("/\(index.shards[0].folder)/pagefind.js").relative(from: url),
-                            worker: URLPath("/\(index.shards[0].folder)/pagefind-worker.js").relative(from: url),
-                            merge: index.shards.count > 1
-                                ? index.shards.dropFirst().map { URLPath("/\($0.folder)/").relative(from: url) }.joined(separator: " ")
+            SearchPageModel(index: URLPath("/\(shards.shards[0].folder)/pagefind.js").relative(from: url),
+                            worker: URLPath("/\(shards.shards[0].folder)/pagefind-worker.js").relative(from: url),
+                            merge: shards.shards.count > 1
+                                ? shards.shards.dropFirst().map { URLPath("/\($0.folder)/").relative(from: url) }.joined(separator: " ")
                                 : nil,
-                            unavailable: nil)
+                            unavailable: nil, names: index.names.map(\.key).joined(separator: " "),
+                            cacheTag: source.searchPreload?.tag,
+                            preloads: (source.searchPreload?.files ?? []).map {
+                                URLPath("/\(shards.shards[0].folder)/").relative(from: url) + $0
+                            },
+                            chunks: source.searchPreload.flatMap(Self.chunkTable),
+                            chunkFolder: URLPath("/\(shards.shards[0].folder)/index/").relative(from: url))
         case .unavailable(let reason):
-            SearchPageModel(index: nil, worker: nil, merge: nil, unavailable: reason)
+            SearchPageModel(index: nil, worker: nil, merge: nil, unavailable: reason, names: "")
         }
+    }
+}
+
+extension PageRenderer {
+    /// `[[first word, last word, hash]]`; nil when there are no chunks to name.
+    static func chunkTable(_ preload: SearchPreload) -> String? {
+        guard !preload.chunks.isEmpty,
+              let data = try? JSONSerialization.data(withJSONObject: preload.chunks.map { [$0.from, $0.to, $0.hash] }) else { return nil }
+        return String(decoding: data, as: UTF8.self)
     }
 }
 

@@ -14,6 +14,8 @@ final class RenderSource: Sendable {
     private let index: SiteIndex
     private let downloads: [String: MachineDownload]
     private let sitemapPages: SitePlan.SitemapPages
+    /// Pagefind's first files, as the first shard's last index named them; nil before it has one.
+    let searchPreload: SearchPreload?
     /// Made when a page first asks: a rebuild of a few pages needs few stacks and seldom the
     /// site-wide gallery, which walks every photo.
     private let stacks = Locked([Int: Shared<StackLayout>]())
@@ -46,7 +48,8 @@ final class RenderSource: Sendable {
     }
 
     init(content: SiteContent, theme: Theme, images: ProcessedImages, manuals: ManualSet, search: SearchAvailability,
-         baseURL: String, index: SiteIndex, downloads: [String: MachineDownload], sitemapPages: SitePlan.SitemapPages) {
+         baseURL: String, index: SiteIndex, downloads: [String: MachineDownload], sitemapPages: SitePlan.SitemapPages,
+         searchPreload: SearchPreload? = nil) {
         self.content = content
         self.theme = theme
         self.images = images
@@ -56,6 +59,7 @@ final class RenderSource: Sendable {
         self.index = index
         self.downloads = downloads
         self.sitemapPages = sitemapPages
+        self.searchPreload = searchPreload
         sharedImage = Self.sharedImage(content, images: images, baseURL: baseURL)
     }
 

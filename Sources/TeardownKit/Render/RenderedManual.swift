@@ -59,7 +59,7 @@ struct RenderedManual: Sendable {
         let prefix = forPrint ? printID(of: page) + ":" : ""
         let anchored = HeadingAnchors.inject(anchors[page], levels: document.headings.map(\.level), into: document.html,
                                              prefix: prefix)
-        return rewriteLinks(anchored) { link in
+        let linked = rewriteLinks(anchored) { link in
             switch resolve(link, from: page) {
             case .unchanged, .broken: return nil
             case .fragment(let fragment): return forPrint ? "#\(prefix)\(fragment)" : nil
@@ -72,7 +72,14 @@ struct RenderedManual: Sendable {
                 return target.relative(from: url) + (fragment.map { "#" + $0 } ?? "")
             }
         }
+        // Samples (a machine.json, a front matter, a command's output) are left out of search:
+        // an excerpt quoting one reads as a scrape, and what they show the prose around them says.
+        return String(decoding: ByteSearch.replacing(Self.codeBlock, with: Self.unindexedCodeBlock, in: Array(linked.utf8)),
+                      as: UTF8.self)
     }
+
+    private static let codeBlock = Array("<pre>".utf8)
+    private static let unindexedCodeBlock = Array("<pre data-pagefind-ignore>".utf8)
 
     enum Target: Equatable {
         /// Outside the manual (another site, an absolute path, a scheme): left as written.

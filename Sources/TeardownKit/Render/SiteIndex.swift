@@ -34,8 +34,29 @@ struct SiteIndex: Sendable {
         let machines: [Int]
     }
 
+    /// A machine or a part, where a list holds both (a tag's pages, the names' files).
+    enum Item: Sendable, Hashable {
+        case machine(Int)
+        case part(PartAddress)
+    }
+
+    /// The names holding words that start with the same two letters or digits, for the search
+    /// page's first answer (`search/names/<key>.json`): that file comes a round trip after the
+    /// page, where Pagefind's first results come five round trips after its scripts.
+    struct NameBucket: Sendable {
+        /// The two letters or digits, folded: "he".
+        let key: String
+        /// Each word, with how many names hold it and the first `namesPerWord` of them:
+        /// machines, then parts, each by name.
+        let words: [(word: String, count: Int, items: [Item])]
+    }
+
+    static let namesPerWord = 20
+
     /// The letters that have parts, A to Z, then "#".
     let letters: [Letter]
+    /// By key.
+    let names: [NameBucket]
     /// By slug.
     let tags: [Tag]
     let collections: [Collection]
@@ -82,7 +103,19 @@ struct SiteIndex: Sendable {
                 tagsOf.append(part.tags)
             }
         }
+        var words: [String: (count: Int, items: [Item])] = [:]
+        func file(_ item: Item, named folded: String) {
+            for word in Set(Self.words(of: folded)) {
+                words[word, default: (0, [])].count += 1
+                if words[word]!.items.count < Self.namesPerWord { words[word]!.items.append(item) }
+            }
+        }
+        let machineKeys = machines.map { Self.sortKey($0.name) }
+        for m in machineKeys.indices.sorted(by: { machineKeys[$0] < machineKeys[$1] }) {
+            file(.machine(m), named: machineKeys[m])
+        }
         for index in keys.indices.sorted(by: { keys[$0] < keys[$1] }) {
+            file(.part(addresses[index]), named: keys[index].0)
             drawers[drawerOf[index], default: []].append(addresses[index])
             let tags = tagsOf[index]
             for name in tags.count < 2 ? tags : Set(tags).sorted() {
@@ -95,6 +128,11 @@ struct SiteIndex: Sendable {
             guard let parts = drawers[key] else { return nil }
             return Letter(key: key, label: key == "other" ? "#" : key.uppercased(), parts: parts)
         }
+        var buckets: [String: [(word: String, count: Int, items: [Item])]] = [:]
+        for word in words.keys.sorted() {
+            buckets[String(word.prefix(2)), default: []].append((word, words[word]!.count, words[word]!.items))
+        }
+        names = buckets.keys.sorted().map { NameBucket(key: $0, words: buckets[$0]!) }
         tags = tagged.keys.sorted().map { slug in
             let entry = tagged[slug]!
             return Tag(slug: slug, names: entry.names.sorted(), machines: entry.machines, parts: entry.parts)
@@ -113,6 +151,22 @@ struct SiteIndex: Sendable {
     static func sortKey(_ name: String) -> String {
         if name.utf8.allSatisfy({ $0 < 0x80 }) { return name.lowercased() }
         return name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
+    }
+
+    /// The words of a folded name (`sortKey`) that a bucket can file: runs of ASCII letters and
+    /// digits, at least two long. search.js splits a query the same way.
+    static func words(of folded: String) -> [String] {
+        var words: [String] = [], word: [UInt8] = []
+        for byte in folded.utf8 {
+            if (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                word.append(byte)
+            } else {
+                if word.count > 1 { words.append(String(decoding: word, as: UTF8.self)) }
+                word.removeAll(keepingCapacity: true)
+            }
+        }
+        if word.count > 1 { words.append(String(decoding: word, as: UTF8.self)) }
+        return words
     }
 
     static let alphabet = "abcdefghijklmnopqrstuvwxyz".map(String.init)

@@ -16,11 +16,8 @@ struct SiteLinks: Sendable, Equatable {
     let schemeScript: String
     let icon: String
     let search: String
-    /// The scripts of every page, before a page's own.
-    let scripts: [String]
-
-    /// Every page's scripts, which `scripts` holds in this order.
-    static let pageScripts = ["lightbox.js", "menu.js"]
+    /// The lightbox's script, before a page's own, for pages with photos to open.
+    let lightboxScript: String
 
     /// The links of a page at `url`, relative to it.
     init(at url: URLPath, favicon: String?) {
@@ -39,7 +36,7 @@ struct SiteLinks: Sendable, Equatable {
         schemeScript = link(Routes.asset("scheme.js"))
         icon = favicon.map { link(Routes.favicon(extension: $0)) } ?? link(Routes.asset("favicon.svg"))
         search = link(Routes.search)
-        scripts = Self.pageScripts.map { link(Routes.asset($0)) }
+        lightboxScript = link(Routes.asset("lightbox.js"))
     }
 
     /// Which pages share their links: the number of folders a page is in, and its first one.

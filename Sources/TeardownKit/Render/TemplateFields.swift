@@ -483,6 +483,11 @@ extension SearchPageModel: TemplateObject, TemplateRepresentable {
         case "worker": worker.templateValue
         case "merge": merge.templateValue
         case "unavailable": unavailable.templateValue
+        case "names": names.templateValue
+        case "cacheTag": cacheTag.templateValue
+        case "preloads": preloads.templateValue
+        case "chunks": chunks.templateValue
+        case "chunkFolder": chunkFolder.templateValue
         default: .missing
         }
     }

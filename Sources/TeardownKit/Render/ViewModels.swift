@@ -33,7 +33,8 @@ final class LayoutModel: Sendable {
     let bugReport: String?
     /// The site-wide photo gallery.
     let photos: String
-    /// The theme's scripts for this page: the lightbox, and the manual's or the search page's.
+    /// The theme's scripts for this page: the lightbox (but on the search page), the menu's, and
+    /// the page's own (the manual's, the search page's, the machine view's).
     let scripts: [String]
     /// The image a shared link previews with, as an absolute URL.
     let image: SharingImageModel?
@@ -447,16 +448,24 @@ struct ManualPrintModel: Sendable {
 struct SearchPageModel: Sendable {
     /// Pagefind's script, relative to the search page; nil when the site was built without an index.
     let index: String?
-    /// The worker that script starts, preloaded beside it so the search does not wait a round
-    /// trip for it: with the script preloaded too, a phone on a slow network (Fast 3G) listed
-    /// the demo's first results in 2.1-2.2 s, where it took 3.8 s. (Prefetched, Chromium asked
-    /// for it only after the page's other files: 2.2-2.6 s.)
+    /// The worker that script starts, fetched by the page with Pagefind's first files so the
+    /// search does not wait a round trip for it.
     let worker: String?
     /// The folders of the index's other shards, which the script merges into the first: one
     /// string, separated by spaces; nil when the index is one bundle.
     let merge: String?
     /// Why search is unavailable, when it is.
     let unavailable: String?
+    /// The keys of the names' files (`search/names/<key>.json`), separated by spaces, so that
+    /// the page asks only for a file that exists.
+    let names: String
+    /// Pagefind's `metaCacheTag`, and the first files it asks for, relative to the page (`SearchPreload`).
+    var cacheTag: String? = nil
+    var preloads: [String] = []
+    /// The first shard's index chunks as JSON, `[[first word, last word, hash]]`, and their
+    /// folder relative to the page, for the head's script to ask for a query's chunk early.
+    var chunks: String? = nil
+    var chunkFolder: String? = nil
 }
 
 struct NotFoundModel: Sendable {

@@ -77,6 +77,9 @@ struct Outputs {
     struct Shard {
         let shard: SearchShards.Shard
         let pages: [String]
+        /// The later discussion pages of a machine's or part's first page, by the first page's
+        /// path: Pagefind reads them joined to it (`SearchDocument`).
+        var later: [String: [String]] = [:]
     }
 
     static let unrendered = ContentDigest(high: 0, low: 0)

@@ -166,7 +166,10 @@ public struct SiteBuilder: Sendable {
             return report(site, outputs, written: 0, removed: 0, timings: clock.timings)
         }
         let written = try clock.run(.render) { try render(site, &outputs, progress: progress) }
-        try clock.run(.index) { try index(site, &outputs, progress: progress) }
+        try clock.run(.index) {
+            try index(site, &outputs, progress: progress)
+            try renderSearchPage(site, &outputs)
+        }
         let removed = try clock.run(.publish) { () throws -> Int in
             try outputs.publisher.publish({ tree, publishedTree in
                 BuildStore.Publish(tree: tree, outputs: outputs.target, previous: outputs.spare, rendered: outputs.rendered,
@@ -378,8 +381,18 @@ public struct SiteBuilder: Sendable {
         var carriedFiles: [String] = []
         if let indexer = site.indexer, let shards = site.search.shards {
             var pages = Array(repeating: [String](), count: shards.shards.count)
+            var later = Array(repeating: [String: [String]](), count: shards.shards.count)
+            // A discussion's pages are planned one after another (SitePlan): a later page
+            // belongs to the first page planned last.
+            var firstPage: String?
             for (entry, path) in zip(site.plan.pages, pagePaths) {
-                if let shard = shards.shard(of: entry.page) { pages[shard].append(path) }
+                guard let shard = shards.shard(of: entry.page) else { continue }
+                pages[shard].append(path)
+                switch entry.page {
+                case .machine(_, discussionPage: 1), .part(_, _, discussionPage: 1): firstPage = path
+                case .machine, .part: if let firstPage { later[shard][firstPage, default: []].append(path) }
+                default: break
+                }
             }
             let files = Self.shardFiles(published ?? [:], shards: shards)
             for (number, shard) in shards.shards.enumerated() {
@@ -393,7 +406,7 @@ public struct SiteBuilder: Sendable {
                         target[path] = nil
                         changes.insert(path)
                     }
-                    staleShards.append(Outputs.Shard(shard: shard, pages: pages[number]))
+                    staleShards.append(Outputs.Shard(shard: shard, pages: pages[number], later: later[number]))
                 }
             }
         }
@@ -488,9 +501,11 @@ public struct SiteBuilder: Sendable {
         let writer = OutputWriter(root: outputs.publisher.spare)
         let pages = zip(site.plan.pages, outputs.pagePaths).filter { writes.contains($0.1) }.map(\.0)
         let copies = zip(site.plan.copies, outputs.copyPaths).filter { writes.contains($0.1) }.map(\.0)
-        let source = RenderSource(content: site.content, theme: site.theme, images: site.images, manuals: site.manuals,
-                                  search: site.search, baseURL: site.baseURL, index: site.index,
-                                  downloads: site.downloads, sitemapPages: site.plan.sitemapPages)
+        // Pagefind's files are read only for a build that renders the search page, and not
+        // when the first shard is to be indexed again: the page is then rendered after it.
+        let rendersSearch = pages.contains { if case .search = $0.page { true } else { false } }
+        let source = Self.renderSource(site, searchPreload: rendersSearch && !firstShardStale(site, outputs)
+                                           ? Self.searchPreload(site, in: outputs.publisher.spare) : nil)
         let units = outputs.units
         let counter = ProgressCounter(.pages, total: pages.count, handler: progress)
         let rendered = ParallelMap.map(pages) { entry -> (keys: [String], digest: ContentDigest, failure: String?) in
@@ -522,6 +537,45 @@ public struct SiteBuilder: Sendable {
             outputs.rendered[path] = result.keys
         }
         return pages.count + copies.count
+    }
+
+    private static func renderSource(_ site: PlannedSite, searchPreload: SearchPreload?) -> RenderSource {
+        RenderSource(content: site.content, theme: site.theme, images: site.images, manuals: site.manuals,
+                     search: site.search, baseURL: site.baseURL, index: site.index,
+                     downloads: site.downloads, sitemapPages: site.plan.sitemapPages, searchPreload: searchPreload)
+    }
+
+    /// What the first shard's index in `root` tells the search page to fetch early; nil before it has one.
+    private static func searchPreload(_ site: PlannedSite, in root: String) -> SearchPreload? {
+        guard let first = site.search.shards?.shards.first,
+              let entry = FileManager.default.contents(atPath: root + "/" + first.folder + "/pagefind-entry.json")
+        else { return nil }
+        return SearchPreload(entry: entry, language: site.content.config.language) { name in
+            FileManager.default.contents(atPath: root + "/" + first.folder + "/" + name)
+        }
+    }
+
+    /// Whether this build indexes the first shard again.
+    private func firstShardStale(_ site: PlannedSite, _ outputs: Outputs) -> Bool {
+        guard let first = site.search.shards?.shards.first else { return false }
+        return outputs.staleShards.contains { $0.shard.folder == first.folder }
+    }
+
+    /// The search page names the first shard's index files (`SearchPreload`), which are known
+    /// only once that shard is indexed: when it was, the page is rendered again.
+    private func renderSearchPage(_ site: PlannedSite, _ outputs: inout Outputs) throws {
+        guard firstShardStale(site, outputs),
+              let entry = site.plan.pages.first(where: { if case .search = $0.page { true } else { false } })
+        else { return }
+        let spare = outputs.publisher.spare
+        let reads = ReadSet()
+        let html = PageRenderer(source: Self.renderSource(site, searchPreload: Self.searchPreload(site, in: spare)), reads: reads)
+            .render(entry.page, at: entry.url)
+        let path = entry.url.outputPath, digest = ContentDigest(of: html)
+        try OutputWriter(root: spare).write(html, to: path)
+        outputs.target[path] = digest
+        outputs.rendered[path] = reads.units.map(outputs.units.key(of:))
+        if outputs.published?[path] != digest { outputs.changes.insert(path) }
     }
 
     /// The published files of each shard, by shard. (One index's folder, `pagefind/`, holds
@@ -584,7 +638,22 @@ public struct SiteBuilder: Sendable {
         do {
             try FileSystem.removeTree(pages)
             var made = Set<String>()
-            for page in stale.pages {
+            var joined = Set<String>()
+            for (first, later) in stale.later {
+                guard let html = FileManager.default.contents(atPath: spare + "/" + first),
+                      case let pieces = later.compactMap({ FileManager.default.contents(atPath: spare + "/" + $0) }),
+                      pieces.count == later.count,
+                      let document = SearchDocument.joined(first: Array(html), later: pieces.map(Array.init))
+                else { continue }
+                let folder = (first as NSString).deletingLastPathComponent
+                if made.insert(folder).inserted {
+                    try FileManager.default.createDirectory(atPath: pages + "/" + folder, withIntermediateDirectories: true)
+                }
+                try document.withUnsafeBufferPointer { try OutputWriter(root: pages).write($0, to: first) }
+                joined.insert(first)
+                joined.formUnion(later)
+            }
+            for page in stale.pages where !joined.contains(page) {
                 let folder = (page as NSString).deletingLastPathComponent
                 if made.insert(folder).inserted {
                     try FileManager.default.createDirectory(atPath: pages + "/" + folder, withIntermediateDirectories: true)

@@ -80,6 +80,9 @@ public struct SitePlan: Sendable {
             addManual(machine.manual, at: Routes.manual(of: machine), machine: m)
         }
         pages.append((Routes.search, .search))
+        for (number, bucket) in index.names.enumerated() {
+            pages.append((Routes.searchNames(bucket.key), .searchNames(number)))
+        }
         pages.append((Routes.partsIndex, .partsIndex))
         // Lists that grow with the catalog come in pages of `list_page_size` items.
         let size = content.config.listPageSize

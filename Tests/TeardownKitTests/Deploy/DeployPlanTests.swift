@@ -1,4 +1,5 @@
 import Foundation
+import ZIPFoundation
 import Testing
 @testable import TeardownKit
 
@@ -93,7 +94,7 @@ struct DeployPlanTests {
             "machines/fan/index.html": .init(sha256: digest("0"), size: 20),
             "machines/old/index.html": .init(sha256: digest("e"), size: 50),
         ])
-        let plan = DeployPlan.make(local: local, manifest: remote, listing: [:], root: "/nowhere")
+        let plan = DeployPlan.make(local: local, manifest: remote, listing: [:], stored: { _ in nil })
         #expect(plan.uploads.map(\.path) == ["assets/style.css", "machines/fan/layer.svg", "machines/fan/index.html"])
         #expect(plan.uploads.map(\.action) == [.upload, .upload, .replace])
         #expect(plan.deletions.map(\.path) == ["machines/old/index.html"])
@@ -111,5 +112,41 @@ struct DeployPlanTests {
         #expect(headers.cacheControl(of: "downloads/comments/press.zip") == "public, max-age=60", "changes with every comment")
         #expect(headers.cacheControl(of: "downloads/press.zip") == "public, max-age=3600")
         #expect(headers.cacheControl(of: "assets/style.css") == "public, max-age=3600")
+    }
+
+    @Test("Text is stored gzip-compressed, and the manifest tells a compressed object from a plain one")
+    func compression() throws {
+        var headers = ObjectHeaders()
+        #expect(headers.contentEncoding(of: "machines/fan/index.html") == "gzip")
+        #expect(headers.contentEncoding(of: "assets/search.js") == "gzip")
+        #expect(headers.contentEncoding(of: "layer.SVG") == "gzip")
+        #expect(headers.contentEncoding(of: "pagefind/fragment/en_1a2b.pf_fragment") == nil, "Pagefind compresses its own")
+        #expect(headers.contentEncoding(of: "machines/fan/photos/a-640.jpg") == nil)
+        #expect(headers.contentEncoding(of: "downloads/fan.zip") == nil)
+        let digest = String(repeating: "a", count: 64)
+        let page = LocalOutputs.File(path: "index.html", size: 10, sha256: digest)
+        let photo = LocalOutputs.File(path: "a.jpg", size: 10, sha256: digest)
+        let compressed = headers.recorded(page)
+        #expect(compressed.sha256 != page.sha256 && compressed.size == page.size)
+        #expect(headers.recorded(photo).sha256 == photo.sha256)
+        headers.compress = false
+        #expect(headers.contentEncoding(of: "index.html") == nil)
+        #expect(headers.recorded(page).sha256 == page.sha256, "switching compression off uploads the text again")
+
+        // The bytes are gzip's: a header without a time, zlib's deflate, then CRC-32 and size.
+        let text = Data(String(repeating: "<p>Fan blade, 120 mm.</p>\n", count: 400).utf8)
+        let gzip = try #require(Gzip.compress(text))
+        #expect(gzip.count < text.count / 10)
+        #expect(Array(gzip.prefix(4)) == [0x1F, 0x8B, 8, 0] && Gzip.compress(text) == gzip)
+        let deflated = gzip.subdata(in: 10..<gzip.count - 8)
+        var inflated = Data()
+        _ = try Data.decompress(size: Int64(deflated.count), bufferSize: 4096, skipCRC32: false, provider: { position, size in
+            // Decoding asks for whole buffers, past the end too.
+            deflated.subdata(in: min(Int(position), deflated.count)..<min(Int(position) + size, deflated.count))
+        }, consumer: { inflated.append($0) })
+        #expect(inflated == text)
+        let trailer = Array(gzip.suffix(8))
+        #expect(trailer[4..<8].elementsEqual(withUnsafeBytes(of: UInt32(text.count).littleEndian, Array.init)))
+        #expect(try #require(Gzip.compress(Data())).count == 20)
     }
 }

@@ -119,6 +119,75 @@ struct SearchIndexTests {
         #expect(changed.count == 1, "\(changed)")
     }
 
+    /// The tag and the files the search page asks for early, relative to the page.
+    static func preloads(_ page: String) throws -> (tag: String, files: [String]) {
+        let tag = try #require(page.firstMatch(of: /data-cache-tag="([0-9a-f]+)"/)).1
+        let files = try #require(page.firstMatch(of: /<meta name="teardown-index-files" content="([^"]*)">/)).1
+            .split(separator: " ").map(String.init).filter { !$0.hasSuffix("pagefind-worker.js") }
+        return (String(tag), files)
+    }
+
+    @Test("The search page names the first shard's entry, metadata and WebAssembly, tagged with the entry's digest, and is rewritten only when that shard is indexed again")
+    func preloadedIndex() throws {
+        let site = Fixtures.temporaryFolder()
+        try FileManager.default.copyItem(atPath: Fixtures.demoSite + "/content", toPath: site + "/content")
+        let settings = site + "/content/site.yaml"
+        try (Fixtures.read(settings) + "search_shards: 8\n").write(toFile: settings, atomically: true, encoding: .utf8)
+        try SiteBuilder(siteRoot: site).build()
+        let output = site + "/public", searchPage = output + "/search/index.html"
+        let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: output + "/pagefind").sorted().first)
+        func check() throws {
+            let page = Fixtures.read(searchPage)
+            let (tag, files) = try Self.preloads(page)
+            let entry = try Data(contentsOf: URL(fileURLWithPath: output + "/pagefind/\(folder)/pagefind-entry.json"))
+            #expect(tag == String(SHA256Hex.of(entry).prefix(16)), "the tag is the first shard's entry's digest")
+            #expect(files.count == 3 && files[0] == "../pagefind/\(folder)/pagefind-entry.json?ts=\(tag)")
+            for file in files {
+                let name = file.split(separator: "?")[0].replacingOccurrences(of: "../", with: "")
+                #expect(TextFile.exists(output + "/" + name), "\(file) is a file of the first shard")
+            }
+            #expect(files.contains { $0.hasSuffix(".pf_meta") } && files.contains { $0.hasSuffix(".pagefind") })
+            // The index chunks as Pagefind's metadata lists them: each a file of the shard, in
+            // order, each word range within itself and after the one before.
+            let table = try #require(page.firstMatch(of: /<meta name="teardown-chunks" content="([^"]*)" data-folder="([^"]*)">/))
+            #expect(table.2 == "../pagefind/\(folder)/index/")
+            let json = [("&quot;", "\""), ("&#39;", "'"), ("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&")]
+                .reduce(String(table.1)) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
+            let chunks = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String]])
+            #expect(!chunks.isEmpty)
+            for (number, chunk) in chunks.enumerated() {
+                #expect(chunk.count == 3 && chunk[0] <= chunk[1])
+                #expect(TextFile.exists(output + "/pagefind/\(folder)/index/\(chunk[2]).pf_index"), "\(chunk[2]) is a chunk of the shard")
+                if number > 0 { #expect(chunks[number - 1][1] < chunk[0]) }
+            }
+        }
+        try check()
+
+        // A comment on each machine in turn, then a manual page: the page is rewritten when,
+        // and only when, the first shard is indexed again, and always names its current files.
+        var rewrittenWithFirst = 0
+        let machines = try FileManager.default.contentsOfDirectory(atPath: site + "/content/machines").sorted()
+        for machine in machines + ["the manual"] {
+            let page = Self.inode(searchPage)
+            let entry = Self.inode(output + "/pagefind/\(folder)/pagefind-entry.json")
+            if machine == "the manual" {
+                let manual = site + "/content/manual/bundles.md"
+                try (Fixtures.read(manual) + "\nA quixotic flange.\n").write(toFile: manual, atomically: true, encoding: .utf8)
+            } else {
+                let comments = site + "/content/machines/\(machine)/comments"
+                try FileManager.default.createDirectory(atPath: comments, withIntermediateDirectories: true)
+                try "---\nauthor: Ada\ndate: 2026-11-01\n---\nA quixotic remark on \(machine).\n"
+                    .write(toFile: comments + "/2026-11-01-ada.md", atomically: true, encoding: .utf8)
+            }
+            try SiteBuilder(siteRoot: site).build()
+            let firstIndexed = Self.inode(output + "/pagefind/\(folder)/pagefind-entry.json") != entry
+            #expect((Self.inode(searchPage) != page) == firstIndexed, "\(machine): the search page follows the first shard")
+            if firstIndexed { rewrittenWithFirst += 1 }
+            try check()
+        }
+        #expect(rewrittenWithFirst > 0, "some machine is in the first shard")
+    }
+
     @Test("Without Pagefind the build warns once, and the search page says search is unavailable")
     func unavailable() throws {
         let site = Fixtures.copy(Fixtures.site("manual"))

@@ -1,6 +1,7 @@
-// Light or dark colours: the visitor's operating system decides, unless they chose on the
-// site with the header's button, which is remembered. Loaded in the page's head, before the
-// page is drawn, so a chosen scheme shows from the first frame.
+// The header's script, on every page. Light or dark colours: the visitor's operating system
+// decides, unless they chose on the site with the header's button, which is remembered.
+// Loaded in the page's head, before the page is drawn, so a chosen scheme shows from the
+// first frame. Then the Menu on narrow screens.
 (function () {
   "use strict";
   var key = "teardown.scheme";
@@ -45,5 +46,31 @@
     // At the end of the navigation: beside Help on a wide screen, in the Menu panel on a phone,
     // where the header's one row has no room to spare.
     (header.querySelector("nav") || header).appendChild(button);
+    menu(header);
   });
+
+  // The site menu on narrow screens. The header keeps one row: the site's name, search and a
+  // Menu button that shows the navigation below it. Without JavaScript the button stays
+  // hidden and the navigation shows as it does on wide screens. (Here, not in a script of its
+  // own: on a phone each file is a request, and a page's first six share its connections.)
+  function menu(header) {
+    var toggle = header.querySelector(".menu-toggle");
+    var nav = header.querySelector("nav");
+    if (!toggle || !nav) return;
+    function set(open) {
+      header.classList.toggle("menu-open", open);
+      toggle.setAttribute("aria-expanded", String(open));
+    }
+    header.classList.add("has-menu");
+    toggle.hidden = false;
+    toggle.addEventListener("click", function () {
+      set(toggle.getAttribute("aria-expanded") !== "true");
+    });
+    header.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && header.classList.contains("menu-open")) {
+        set(false);
+        toggle.focus();
+      }
+    });
+  }
 })();

@@ -7,6 +7,12 @@
 
   var form = document.querySelector(".search-form[data-index]");
   if (!form) return;
+  // The names' file for the query in the address, which the page's own script asked for as
+  // the page came in (or, in a theme without it, asked for now): it answers first (below).
+  var namesMeta = document.querySelector('meta[name="teardown-names"]');
+  var nameKeys = " " + (namesMeta ? namesMeta.content : "") + " ";
+  var earlyNames = window.teardownNames
+    || namesFile(nameWords(new URLSearchParams(window.location.search).get("q") || "")[0], null);
   var input = form.querySelector('input[name="q"]');
   var filters = form.querySelector(".search-filters");
   var selects = { type: form.querySelector('select[name="type"]'), machine: form.querySelector('select[name="machine"]') };
@@ -22,12 +28,20 @@
   var shards = (form.getAttribute("data-merge") || "").split(" ").filter(Boolean);
   var script = new URL(form.getAttribute("data-index"), document.baseURI).href;
   var module = import(script);
+  // The first shard's options. With the tag the build named (its index's digest), Pagefind
+  // asks for the entry file the page's head already fetched, instead of one stamped with the
+  // time; the other shards' entries are not named in the page, so they keep the stamp.
+  var tag = form.getAttribute("data-cache-tag");
+  function firstOptions(options) {
+    if (tag) options.metaCacheTag = tag;
+    return options;
+  }
   // The whole index: the first shard, with the others merged into it. Made when first needed.
   var whole = null;
   function wholeIndex() {
     if (!whole) {
       whole = module.then(function (pagefind) {
-        return Promise.resolve(pagefind.options({ baseUrl: siteRoot })).then(function () {
+        return Promise.resolve(pagefind.options(firstOptions({ baseUrl: siteRoot }))).then(function () {
           return Promise.all(shards.map(function (folder) {
             return pagefind.mergeIndex(new URL(folder, document.baseURI).href, { baseUrl: siteRoot });
           }));
@@ -44,8 +58,8 @@
   function firstShardIndex() {
     if (!firstShard) {
       firstShard = module.then(function (pagefind) {
-        var instance = pagefind.createInstance({ basePath: script.replace(/[^\/]*$/, "") });
-        return Promise.resolve(instance.options({ baseUrl: siteRoot })).then(function () { return instance; });
+        var instance = pagefind.createInstance(firstOptions({ basePath: script.replace(/[^\/]*$/, ""), baseUrl: siteRoot }));
+        return instance;
       });
     }
     return firstShard;
@@ -85,8 +99,11 @@
     return paragraph;
   }
 
-  // Results come in pages of twenty; "Show more" adds the next page below them.
+  // Results come in pages of twenty; "Show more" adds the next page below them. A phone's
+  // browser fetches six files at once, and on a slow network each costs a round trip: the
+  // first five results are listed as soon as theirs are in, and the page fills in after.
   var pageSize = 20;
+  var firstWave = 5;
   var more = document.createElement("button");
   more.type = "button";
   more.className = "search-more";
@@ -116,6 +133,57 @@
 
   var latest = 0;
   var current = null;
+  function settled(ticket) { if (ticket === latest) list.removeAttribute("aria-busy"); }
+
+  // The first answer, before Pagefind has loaded (five round trips after this script on a slow
+  // network): the machines and parts whose names hold the query's words, from the names file
+  // of its first word's first two letters, asked for before anything else.
+  // Words are split as Teardown files them: letters and digits, without accents, two or more.
+  function nameWords(text) {
+    return text.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "").split(/[^a-z0-9]+/)
+      .filter(function (word) { return word.length > 1; });
+  }
+  // The names' file for `word` (nil when no name has a word starting as it does); `early` is
+  // the one asked for at the start, reused when it is the same file.
+  function namesFile(word, early) {
+    var key = word ? word.slice(0, 2) : "";
+    if (!key || nameKeys.indexOf(" " + key + " ") < 0) return Promise.resolve(null);
+    if (early && early.key === key) return early;
+    var answer = fetch("names/" + key + ".json").then(function (response) { return response.ok ? response.json() : null; })
+      .catch(function () { return null; });
+    answer.key = key;
+    return answer;
+  }
+  var answered = 0, named = 0, failed = 0;
+  function quickAnswer(query, ticket) {
+    var terms = nameWords(query);
+    if (!terms.length) return;
+    namesFile(terms[0], earlyNames).then(function (file) {
+      if (!file || ticket !== latest || answered === ticket) return;
+      var seen = {}, found = [];
+      file.words.forEach(function (entry) {
+        if (entry.word.indexOf(terms[0]) !== 0) return;
+        entry.names.forEach(function (item) {
+          var held = nameWords(item.name);
+          if (seen[item.url] || !terms.every(function (term) {
+            return held.some(function (word) { return word.indexOf(term) === 0; });
+          })) return;
+          seen[item.url] = true;
+          found.push(item);
+        });
+      });
+      if (!found.length) return;
+      list.replaceChildren();
+      more.hidden = true;
+      found.slice(0, firstWave).forEach(function (item) {
+        list.appendChild(resultItem({ url: "../" + item.url, meta: { title: item.name }, excerpt: "",
+          filters: { type: [item.type], machine: item.machine ? [item.machine] : [] } }));
+      });
+      named = ticket;
+      status.textContent = "Parts and machines named “" + query + "”; " + (failed === ticket
+        ? "descriptions and comments could not be searched." : "searching descriptions and comments…");
+    });
+  }
 
   // Pagefind answers a word that no page holds with the pages holding its first letters:
   // "zzzzqqq" finds every "z". A search whose best result holds no word near the query's
@@ -134,12 +202,13 @@
     });
   }
 
-  // Adds the next page of results (loading it unless given); focus moves to the first new one when asked.
-  function showMore(search, ticket, focus, loaded) {
+  // Loads and adds results up to the end of the next page; focus moves to
+  // the first new one when asked.
+  function showMore(search, ticket, focus) {
     var shown = list.children.length;
-    var next = search.results.slice(shown, shown + pageSize);
+    var next = search.results.slice(shown, (Math.floor(shown / pageSize) + 1) * pageSize);
     more.disabled = true;
-    return (loaded ? Promise.resolve(loaded) : Promise.all(next.map(function (result) { return result.data(); })))
+    return Promise.all(next.map(function (result) { return result.data(); }))
       .then(function (pages) {
         if (ticket !== latest) return;
         var items = pages.map(resultItem);
@@ -164,12 +233,16 @@
     Object.keys(chosen).forEach(function (name) { url.searchParams.set(name, chosen[name]); });
     window.history.replaceState(null, "", url.href);
     if (!query) {
+      list.removeAttribute("aria-busy");
       list.replaceChildren();
       more.hidden = true;
       status.textContent = "";
       return;
     }
     status.textContent = "Searching…";
+    // The list says it is filling in until the whole first page is listed.
+    list.setAttribute("aria-busy", "true");
+    if (!Object.keys(chosen).length) quickAnswer(query, ticket);
     // The first shard goes first only while the whole index is not loaded, and not under a
     // filter, whose counts are the whole index's.
     var early = shards.length && !whole && !Object.keys(chosen).length ? firstShardIndex().then(function (instance) {
@@ -183,8 +256,11 @@
       return answer(pagefind, query, chosen, ticket, false);
     }).catch(function () {
       if (ticket !== latest) return;
-      // What the first shard found stays listed, said to be part of the answer.
+      failed = ticket;
+      list.removeAttribute("aria-busy");
+      // What the first shard or the names found stays listed, said to be part of the answer.
       status.textContent = partial ? partial + " so far for “" + query + "”; the rest of the catalog could not be searched."
+        : named === ticket ? "Parts and machines named “" + query + "”; descriptions and comments could not be searched."
         : "Search could not load its index.";
     });
   }
@@ -195,11 +271,13 @@
   function answer(pagefind, query, chosen, ticket, partial) {
     return pagefind.search(query, { filters: chosen }).then(function (search) {
       if (!search || ticket !== latest) return;
-      var first = search.results.slice(0, pageSize);
+      var first = search.results.slice(0, firstWave);
       return Promise.all(first.map(function (result) { return result.data(); })).then(function (pages) {
         if (ticket !== latest) return;
         var found = pages.length && matches(pages[0], words(query)) ? search.results : [];
         if (partial && !found.length) return;
+        answered = ticket;
+        if (!found.length) settled(ticket);
         current = partial ? null : { results: found };
         list.replaceChildren();
         more.hidden = true;
@@ -208,8 +286,8 @@
           : partial ? counted + " so far for “" + query + "”; searching the rest of the catalog…"
           : counted + " for “" + query + "”.";
         if (!found.length) return;
-        if (!partial) return showMore(current, ticket, false, pages);
         pages.forEach(function (page) { list.appendChild(resultItem(page)); });
+        if (!partial) return showMore(current, ticket, false).then(function () { settled(ticket); });
         return counted;
       });
     });
@@ -241,7 +319,7 @@
   var first = wanted ? filtersOnce().then(function () { return input.value ? run() : null; })
     : Promise.resolve(input.value ? run() : null);
   first.then(filtersOnce).catch(function () {
-    status.textContent = "Search could not load its index.";
+    if (!list.childElementCount) status.textContent = "Search could not load its index.";
   });
   input.focus();
 })();
