@@ -6,8 +6,8 @@ import Testing
 @Suite("teardown serve", .serialized)
 struct ServeTests {
     final class Server: @unchecked Sendable {
-        let process = Process()
-        let port = Int.random(in: 20000...60000)
+        private(set) var process = Process()
+        private(set) var port = 0
         let site: URL
         let log: URL
 
@@ -16,17 +16,38 @@ struct ServeTests {
             try FileManager.default.copyItem(at: TeardownBinary.packageRoot.appendingPathComponent("content"),
                                              to: site.appendingPathComponent("content"))
             log = site.appendingPathComponent("serve.log")
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            process.executableURL = TeardownBinary.url
-            process.arguments = ["serve", "--site", site.path, "--port", "\(port)"] + (polling ? ["--poll"] : [])
-            let handle = try FileHandle(forWritingTo: log)
-            process.standardOutput = handle
-            process.standardError = handle
-            try process.run()
-            // The first build of the demo takes seconds, and many more beside the other tests on
-            // two cores: wait up to two minutes, or until serve gives up.
-            for _ in 0..<1200 where process.isRunning && !output.contains("Serving on") {
-                usleep(100_000)
+            // Another test's server or client can take a port between the probe and serve's
+            // bind: serve then refuses it, and the server starts again on another.
+            for _ in 0..<5 {
+                port = Self.unusedPort()
+                _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+                process = Process()
+                process.executableURL = TeardownBinary.url
+                process.arguments = ["serve", "--site", site.path, "--port", "\(port)"] + (polling ? ["--poll"] : [])
+                let handle = try FileHandle(forWritingTo: log)
+                process.standardOutput = handle
+                process.standardError = handle
+                try process.run()
+                // The first build of the demo takes seconds, and many more beside the other tests on
+                // two cores: wait up to two minutes, or until serve gives up.
+                for _ in 0..<1200 where process.isRunning && !output.contains("Serving on") {
+                    usleep(100_000)
+                }
+                guard !process.isRunning, output.contains("is in use") else { return }
+                process.waitUntilExit()
+            }
+        }
+
+        /// A port that nothing listens on, below the kernel's range for outgoing connections
+        /// (32768 and up), so that no test's client takes it by chance.
+        static func unusedPort() -> Int {
+            while true {
+                let port = Int.random(in: 10000...32000)
+                let socket = ServeTests.listen(port: port)
+                if socket >= 0 {
+                    close(socket)
+                    return port
+                }
             }
         }
 
