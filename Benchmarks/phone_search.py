@@ -73,6 +73,7 @@ class CountingHandler(http.server.SimpleHTTPRequestHandler):
     """Serves the site as a bucket would after `teardown deploy`, and notes when each file
     was asked for and how many bytes were sent for it."""
     served = []
+    done = {}
     compress = True
     network = Network(FAST_3G["latency"], FAST_3G["downloadThroughput"])
 
@@ -82,8 +83,14 @@ class CountingHandler(http.server.SimpleHTTPRequestHandler):
     def do_GET(self):
         body = self.send_head()
         if body is not None:
-            self.network.send(self.wfile, body.read())
+            try:
+                self.network.send(self.wfile, body.read())
+            except (BrokenPipeError, ConnectionResetError):
+                # The browser left the page (the next run, or a sharded index still loading):
+                # what it no longer wants is not an error.
+                pass
             body.close()
+            CountingHandler.done[self.path] = time.time()
 
     def send_head(self):
         started = time.time()
@@ -117,13 +124,18 @@ def first_results(browser, url):
     browser.get("about:blank")
     time.sleep(1)
     CountingHandler.served.clear()
+    CountingHandler.done.clear()
+    navigated = time.time()
     value = {"ms": wait_for_results(browser, url),
              "status": browser.execute_script("return document.querySelector('.search-status').textContent;")}
     # Pagefind fetches from a worker, whose requests the page's Resource Timing does not list:
     # the bytes are the files the server was asked for before the results were shown.
     shown = browser.execute_script("return (performance.timeOrigin + window.__firstResults) / 1000;")
-    served = [entry for entry in CountingHandler.served if entry[0] <= shown]
+    # Requests of the page before that were still on their way are not this page's.
+    served = [entry for entry in CountingHandler.served if navigated <= entry[0] <= shown]
     value["bytes"], value["requests"] = sum(size for _, _, size in served), len(served)
+    value["waterfall"] = [(asked - navigated, CountingHandler.done.get(path, float("nan")) - navigated, path, size)
+                          for asked, path, size in served] + [(shown - navigated, shown - navigated, "(first results shown)", 0)]
     return value
 
 
@@ -133,6 +145,8 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--queries", default=",".join(QUERIES))
     parser.add_argument("--uncompressed", action="store_true", help="serve the files as they are, not as deploy stores them")
+    parser.add_argument("--waterfall", action="store_true",
+                        help="also print, for each query's last run, each file asked for before the first results: when asked, when sent, its bytes")
     arguments = parser.parse_args()
     CountingHandler.compress = not arguments.uncompressed
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(CountingHandler, directory=arguments.site))
@@ -149,7 +163,7 @@ def main():
             results = [first_results(browser, url) for _ in range(arguments.runs)]
             rows.append((query, statistics.median(r["ms"] for r in results), max(r["ms"] for r in results),
                          statistics.median(r["bytes"] for r in results), statistics.median(r["requests"] for r in results),
-                         results[-1]["status"]))
+                         results[-1]["status"], results[-1]["waterfall"]))
     finally:
         browser.quit()
         server.shutdown()
@@ -157,8 +171,13 @@ def main():
     print(f"Phone search, 390 px, Fast 3G, cache cleared, {served}; medians of {arguments.runs} runs\n")
     print("| Query | First results (median) | (slowest) | Received by then | Requests | Status |")
     print("|---|---:|---:|---:|---:|---|")
-    for query, median, slowest, received, requests, status in rows:
+    for query, median, slowest, received, requests, status, _ in rows:
         print(f"| {query} | {median / 1000:.2f} s | {slowest / 1000:.2f} s | {received / 1024:.0f} KB | {requests:.0f} | {status} |")
+    if arguments.waterfall:
+        for query, *_, waterfall in rows:
+            print(f"\n{query}: asked at, sent by (s from navigation), bytes, file")
+            for asked, sent, path, size in sorted(waterfall):
+                print(f"  {asked:6.2f} {sent:6.2f} {size:8d}  {path}")
 
 
 if __name__ == "__main__":

@@ -43,8 +43,24 @@ def build(site, output, *settings):
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the sites, noting each index chunk asked for and by whom (its Referer: the search
+    page, or Pagefind's worker)."""
+    chunks = []
+
     def log_message(self, *arguments):
         pass
+
+    def end_headers(self):
+        # Pagefind's files are named by their content, and served as a bucket serves them: the
+        # worker then finds a chunk the page asked for in the browser's cache.
+        if ".pf_" in self.path:
+            self.send_header("Cache-Control", "public, max-age=31536000, immutable")
+        super().end_headers()
+
+    def send_head(self):
+        if self.path.endswith(".pf_index"):
+            QuietHandler.chunks.append((self.path.rsplit("/", 1)[-1], self.headers.get("Referer") or ""))
+        return super().send_head()
 
 
 class ShardedSearch(unittest.TestCase):
@@ -108,6 +124,21 @@ class ShardedSearch(unittest.TestCase):
         # Unblocked, the whole index answers and replaces them.
         final, links = self.results("sharded", "heatsink")
         self.assertRegex(final, r"^\d+ results? for “heatsink”\.$")
+
+    def test_the_page_asks_for_the_chunks_pagefind_needs(self):
+        # The search page asks for the query's index chunks as it arrives, by Pagefind's own
+        # choice, so Pagefind's worker asks the server for none of its own. These words' chunks
+        # hold them by the loose rule only (the table's "lever" sorts after one chunk's last word
+        # and before the next's first), and their stems sort into the same chunks.
+        for query in ["lever", "heatsink", "insulator", "after coil", "hinge small", "quixotic"]:
+            self.browser.execute_cdp_cmd("Network.enable", {})
+            self.browser.execute_cdp_cmd("Network.clearBrowserCache", {})
+            QuietHandler.chunks.clear()
+            self.results("single", query)
+            asked = list(QuietHandler.chunks)
+            self.assertTrue(asked, query)
+            by_worker = [chunk for chunk, referer in asked if "pagefind-worker" in referer or "/search/" not in referer]
+            self.assertEqual(by_worker, [], f"{query!r}: {asked}")
 
     def test_a_dozen_queries_list_the_same_first_result(self):
         differences = []
