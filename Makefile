@@ -93,6 +93,8 @@ check: build
 
 ## test: run the whole test suite: Swift tests, the browser tests in headless Chromium (screenshots of every kind of page into .build/test-artifacts/), check-site, the manual's commands, then fuzzing
 test: deps
+	@# The library's layers: a cycle, an import upward or two folders that use each other fail here.
+	python3 Tests/Layers/check_layers_test.py
 	@# MALLOC_PERTURB_ fills freed memory, so C memory read after it is freed (cmark-gfm's
 	@# nodes point into each other's buffers) fails a test every time, not now and then.
 	MALLOC_PERTURB_=165 $(SWIFT) test --skip IntakeServerTests --skip PreviewServerTests

@@ -1,12 +1,15 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+/// Every layer of the library, lowest first.
+let kit: [Target.Dependency] = ["TeardownBase", "TeardownContent", "TeardownMedia", "TeardownBuild", "TeardownInbox"]
+
 let package = Package(
     name: "Teardown",
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "teardown", targets: ["teardown"]),
-        .library(name: "TeardownKit", targets: ["TeardownKit"]),
+        .library(name: "TeardownKit", targets: ["TeardownBase", "TeardownContent", "TeardownMedia", "TeardownBuild", "TeardownInbox"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -48,27 +51,78 @@ let package = Package(
             sources: ["DefaultTheme.swift"],
             resources: [.copy("default")]
         ),
+        // The library, in layers the compiler keeps: each target imports only those above it in
+        // this list, and SwiftPM refuses a cycle. docs/MAP.md names every folder of each.
+        // Base: diagnostics, file and process support, digests, downloads.
         .target(
-            name: "TeardownKit",
+            name: "TeardownBase",
             dependencies: [
-                "CCmarkGFM",
                 "CTeardownSystem",
                 "CTeardownFetch",
-                "CTeardownImage",
                 "CTeardownDigest",
-                "TeardownThemes",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        // Content: the site's configuration, machines, manuals and specs as values, their
+        // Markdown and templates, and the addresses every page and file is published at.
+        .target(
+            name: "TeardownContent",
+            dependencies: [
+                "TeardownBase",
+                "CCmarkGFM",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        // Media: images decoded, composed and resized over libvips, and the bundles to download.
+        .target(
+            name: "TeardownMedia",
+            dependencies: [
+                "TeardownBase",
+                "TeardownContent",
+                "CTeardownImage",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                // The image index: a processed image by the digest of its source.
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // Build: pages rendered from the content and the media, written and published at once.
+        .target(
+            name: "TeardownBuild",
+            dependencies: [
+                "TeardownBase",
+                "TeardownContent",
+                "TeardownMedia",
+                "TeardownThemes",
+                .product(name: "SystemPackage", package: "swift-system"),
                 // The build's state (manifests, what each page read), updated in place.
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // Inbox: community submissions taken in, reviewed and synced; the site deployed to a bucket.
+        .target(
+            name: "TeardownInbox",
+            dependencies: [
+                "TeardownBase",
+                "TeardownContent",
+                "TeardownMedia",
+                "TeardownBuild",
+                "CTeardownSystem",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // The preview server lives apart from the generator, so the library stays free of a web stack.
         .target(
             name: "TeardownServe",
             dependencies: [
-                "TeardownKit",
+                "TeardownBase",
+                "TeardownContent",
+                "TeardownBuild",
+                "TeardownInbox",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -80,7 +134,10 @@ let package = Package(
         .target(
             name: "TeardownIntake",
             dependencies: [
-                "TeardownKit",
+                "TeardownBase",
+                "TeardownContent",
+                "TeardownBuild",
+                "TeardownInbox",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // A channel handler of its own caps the connections of one address.
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -90,8 +147,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "teardown",
-            dependencies: [
-                "TeardownKit",
+            dependencies: kit + [
                 "TeardownServe",
                 "TeardownIntake",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -104,12 +160,12 @@ let package = Package(
         .target(name: "CFuzzDriver"),
         .executableTarget(
             name: "teardown-fuzz",
-            dependencies: ["TeardownKit", "CFuzzDriver", .product(name: "Yams", package: "Yams")],
+            dependencies: kit + ["CFuzzDriver", .product(name: "Yams", package: "Yams")],
             path: "Sources/TeardownFuzz"
         ),
         .testTarget(
             name: "TeardownKitTests",
-            dependencies: ["TeardownKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: kit + [.product(name: "ZIPFoundation", package: "ZIPFoundation")],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -118,7 +174,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TeardownIntakeTests",
-            dependencies: ["TeardownIntake", .product(name: "HummingbirdTesting", package: "hummingbird")]
+            dependencies: ["TeardownIntake", "TeardownInbox", .product(name: "HummingbirdTesting", package: "hummingbird")]
         ),
         .testTarget(
             name: "TeardownCLITests",

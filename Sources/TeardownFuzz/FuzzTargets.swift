@@ -1,5 +1,9 @@
 import Foundation
-@testable import TeardownKit
+@testable import TeardownBase
+@testable import TeardownContent
+@testable import TeardownMedia
+@testable import TeardownBuild
+@testable import TeardownInbox
 import Yams
 
 /// What the fuzzer drives: the bundle loader with its front matter, the sync inbox reader, the

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import TeardownKit
+import TeardownInbox
 
 /// Reads the fields of a submission from a request body: JSON, URL-encoded or multipart form
 /// data. A photo streams to its upload file as it arrives, with its size checked on the way.

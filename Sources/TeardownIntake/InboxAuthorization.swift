@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import TeardownKit
+import TeardownBase
 
 /// Lets through only requests that carry the inbox's bearer token; the rest get 401 and a
 /// challenge, before any route looks at the inbox.

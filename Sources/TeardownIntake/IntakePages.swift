@@ -1,5 +1,5 @@
 import Foundation
-import TeardownKit
+import TeardownBase
 
 /// The few pages intake answers a form post with when the browser runs no script: a
 /// thank-you page, and a page that says what to fix and gives the comment back to post again.

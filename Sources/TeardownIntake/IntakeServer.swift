@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
-import TeardownKit
+import TeardownInbox
 
 /// `teardown intake`: takes comments and photos from the site's forms and from a JSON API
 /// (described by `/api/v1/openapi.json`), writes them into an inbox, and serves that inbox to

@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
-import TeardownKit
+import TeardownBase
+import TeardownBuild
 
 /// `teardown serve`: builds the site, serves the output folder on loopback, rebuilds
 /// incrementally when content/ or Themes/ change, and reloads open pages.

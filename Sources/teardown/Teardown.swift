@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TeardownKit
+import TeardownBase
 
 @main
 struct Teardown: AsyncParsableCommand {

@@ -4,7 +4,7 @@ import HummingbirdTesting
 import HTTPTypes
 import Testing
 @testable import TeardownIntake
-import TeardownKit
+import TeardownInbox
 
 /// The intake service over real HTTP: the API, the form posts, the trap, the rate limit, the
 /// size limit and the token that guards the inbox.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TeardownKit
+import TeardownInbox
 
 /// Where an s3:// address is and the keys to reach it, as every command that takes one finds
 /// them: the store from `--endpoint`, `AWS_ENDPOINT_URL_S3` or `AWS_ENDPOINT_URL` (else AWS),

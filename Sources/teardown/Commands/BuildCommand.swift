@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import TeardownKit
+import TeardownBase
+import TeardownBuild
 
 struct BuildCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

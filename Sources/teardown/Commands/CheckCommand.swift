@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TeardownKit
+import TeardownBuild
 
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TeardownKit
+import TeardownInbox
 
 struct DeployCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

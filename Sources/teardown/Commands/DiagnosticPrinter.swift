@@ -1,5 +1,5 @@
 import Foundation
-import TeardownKit
+import TeardownBase
 
 /// Prints diagnostics as `path:line:col: severity: message`, paths relative to where the
 /// command was run, so editors and terminals can jump to them; the severity is coloured on a

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import TeardownIntake
-import TeardownKit
+import TeardownBase
+import TeardownInbox
 
 struct IntakeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

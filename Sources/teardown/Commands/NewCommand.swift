@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TeardownKit
+import TeardownContent
 
 struct NewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

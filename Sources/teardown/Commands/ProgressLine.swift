@@ -1,5 +1,5 @@
 import Foundation
-import TeardownKit
+import TeardownBase
 
 /// Shows how a build's long stages are going on standard error: a bar redrawn in place on a
 /// terminal, a plain line now and then otherwise (a log file or CI). Images show from their

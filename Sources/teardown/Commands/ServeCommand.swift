@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TeardownKit
+import TeardownBase
 import TeardownServe
 
 struct ServeCommand: AsyncParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import TeardownKit
+import TeardownBase
+import TeardownBuild
+import TeardownInbox
 
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,5 @@
 import Foundation
-import TeardownKit
+import TeardownBase
 
 /// What the commands print, made safe and, on a terminal, coloured.
 ///

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownBase
+@testable import TeardownContent
+@testable import TeardownBuild
+@testable import TeardownInbox
 
 /// Bundles shipped as .zip archives: the same machine as the folder, and no trust in the archive.
 @Suite("Bundle archives")

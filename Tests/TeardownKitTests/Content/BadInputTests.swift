@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownBase
+@testable import TeardownContent
+@testable import TeardownBuild
 
 /// A corpus of bad input, each case written into a copy of the minimal site. A rejected case
 /// must be reported at its file (and line, where it has one), and a build must then fail with

@@ -1,5 +1,7 @@
 import Testing
-@testable import TeardownKit
+@testable import TeardownBase
+@testable import TeardownContent
+@testable import TeardownBuild
 
 @Suite("Loading content")
 struct ContentLoaderTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownContent
 
 @Suite("Content dates")
 struct ISODateTests {

@@ -1,5 +1,7 @@
 import Testing
-@testable import TeardownKit
+@testable import TeardownBase
+@testable import TeardownContent
+@testable import TeardownBuild
 
 /// One fixture folder per mistake; each must be reported at the right file, line and column.
 @Suite("Invalid sites")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownBase
+@testable import TeardownInbox
 
 /// A store whose listing never ends must not keep sync, intake or deploy asking for ever.
 @Suite("Bucket listings")

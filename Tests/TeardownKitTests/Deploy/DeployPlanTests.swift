@@ -1,7 +1,9 @@
 import Foundation
 import ZIPFoundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownBase
+@testable import TeardownContent
+@testable import TeardownInbox
 
 @Suite("Deploy: targets, credentials, manifests and plans")
 struct DeployPlanTests {

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownBase
+@testable import TeardownContent
+@testable import TeardownMedia
+@testable import TeardownBuild
 
 /// The photo fixture site (see Fixtures/make-photo-fixtures.py), copied so tests can change
 /// it, with the one bad input git cannot hold: a link to a file that does not exist.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownMedia
+@testable import TeardownBuild
 
 /// SVG layers are published as drawing only: opened at their own URL on the site, nothing in
 /// them may run or reach outside the file.

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownBase
+@testable import TeardownContent
+@testable import TeardownMedia
+@testable import TeardownInbox
 
 /// A scratch copy of the minimal site (machine "box", part "lid") and an intake inbox beside it.
 private struct IntakeScratch {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownBase
+@testable import TeardownContent
+@testable import TeardownBuild
 
 /// The forms pages get when site.yaml names an intake service, and what catalog.json tells apps.
 @Suite struct IntakeFormsTests {

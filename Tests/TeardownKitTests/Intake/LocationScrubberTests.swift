@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import ZIPFoundation
-@testable import TeardownKit
+@testable import TeardownMedia
+@testable import TeardownInbox
 
 /// The GPS position leaves a photo's bytes; its pixels, orientation and camera stay.
 @Suite struct LocationScrubberTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownInbox
 
 /// The multipart reader gives the same fields and file bytes however the body is cut into chunks.
 @Suite struct MultipartReaderTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownContent
+@testable import TeardownBuild
 
 /// mdBook's `{{#include}}`, `{{#rustdoc_include}}` and `{{#playground}}` in a real build of the
 /// mdBook-style fixture, with files to include beside its pages.

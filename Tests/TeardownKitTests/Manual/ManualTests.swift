@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownBase
+@testable import TeardownContent
+@testable import TeardownBuild
 
 @Suite("The help manual")
 struct ManualTests {

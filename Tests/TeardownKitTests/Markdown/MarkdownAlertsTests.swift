@@ -1,5 +1,5 @@
 import Testing
-@testable import TeardownKit
+@testable import TeardownContent
 
 @Suite("GitHub alerts and task lists")
 struct MarkdownAlertsTests {

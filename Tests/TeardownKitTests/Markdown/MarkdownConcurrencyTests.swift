@@ -1,5 +1,6 @@
 import Testing
-@testable import TeardownKit
+@testable import TeardownBase
+@testable import TeardownContent
 
 @Suite("Markdown on all cores")
 struct MarkdownConcurrencyTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownBuild
 
 /// Pages a publisher meets in the first hour: a description that opens with a title, and a
 /// machine's own manual.

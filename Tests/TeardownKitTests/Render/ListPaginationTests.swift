@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownContent
+@testable import TeardownBuild
 
 /// The lists that grow with the catalog, on a tiny site with two items a page: two machines
 /// and five parts tagged alike, the parts named alike, and a collection of three machines.

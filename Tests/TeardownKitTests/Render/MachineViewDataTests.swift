@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownContent
+@testable import TeardownBuild
 
 /// The machine view fixture (see Fixtures/make-machine-view-fixture.py): a press of three
 /// layers, the core with two comments and a photo. The browser tests drive the view itself.

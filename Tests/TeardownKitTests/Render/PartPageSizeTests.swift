@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownBuild
 
 /// A part page draws its machine faded behind the part from one composed image, so its size
 /// does not depend on how many parts the machine has.

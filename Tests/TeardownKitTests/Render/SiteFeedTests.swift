@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownContent
+@testable import TeardownBuild
 
 @Suite("The site's feed")
 struct SiteFeedTests {

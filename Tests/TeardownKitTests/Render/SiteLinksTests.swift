@@ -1,5 +1,6 @@
 import Testing
-@testable import TeardownKit
+@testable import TeardownContent
+@testable import TeardownBuild
 
 @Suite("Site-wide links shared between pages")
 struct SiteLinksTests {

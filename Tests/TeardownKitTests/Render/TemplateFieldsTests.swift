@@ -1,5 +1,7 @@
 import Testing
-@testable import TeardownKit
+@testable import TeardownBase
+@testable import TeardownContent
+@testable import TeardownBuild
 
 /// Templates find model values through `value(named:)`; a property missing there would render
 /// as nothing, silently. Every stored property of every model must be reachable by its name.

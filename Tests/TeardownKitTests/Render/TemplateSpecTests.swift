@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownContent
 
 /// The Mustache specification's own cases, run against the theme renderer: a site's template
 /// overrides are Mustache, and must render as any Mustache implementation renders them.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownBuild
 
 /// A build on a full device, made full for real: a small tmpfs mounted for the test (these
 /// tests run as root, as CI does on this kind of machine).

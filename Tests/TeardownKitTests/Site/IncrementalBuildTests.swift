@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownBase
+@testable import TeardownContent
+@testable import TeardownMedia
+@testable import TeardownBuild
 
 /// A scratch copy of the minimal site with a second part, and a builder for it.
 private struct Scratch {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownBuild
 
 /// A seeded random sequence of the edits a catalog sees (comments, photos, parts, machines,
 /// layer images, templates, assets, site.yaml, manual pages and SUMMARY.md). After every edit

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownBase
+@testable import TeardownContent
+@testable import TeardownBuild
 
 @Suite("Skipping a build when no input changed")
 struct InputSnapshotTests {

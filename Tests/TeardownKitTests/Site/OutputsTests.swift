@@ -4,7 +4,9 @@ import FoundationXML
 #endif
 import Testing
 import ZIPFoundation
-@testable import TeardownKit
+@testable import TeardownBase
+@testable import TeardownMedia
+@testable import TeardownBuild
 
 /// Reads an XML file with Foundation's parser: whether it is well-formed, and its elements as paths.
 private struct XMLOutline {

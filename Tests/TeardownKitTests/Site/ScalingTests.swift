@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownContent
+@testable import TeardownMedia
+@testable import TeardownBuild
+@testable import TeardownInbox
 
 /// A generated catalog of `machines` machines of 20 parts each, every part with its own layer,
 /// a description, a tag and a comment: the same shape at every size, so that what one synced

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownBuild
 
 @Suite("What Pagefind reads of a long discussion")
 struct SearchDocumentTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownContent
 
 /// Conversions checked against values defined by the units themselves, not by our code.
 @Suite("Spec conversions")

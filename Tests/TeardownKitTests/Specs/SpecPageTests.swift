@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownContent
+@testable import TeardownBuild
+@testable import TeardownBase
 
 @Suite("Specifications on part pages")
 struct SpecPageTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import TeardownKit
+@testable import TeardownContent
 
 @Suite("Reading spec values")
 struct SpecParserTests {

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownBase
+@testable import TeardownContent
+@testable import TeardownMedia
+@testable import TeardownBuild
 
 /// The content cache's positional form: what goes in comes out equal, and damage is an error,
 /// never a crash or a wrong value.

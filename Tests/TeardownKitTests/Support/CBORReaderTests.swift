@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownBase
+@testable import TeardownBuild
 
 @Suite("Pagefind's metadata: gzip and CBOR")
 struct CBORReaderTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownBase
 
 @Suite("Durable writes")
 struct FileSystemTests {

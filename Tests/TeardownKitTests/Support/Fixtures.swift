@@ -1,5 +1,4 @@
 import Foundation
-@testable import TeardownKit
 
 /// Paths to the fixture sites next to these tests, and scratch folders.
 enum Fixtures {

@@ -1,5 +1,5 @@
 import Testing
-@testable import TeardownKit
+@testable import TeardownBase
 
 @Suite("Names in a reader's order")
 struct NaturalOrderTests {

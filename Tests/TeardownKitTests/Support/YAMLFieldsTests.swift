@@ -1,6 +1,6 @@
 import Testing
 import Yams
-@testable import TeardownKit
+@testable import TeardownBase
 
 @Suite("YAML fields written by Yams")
 struct YAMLFieldsTests {

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import TeardownKit
+@testable import TeardownBase
+@testable import TeardownContent
+@testable import TeardownBuild
+@testable import TeardownInbox
 
 /// A scratch site (the minimal fixture) and an inbox folder beside it.
 private struct SyncScratch {

@@ -1,0 +1,23 @@
+/// Thrown when a site has errors: every problem found, not only the first.
+public struct BuildFailure: Error, Sendable, CustomStringConvertible {
+    public let diagnostics: [Diagnostic]
+    /// The step of the pipeline that failed, when a build was running.
+    public private(set) var step: BuildStep?
+
+    public init(_ diagnostics: [Diagnostic]) {
+        self.diagnostics = diagnostics.sortedByLocation()
+    }
+
+    /// The same failure, marked with the step it happened in (the first step to mark it wins).
+    package func `in`(_ step: BuildStep) -> BuildFailure {
+        var failure = self
+        if failure.step == nil { failure.step = step }
+        return failure
+    }
+
+    public var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
+
+    public var description: String {
+        diagnostics.map(\.description).joined(separator: "\n")
+    }
+}

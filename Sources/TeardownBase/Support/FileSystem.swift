@@ -1,0 +1,440 @@
+import CTeardownSystem
+import Foundation
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The POSIX and Linux calls the build and sync rely on, with errors as messages. Opening,
+/// reading and writing go through swift-system's `FileDescriptor`, which retries interrupted
+/// calls and reports `Errno`; what it lacks (fsync, flock, rename, link, the directory walk)
+/// is called here directly. This is the one Swift file that calls into CTeardownSystem.
+package enum FileSystem {
+    /// A file operation that failed: the file, and the system's error number when the system
+    /// said what went wrong, so a full disk is a case (`isNoSpace`), not words to search.
+    package struct Failure: Error, CustomStringConvertible {
+        package let path: String
+        package let reason: String
+        package let code: Errno?
+        package var description: String { "\(path): \(reason)" }
+        package var isNoSpace: Bool { code == .noSpace }
+
+        /// The failure of the call that just set errno.
+        package static func errno(_ path: String) -> Failure {
+            Failure(path: path, Errno(rawValue: Glibc.errno))
+        }
+
+        package init(path: String, reason: String, code: Errno? = nil) {
+            self.path = path
+            self.reason = reason
+            self.code = code
+        }
+
+        package init(path: String, _ error: any Error) {
+            if let failure = error as? Failure {
+                self.init(path: path, reason: failure.reason, code: failure.code)
+            } else if let code = error as? Errno {
+                self.init(path: path, reason: code.description, code: code)
+            } else {
+                self.init(path: path, reason: ErrorText.describe(error).reason, code: ErrorText.isNoSpace(error) ? .noSpace : nil)
+            }
+        }
+    }
+
+    /// Who a directory is, kept across renames: a new folder at the same path is someone else.
+    package struct Identity: Hashable, CustomStringConvertible {
+        package let device: UInt64
+        package let inode: UInt64
+        package let birthSeconds: Int64
+        package let birthNanoseconds: UInt32
+
+        package var description: String { "\(device)-\(inode)-\(birthSeconds).\(birthNanoseconds)" }
+    }
+
+    package static func identity(of path: String) -> Identity? {
+        var device: UInt64 = 0, inode: UInt64 = 0, seconds: Int64 = 0, nanoseconds: UInt32 = 0
+        guard td_identity(path, &device, &inode, &seconds, &nanoseconds) == 0 else { return nil }
+        return Identity(device: device, inode: inode, birthSeconds: seconds, birthNanoseconds: nanoseconds)
+    }
+
+    /// Swaps two existing paths in one step. False when the file system cannot (then nothing moved).
+    package static func exchange(_ first: String, _ second: String) throws -> Bool {
+        if td_exchange(first, second) == 0 { return true }
+        if Glibc.errno == EINVAL || Glibc.errno == ENOSYS || Glibc.errno == EXDEV { return false }
+        throw Failure.errno(first)
+    }
+
+    /// Why a server could not listen on host:port now, or nil when it could: whether the port
+    /// is taken, and the reason in words.
+    package static func portProblem(host: String, port: Int) -> (inUse: Bool, reason: String)? {
+        let result = td_port_check(host, Int32(port))
+        if result == 0 { return nil }
+        return result < 0 ? (false, "\(host) does not resolve") : (result == EADDRINUSE, Errno(rawValue: result).description)
+    }
+
+    package static func rename(_ source: String, to target: String) throws {
+        guard Glibc.rename(source, target) == 0 else { throw Failure.errno(source) }
+    }
+
+    /// Size, modification and change times and inode: what make and git use to tell that a
+    /// file changed without reading it. Nil when the file is missing.
+    package static func stamp(of path: String) -> ContentDigest? {
+        status(path).map { ContentDigest(high: $0.signature, low: 0) }
+    }
+
+    /// What `stat` tells of an entry, reduced to what shows a change.
+    package struct Status {
+        /// Size, modification and change times, inode and type, mixed into one number.
+        package let signature: UInt64
+        /// The later of the modification and change times, in seconds.
+        package let changed: Double
+        package let isDirectory: Bool
+        package let isRegularFile: Bool
+        /// Size, modification time and inode without the change time: what a hard link to the
+        /// file leaves as it was. Outputs are never rewritten in place, so this names their bytes.
+        package let contentSignature: UInt64
+        package let size: Int
+
+        package init(_ info: stat) {
+            let size = UInt64(bitPattern: Int64(info.st_size))
+            let seconds = UInt64(bitPattern: Int64(info.st_mtim.tv_sec)), nanoseconds = UInt64(info.st_mtim.tv_nsec)
+            let inode = UInt64(info.st_ino)
+            signature = Self.mix(size, seconds, nanoseconds, UInt64(bitPattern: Int64(info.st_ctim.tv_sec)),
+                                 UInt64(info.st_ctim.tv_nsec), inode, UInt64(info.st_mode))
+            contentSignature = Self.mix(size, seconds, nanoseconds, inode)
+            let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+            changed = max(modified, Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9)
+            isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
+            isRegularFile = (info.st_mode & S_IFMT) == S_IFREG
+            self.size = Int(info.st_size)
+        }
+
+        /// splitmix64 over the fields: deterministic across runs, unlike Hasher.
+        private static func mix(_ fields: UInt64...) -> UInt64 {
+            var mixed: UInt64 = 0x9E37_79B9_7F4A_7C15
+            for field in fields {
+                mixed = (mixed ^ field) &+ 0x9E37_79B9_7F4A_7C15
+                mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+                mixed ^= mixed >> 31
+            }
+            return mixed
+        }
+    }
+
+    /// The status of `path`, following symbolic links; nil when it cannot be read.
+    package static func status(_ path: UnsafePointer<CChar>) -> Status? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Status(info)
+    }
+
+    /// The status of `name` in the open folder `folder`, following symbolic links. A walk
+    /// asks this way: a whole path is resolved folder by folder on every call, which was most
+    /// of the kernel's share of checking a catalog's inputs.
+    package static func status(in folder: Int32, _ name: UnsafePointer<CChar>) -> Status? {
+        var info = stat()
+        guard fstatat(folder, name, &info, 0) == 0 else { return nil }
+        return Status(info)
+    }
+
+    package static func status(_ path: String) -> Status? { path.withCString { status($0) } }
+
+    /// A folder opened to look up entries from (`status(in:_:)`); -1 when it cannot be opened.
+    package static func openFolder(_ path: String) -> Int32 { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+
+    package static func closeFolder(_ descriptor: Int32) {
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Calls `visit` with the path relative to `root` and the status of `root` ("") and every
+    /// visible entry below it, folders before their entries. False when the tree holds what a
+    /// walk cannot vouch for: an unreadable entry, or a symbolic link to a folder.
+    /// Folders for which `descend` says false are visited but not entered.
+    package static func walk(_ root: String, descend: (String) -> Bool = { _ in true }, _ visit: (String, Status) -> Void) -> Bool {
+        guard let top = status(root), top.isDirectory else { return false }
+        visit("", top)
+        let descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        return walk(folder: descriptor, relative: "", descend: descend, visit)
+    }
+
+    /// One folder, open as `descriptor` (closed here), then its subfolders, each opened from it:
+    /// opening every folder by its whole path was a fifth of a walk's time at 10,000 parts.
+    /// One folder is open per level of depth.
+    private static func walk(folder descriptor: Int32, relative: String, descend: (String) -> Bool,
+                             _ visit: (String, Status) -> Void) -> Bool {
+        guard let stream = fdopendir(descriptor) else {
+            close(descriptor)
+            return false
+        }
+        defer { closedir(stream) }
+        let opened = dirfd(stream)
+        var folders: [(name: String, path: String)] = []
+        while let entry = readdir(stream) {
+            let name = Self.name(of: entry)
+            if name.hasPrefix(".") { continue }
+            let path = relative.isEmpty ? name : relative + "/" + name
+            let found = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                status(in: opened, raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            guard let entryStatus = found else { return false }
+            if entryStatus.isDirectory {
+                if entry.pointee.d_type == UInt8(DT_LNK) { return false }
+                if descend(path) { folders.append((name, path)) }
+            }
+            visit(path, entryStatus)
+        }
+        for folder in folders {
+            // Not following a link: one put in place of a folder since it was looked at stops the walk.
+            let child = openat(opened, folder.name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+            guard child >= 0, walk(folder: child, relative: folder.path, descend: descend, visit) else { return false }
+        }
+        return true
+    }
+
+    private static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
+        withUnsafeBytes(of: entry.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    package enum EntryKind { case file, directory, symbolicLink, other }
+
+    package enum ReadFailure: Error {
+        case symbolicLink
+        case unreadable
+    }
+
+    /// A file's bytes, refusing a symbolic link in the same call that opens it, so that no link
+    /// can be put in place between a check and the read.
+    package static func contentsWithoutFollowing(_ path: String) -> Result<Data, ReadFailure> {
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, .readOnly, options: [.noFollow, .closeOnExec])
+        } catch {
+            return .failure(error as? Errno == .tooManySymbolicLinkLevels ? .symbolicLink : .unreadable)
+        }
+        defer { try? file.close() }
+        guard let info = try? file.stat(), info.type == .regular else { return .failure(.unreadable) }
+        var data = Data(count: Int(info.size))
+        var filled = 0
+        while true {
+            if filled == data.count { data.count += 64 * 1024 }  // the file grew since fstat
+            let count = try? data.withUnsafeMutableBytes { buffer in
+                try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            }
+            guard let count else { return .failure(.unreadable) }
+            if count == 0 { break }
+            filled += count
+        }
+        data.count = filled
+        return .success(data)
+    }
+
+    /// Up to `count` bytes of the file at `path` from `offset` (fewer past its end), and the
+    /// file's size; nil when it cannot be opened or read. What is read is bounded by the size,
+    /// so a damaged length asks for no more memory than the file holds.
+    package static func read(_ path: String, offset: Int, upTo count: Int) -> (bytes: Data, size: Int)? {
+        guard offset >= 0, count >= 0, let file = try? FileDescriptor.open(path, .readOnly, options: [.closeOnExec]) else {
+            return nil
+        }
+        defer { try? file.close() }
+        guard let info = try? file.stat() else { return nil }
+        let size = Int(info.size)
+        var data = Data(count: max(0, min(count, size - offset)))
+        var filled = 0
+        while filled < data.count {
+            let read = try? data.withUnsafeMutableBytes { buffer in
+                try file.read(fromAbsoluteOffset: Int64(offset + filled), into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            }
+            guard let read else { return nil }
+            if read == 0 { break }
+            filled += read
+        }
+        data.count = filled
+        return (data, size)
+    }
+
+    /// The visible entries of a folder with their kinds, links not followed; nil when the
+    /// folder cannot be listed. readdir's type saves a stat per entry where the disk gives it.
+    package static func entries(of folder: String) -> [(name: String, kind: EntryKind)]? {
+        guard let stream = opendir(folder) else { return nil }
+        defer { closedir(stream) }
+        var entries: [(name: String, kind: EntryKind)] = []
+        while let entry = readdir(stream) {
+            let name = Self.name(of: entry)
+            if name.hasPrefix(".") { continue }
+            var type = entry.pointee.d_type
+            if type == UInt8(DT_UNKNOWN) {
+                var info = stat()
+                guard lstat(folder + "/" + name, &info) == 0 else { continue }
+                type = switch info.st_mode & S_IFMT {
+                case S_IFREG: UInt8(DT_REG)
+                case S_IFDIR: UInt8(DT_DIR)
+                case S_IFLNK: UInt8(DT_LNK)
+                default: UInt8(DT_UNKNOWN)
+                }
+            }
+            let kind: EntryKind = switch type {
+            case UInt8(DT_REG): .file
+            case UInt8(DT_DIR): .directory
+            case UInt8(DT_LNK): .symbolicLink
+            default: .other
+            }
+            entries.append((name, kind))
+        }
+        return entries
+    }
+
+    package static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    /// The size of a file in bytes, following links; nil when it cannot be read.
+    package static func size(of path: String) -> Int? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : nil
+    }
+
+    /// Sets `path`'s modification time to now, as a mark that it is in use.
+    package static func touch(_ path: String) {
+        _ = utimensat(AT_FDCWD, path, nil, 0)
+    }
+
+    package static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// A plain file, not a link to one: what may be published from a content folder as it is.
+    package static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    package static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Removes a file if present.
+    package static func unlinkIfPresent(_ path: String) throws {
+        if unlink(path) != 0 && Glibc.errno != ENOENT { throw Failure.errno(path) }
+    }
+
+    /// A second name for a file: cheap, and safe because outputs are never rewritten in place.
+    package static func hardLink(_ source: String, to target: String) throws {
+        try unlinkIfPresent(target)
+        if link(source, target) != 0 { throw Failure.errno(source) }
+    }
+
+    /// Removes empty folders from `path` upward, stopping below `root` or at the first non-empty one.
+    package static func removeEmptyFolders(from path: String, below root: String) {
+        var folder = path
+        while folder.count > root.count, folder.hasPrefix(root + "/"), rmdir(folder) == 0 {
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+    }
+
+    /// Removes a file or a whole tree; no error when it is already gone.
+    package static func removeTree(_ path: String) throws {
+        guard exists(path) else { return }
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw Failure(path: path, reason: error.localizedDescription)
+        }
+    }
+
+    /// Makes renames into a folder durable: a new name is on disk only once its folder is fsynced.
+    package static func syncFolder(_ path: String) throws(Failure) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Failure.errno(path) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw Failure.errno(path) }
+    }
+
+    /// Takes an exclusive lock on `path` (made if missing), waiting for other holders, in this
+    /// process or another; the kernel releases it if the holder dies. Pass the result to `unlock`.
+    package static func lock(_ path: String) throws(Failure) -> Int32 {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Failure.errno(path) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard Glibc.errno == EINTR else {
+                let failure = Failure.errno(path)
+                close(descriptor)
+                throw failure
+            }
+        }
+        return descriptor
+    }
+
+    package static func unlock(_ descriptor: Int32) {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+
+    /// Writes a file with plain POSIX calls and no fsync: for caches, whose loss costs only speed.
+    package static func writeFile(_ data: Data, to path: String) throws(Failure) {
+        do {
+            let file = try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate, .closeOnExec],
+                                               permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            try file.closeAfter { _ = try file.writeAll(data) }
+        } catch {
+            throw Failure(path: path, error)
+        }
+    }
+
+    /// Replaces a cache file whole: a hidden temporary file, then a rename, without fsync (a
+    /// kill leaves the old file or the new one, and a crash of the machine at worst none, which
+    /// costs only speed). False when it could not be written; nothing is left behind then.
+    @discardableResult
+    package static func replaceFile(_ data: Data, at path: String) -> Bool {
+        let temporary = (path as NSString).deletingLastPathComponent + "/." + (path as NSString).lastPathComponent
+            + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        do {
+            try writeFile(data, to: temporary)
+            try rename(temporary, to: path)
+            return true
+        } catch {
+            try? unlinkIfPresent(temporary)
+            return false
+        }
+    }
+
+    /// Writes a small file durably: a temporary file, fsync, then rename over the target, and
+    /// fsync of its folder.
+    /// The temporary file is hidden, so a run killed before the rename leaves nothing that
+    /// loads as content; the next write of the same target removes what such runs left.
+    package static func writeAtomically(_ data: Data, to path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        let stale = "." + (path as NSString).lastPathComponent + ".tmp-"
+        let temporary = folder + "/" + stale + "\(getpid())"
+        do {
+            let file = try FileDescriptor.open(temporary, .writeOnly, options: [.create, .truncate, .closeOnExec],
+                                               permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            try file.closeAfter {
+                _ = try file.writeAll(data)
+                guard fsync(file.rawValue) == 0 else { throw Errno(rawValue: Glibc.errno) }
+            }
+        } catch {
+            unlink(temporary)
+            throw Failure(path: temporary, error)
+        }
+        guard Glibc.rename(temporary, path) == 0 else {
+            let failure = Failure.errno(path)
+            unlink(temporary)
+            throw failure
+        }
+        try syncFolder(folder)
+        // Temporaries of this kind (`.<name>.tmp-<pid>`) in the folder, of any name, but only of
+        // processes that are gone: a concurrent writer keeps its own. Those of this name alone
+        // were swept before, and a sync killed while filing a comment left its temporary in the
+        // comments folder until that very comment was filed again.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".") {
+            guard let marker = name.range(of: ".tmp-", options: .backwards), marker.lowerBound > name.index(after: name.startIndex),
+                  let pid = pid_t(name[marker.upperBound...]), pid > 0, kill(pid, 0) != 0, Glibc.errno == ESRCH else { continue }
+            unlink(folder + "/" + name)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import TeardownContent
+
+/// catalog.json: every machine with what an app's "Download machines" screen needs, with
+/// absolute URLs. Version 2 of the format described by catalog.schema.json (`CatalogSchema`):
+/// version 1 counted comments and put them in the bundle's download.
+package struct CatalogData: Encodable {
+    package struct Image: Encodable {
+        package let url: String
+        package let width: Int
+        package let height: Int
+    }
+
+    package struct Download: Encodable {
+        package let url: String
+        /// In bytes.
+        package let size: Int
+        package let sha256: String
+    }
+
+    /// The download of a machine's comments: no size or digest, which would change
+    /// catalog.json with every comment.
+    package struct CommentsDownload: Encodable {
+        package let url: String
+    }
+
+    /// Nothing here changes with a comment, so that a sync of comments leaves catalog.json as it was.
+    package struct MachineEntry: Encodable {
+        package let slug: String
+        package let name: String
+        package let summary: String
+        /// The latest of machine.yaml's `updated` and every photo's date; nil when none is known.
+        package let updated: String?
+        package let partCount: Int
+        package let photoCount: Int
+        package let tags: [String]
+        package let url: String
+        /// machine.json, which draws the machine.
+        package let data: String
+        /// New comments and photos.
+        package let feed: String
+        package let cover: Image?
+        /// The bundle without its comments.
+        package let download: Download
+        package let comments: CommentsDownload
+
+        private enum CodingKeys: String, CodingKey {
+            case slug, name, summary, updated, partCount, photoCount, tags, url, data, feed, cover, download, comments
+        }
+
+        /// The schema requires `updated` and `cover`, as null when there is none; the synthesized
+        /// encoder leaves an absent value out.
+        package func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(slug, forKey: .slug)
+            try container.encode(name, forKey: .name)
+            try container.encode(summary, forKey: .summary)
+            try container.encode(updated, forKey: .updated)
+            try container.encode(partCount, forKey: .partCount)
+            try container.encode(photoCount, forKey: .photoCount)
+            try container.encode(tags, forKey: .tags)
+            try container.encode(url, forKey: .url)
+            try container.encode(data, forKey: .data)
+            try container.encode(feed, forKey: .feed)
+            try container.encode(cover, forKey: .cover)
+            try container.encode(download, forKey: .download)
+            try container.encode(comments, forKey: .comments)
+        }
+    }
+
+    package struct CollectionEntry: Encodable {
+        package let slug: String
+        package let title: String
+        package let description: String
+        package let url: String
+        package let machines: [String]
+    }
+
+    /// The intake service's API, when site.yaml names one.
+    package struct Intake: Encodable {
+        package let comments: String
+        package let photos: String
+        package let openapi: String
+
+        package init(_ base: String) {
+            comments = base + "/api/v1/comments"
+            photos = base + "/api/v1/photos"
+            openapi = base + "/api/v1/openapi.json"
+        }
+    }
+
+    package enum CodingKeys: String, CodingKey {
+        case schema = "$schema", version, title, description, url, machines, collections, intake
+    }
+
+    package let schema: String
+    package let version = 2
+    package let title: String
+    package let description: String
+    package let url: String
+    package let machines: [MachineEntry]
+    package let collections: [CollectionEntry]
+    package let intake: Intake?
+
+    package var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) + "\n" } ?? "{}"
+    }
+
+    /// The newest date of a machine's bundle: its `updated`, or a photo's.
+    package static func updated(_ machine: MachineView, photos: [Photo]) -> ISODate? {
+        ([machine.updated].compactMap { $0 } + photos.compactMap(\.date)).max()
+    }
+}

@@ -1,0 +1,120 @@
+import TeardownContent
+
+/// The pages that cut across machines: the A-Z index of parts, tags and collections.
+extension PageRenderer {
+    package func indexPage(_ page: PageAddress, at url: URLPath) -> String {
+        switch page {
+        case .partsIndex:
+            let model = partsIndex(letter: nil, page: 1, at: url)
+            return theme.render("parts", self.model(url, title: model.title, description: "Every part of every machine, A to Z.", model))
+        case .partsLetter(let number, let page):
+            let model = partsIndex(letter: number, page: page, at: url)
+            return theme.render("parts", self.model(url, title: Self.title(model.title, page: page), description: model.count, model))
+        case .tags:
+            let tags = index.tags.map { tag in
+                TagLinkModel(name: tag.names.joined(separator: ", "), url: Routes.tag(tag.slug).relative(from: url),
+                             count: counts(machines: tag.machines.count, parts: tag.parts.count))
+            }
+            return theme.render("tags-index", model(url, title: "Tags", description: "Machines and parts by tag.",
+                                                    TagsModel(tags: tags, hasTags: !tags.isEmpty)))
+        case .tag(let number, let page):
+            let tag = index.tags[number]
+            let name = tag.names.joined(separator: ", ")
+            // One list, paginated as one: the machines, then the parts.
+            let items = tag.machines.map { SiteIndex.Item.machine($0) } + tag.parts.map { SiteIndex.Item.part($0) }
+            let (listed, pagination) = self.page(page, of: items, at: url) { Routes.tag(tag.slug, page: $0) }
+            let machines = listed.compactMap { if case .machine(let m) = $0 { m } else { nil } }
+            let parts = listed.compactMap { if case .part(let address) = $0 { address } else { nil } }
+            let model = TagPageModel(
+                name: name, machines: machines.map { card($0, at: url, community: false) }, hasMachines: !machines.isEmpty,
+                parts: parts.map { entry($0, at: url) }, hasParts: !parts.isEmpty,
+                all: Routes.tags.relative(from: url), pagination: pagination)
+            return theme.render("tag", self.model(url, title: Self.title("Tagged \(name)", page: page),
+                                                  description: counts(machines: tag.machines.count, parts: tag.parts.count), model))
+        case .collection(let number, let page):
+            let collection = index.collections[number]
+            let (machines, pagination) = self.page(page, of: collection.machines, at: url) {
+                Routes.collection(collection.slug, page: $0)
+            }
+            let model = CollectionPageModel(
+                title: collection.title, description: collection.description,
+                machines: machines.map { card($0, at: url, community: false) }, hasMachines: !collection.machines.isEmpty,
+                pagination: pagination)
+            return theme.render("collection", self.model(url, title: Self.title(collection.title, page: page),
+                                                         description: collection.description.isEmpty
+                                                             ? Plural.count(collection.machines.count, "machine") : collection.description,
+                                                         image: collection.machines.first.flatMap { m in
+                                                             images.cover(of: content.machines[m]).map { sharingImage($0, of: content.machines[m]) }
+                                                         },
+                                                         model))
+        default:
+            return ""
+        }
+    }
+
+    /// Page `number` of a list, `list_page_size` items a page, and the links to its other pages.
+    package func page<Item>(_ number: Int, of items: [Item], at url: URLPath,
+                            route: (Int) -> URLPath) -> ([Item], PaginationModel?) {
+        let size = content.config.listPageSize
+        let count = Pagination.pageCount(items.count, size)
+        let start = min(items.count, (min(number, count) - 1) * size)
+        return (Array(items[start..<min(items.count, start + size)]),
+                pagination(count, current: number) { route($0).relative(from: url) })
+    }
+
+    /// A later page's title says which page it is, so search results and tabs tell them apart.
+    private static func title(_ title: String, page: Int) -> String {
+        page > 1 ? "\(title), page \(page)" : title
+    }
+
+    /// The card file's tabs, every letter shown, those with parts linked; and page `page` of the parts of `letter`.
+    private func partsIndex(letter number: Int?, page: Int, at url: URLPath) -> PartsIndexModel {
+        let current = number.map { index.letters[$0] }
+        let byKey = Dictionary(uniqueKeysWithValues: index.letters.map { ($0.key, $0) })
+        let tabs = (SiteIndex.alphabet + ["other"]).map { key in
+            let letter = byKey[key]
+            return LetterTabModel(label: key == "other" ? "#" : key.uppercased(),
+                                  url: letter.map { Routes.parts(letter: $0.key).relative(from: url) },
+                                  current: key == current?.key, count: letter?.parts.count ?? 0)
+        }
+        let total = index.letters.reduce(0) { $0 + $1.parts.count }
+        let (listed, pagination) = current.map { letter in
+            self.page(page, of: letter.parts, at: url) { Routes.parts(letter: letter.key, page: $0) }
+        } ?? ([], nil)
+        let parts = listed.map { entry($0, at: url) }
+        // The index's own page lists every part when they fit on one page; a larger catalog
+        // offers the letters only.
+        let groups = current == nil && total <= Self.partsListedOnIndex
+            ? index.letters.map { letter in
+                PartGroupModel(label: letter.key == "other" ? "#" : letter.label,
+                               url: Routes.parts(letter: letter.key).relative(from: url),
+                               parts: letter.parts.map { entry($0, at: url) })
+            }
+            : []
+        return PartsIndexModel(
+            title: current.map { $0.key == "other" ? "Parts not starting with a letter" : "Parts: \($0.label)" } ?? "Parts A–Z",
+            index: current == nil ? nil : Routes.partsIndex.relative(from: url), groups: groups,
+            tabs: tabs, parts: parts, hasParts: !parts.isEmpty,
+            count: Plural.count(current?.parts.count ?? total, "part"), pagination: pagination)
+    }
+
+    /// How many parts the A-Z index's own page lists before it offers only its letters.
+    package static let partsListedOnIndex = 300
+
+    private func entry(_ address: SiteIndex.PartAddress, at url: URLPath) -> PartEntryModel {
+        let machine = content.machines[address.machine]
+        let part = machine.parts[address.part]
+        let layout = stack(of: address.machine)
+        return PartEntryModel(name: part.name, url: Routes.part(part, of: machine).relative(from: url),
+                              machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
+                              thumbnail: PartThumbnailModel(
+                                  backdrop: layout.backdrop(prefix: prefix(address.machine, at: url), excluding: address.part),
+                                  layer: layout.layer(address.part, url: Routes.layer(
+                                      part, of: machine, optimized: images.isOptimized(part.layer)).relative(from: url)),
+                                  window: layout.window(around: images.layers[part.layer.image.absolutePath]?.mask)))
+    }
+
+    private func counts(machines: Int, parts: Int) -> String {
+        Plural.list((machines, "machine"), (parts, "part")) ?? ""
+    }
+}

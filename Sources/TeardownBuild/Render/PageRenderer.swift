@@ -1,0 +1,590 @@
+import Foundation
+import TeardownBase
+import TeardownContent
+import TeardownMedia
+
+/// Turns one planned page into HTML: builds its view model, then renders its template. One
+/// renderer makes one output, and records into `reads` every unit of content, settings and
+/// templates that output read (`InputUnit`): the build stores that set with the output.
+package struct PageRenderer {
+    package let source: RenderSource
+    /// What this output has read so far.
+    package let reads: ReadSet
+    package let markdown = MarkdownRenderer()
+
+    package init(source: RenderSource, reads: ReadSet) {
+        self.source = source
+        self.reads = reads
+    }
+
+    // What a page reads, each through an accessor that records it.
+    package var content: ContentView { source.view(reads) }
+    package var theme: ThemeView { ThemeView(source: source, reads: reads) }
+    package var images: ProcessedImages { source.images }
+    package var search: SearchAvailability { source.search(reads) }
+    package var baseURL: String { source.baseURL(reads) }
+    /// Parts A-Z, tags and collections.
+    package var index: SiteIndex { source.index(reads) }
+    /// What the sitemap lists.
+    package var siteSitemap: (pages: [URLPath], machineParts: [Int]) { source.siteSitemap(reads) }
+    package func sitemapPages(of machine: MachineView) -> [URLPath] { source.sitemapPages(of: machine) }
+    /// The image a shared link to a page without one of its own previews with: the first cover.
+    private var siteImage: SharingImageModel? { source.sharedImage(reads) }
+    /// Every photo of the site in gallery order, for the pages of the site-wide gallery.
+    private var allPhotos: [(photo: Photo, owner: URLPath)] { source.allPhotos(reads) }
+
+    package func manual(of machine: Int?) -> ManualView { source.manual(machine, reads) }
+    package func download(of machine: MachineView) -> BundleDownload? { source.download(of: machine) }
+    package func commentsDownload(of machine: MachineView) -> BundleDownload? { source.commentsDownload(of: machine) }
+    /// Each machine's layers, laid out once: every page of a machine and its parts shows them.
+    package func stack(of machine: Int) -> StackLayout { source.stack(of: machine, reads) }
+
+    /// Templates, read by name.
+    package struct ThemeView {
+        package let source: RenderSource
+        package let reads: ReadSet
+
+        package func render(_ template: String, _ model: some TemplateRepresentable) -> String { source.render(template, model, reads) }
+    }
+
+    /// The forms' script, on pages that have them.
+    private var intakeScript: [String] { content.config.intakeURL == nil ? [] : ["intake.js"] }
+
+    package func render(_ page: PageAddress, at url: URLPath) -> String {
+        switch page {
+        case .catalog(let page):
+            return theme.render("catalog", model(url, title: page > 1 ? "Machines, page \(page)" : nil,
+                                                 description: content.config.description, catalog(page: page, at: url)))
+        case .machine(let index, let number):
+            let machine = content.machines[index]
+            return theme.render("machine", model(url, title: Self.discussionTitle(machine.name, page: number), description: machine.summary,
+                                                 image: images.cover(of: machine).map { sharingImage($0, of: machine) },
+                                                 scripts: ["machine.js"] + intakeScript, feed: machine,
+                                                 filters: filters(number == 1 ? "machine" : nil, comments: !machine.community.comments.isEmpty,
+                                                                  machine: machine),
+                                                 machinePage(index, page: number, at: url)))
+        case .gallery(let machineIndex, let partIndex):
+            let page = gallery(machineIndex, part: partIndex, at: url)
+            let first = Self.photos(of: machineIndex, part: partIndex, in: content).first
+            return theme.render("gallery", model(url, title: page.title, description: page.count,
+                                                 image: first.flatMap { photoSharingImage($0.photo, owner: $0.owner) },
+                                                 feed: content.machines[machineIndex], page))
+        case .photos(let number):
+            let page = siteGallery(page: number, at: url)
+            return theme.render("gallery", model(url, title: page.title, description: page.count,
+                                                 image: allPhotos.first.flatMap { photoSharingImage($0.photo, owner: $0.owner) }, page))
+        case .photo(let address):
+            let (page, image) = photoPage(address, at: url)
+            return theme.render("photo", model(url, title: page.title, description: page.caption ?? page.title,
+                                               image: image, page))
+        case .machineData(let index):
+            return machineData(index, at: url).json
+        case .machineDiscussion(let index):
+            return discussionData(index, at: url).json
+        case .part(let machineIndex, let partIndex, let number):
+            let machine = content.machines[machineIndex]
+            let part = machine.parts[partIndex]
+            let partURL = Routes.part(part, of: machine)
+            let page = partPage(partIndex, of: machineIndex, page: number, at: url)
+            return theme.render("part", model(url, title: Self.discussionTitle("\(part.name) — \(machine.name)", page: number),
+                                              description: "\(part.name), a part of the \(machine.name)",
+                                              image: part.community.photos.first.flatMap { photoSharingImage($0, owner: partURL) }
+                                                  ?? images.cover(of: machine).map { sharingImage($0, of: machine) },
+                                              scripts: (page.unitSwitch ? ["units.js"] : []) + intakeScript, feed: machine,
+                                              filters: filters(number == 1 ? "part" : nil, comments: !part.community.comments.isEmpty,
+                                                               machine: machine),
+                                              page))
+        case .manual(let address):
+            return manual(address, at: url)
+        case .search:
+            // No photos to open: the lightbox's script would be a seventh request beside the
+            // page's first six, and a phone's browser opens six at once.
+            return theme.render("search", model(url, title: "Search", description: "Search the manual, machines, parts and comments.",
+                                                scripts: search.isAvailable ? ["search.js"] : [], lightbox: false, searchPage(at: url)))
+        case .searchNames(let number):
+            return searchNames(number)
+        case .catalogData:
+            return catalogData()
+        case .catalogSchema:
+            return CatalogSchema.json
+        case .feed(let machine):
+            return feed(machine)
+        case .sitemap:
+            return sitemap()
+        case .sitemapGroup(let machine, let number):
+            return sitemap(of: machine, part: number)
+        case .robots:
+            return robots()
+        case .partsIndex, .partsLetter, .tags, .tag, .collection:
+            return indexPage(page, at: url)
+        case .notFound:
+            // A 404 page is served at any depth, so its links are absolute paths from the base URL.
+            let base = SiteConfig.basePath(of: baseURL)
+            return theme.render("not-found", PageModel(site: layout(url, title: "Page not found", description: "", absoluteBase: base),
+                                                       page: NotFoundModel(home: base)))
+        }
+    }
+
+    package func model<Body: Sendable>(_ url: URLPath, title: String?, description: String, image: SharingImageModel? = nil,
+                               scripts: [String] = [], lightbox: Bool = true, feed: MachineView? = nil,
+                               filters: [SearchFilterModel] = [], _ body: Body) -> PageModel<Body> {
+        PageModel(site: layout(url, title: title, description: description, absoluteBase: nil, image: image, scripts: scripts,
+                               lightbox: lightbox, feed: feed, filters: filters),
+                  page: body)
+    }
+
+    /// Pagefind's filters for a machine's or part's page: its type on the first page of its
+    /// discussion, "comment" wherever it shows comments, and the machine's name.
+    private func filters(_ type: String?, comments: Bool, machine: MachineView) -> [SearchFilterModel] {
+        var filters = type.map { [SearchFilterModel(name: "type", value: $0)] } ?? []
+        if comments { filters.append(SearchFilterModel(name: "type", value: "comment")) }
+        filters.append(SearchFilterModel(name: "machine", value: machine.name))
+        return filters
+    }
+
+    private func layout(_ url: URLPath, title: String?, description: String, absoluteBase: String?,
+                        image: SharingImageModel? = nil, scripts: [String] = [], lightbox: Bool = true,
+                        feed machine: MachineView? = nil, filters: [SearchFilterModel] = []) -> LayoutModel {
+        func link(_ target: URLPath) -> String {
+            absoluteBase.map { $0 + target.value.dropFirst() } ?? target.relative(from: url)
+        }
+        let favicon = content.config.faviconExtension
+        let links = absoluteBase == nil ? source.siteLinks(at: url, favicon: favicon) : SiteLinks(favicon: favicon, link: link)
+        let siteTitle = content.config.title
+        var feeds = [FeedLinkModel(title: "\(siteTitle): new comments and photos", label: "Feed", url: links.feed)]
+        // The pages of a machine and its parts offer the machine's feed, named after the machine.
+        if let machine {
+            feeds.append(FeedLinkModel(title: "\(machine.name): new comments and photos", label: "\(machine.name) feed",
+                                       url: link(Routes.feed(of: machine))))
+        }
+        let image = image ?? siteImage
+        // A shared link shows the description under the title; an empty one makes a bare card.
+        let description = description.isEmpty ? (content.config.description.isEmpty ? siteTitle : content.config.description)
+            : description
+        return LayoutModel(
+            siteTitle: siteTitle,
+            language: content.config.language,
+            pageTitle: title.map { "\($0) · \(siteTitle)" } ?? siteTitle,
+            shareTitle: title ?? siteTitle,
+            description: description,
+            canonical: baseURL + url.value.dropFirst(),
+            home: links.home,
+            help: links.help,
+            partsIndex: links.partsIndex,
+            tags: links.tags,
+            feeds: feeds,
+            twitterCard: image == nil ? "summary" : "summary_large_image",
+            stylesheet: links.stylesheet,
+            schemeScript: links.schemeScript,
+            icon: links.icon,
+            iconType: SiteConfig.faviconTypes[favicon ?? "svg"] ?? "image/svg+xml",
+            generator: "Teardown \(TeardownVersion.current)",
+            bugReport: content.config.bugReportURL,
+            photos: links.photos,
+            scripts: (lightbox ? [links.lightboxScript] : []) + scripts.map { link(Routes.asset($0)) },
+            image: image,
+            search: search.isAvailable ? links.search : nil,
+            searchFilters: filters,
+            section: absoluteBase == nil ? SectionModel(url) : SectionModel(Routes.search)
+        )
+    }
+
+    // MARK: Catalog and machines
+
+    /// Page `number` of the catalog: its machines' cards, and on the first page the site's
+    /// description and collections.
+    private func catalog(page number: Int, at url: URLPath) -> CatalogModel {
+        let (machines, pagination) = self.page(number, of: Array(content.machines.indices), at: url) { Routes.catalog(page: $0) }
+        let cards = machines.map { card($0, at: url) }
+        let collections = number > 1 ? [] : index.collections.map { collection in
+            CollectionLinkModel(title: collection.title, url: Routes.collection(collection.slug).relative(from: url),
+                                description: collection.description, count: Plural.count(collection.machines.count, "machine"))
+        }
+        return CatalogModel(description: number > 1 ? "" : content.config.description, machines: cards, hasMachines: !cards.isEmpty,
+                            collections: collections, pagination: pagination)
+    }
+
+    /// A machine as a card: the catalog, tag pages and collections show them.
+    /// A machine's card. `community`: with its counts of comments and photos, which change
+    /// with every comment synced. The catalog shows them; tag and collection pages list a
+    /// machine among thousands of parts and leave them out, so a comment does not rewrite
+    /// every tag page of its machine (two of 1.5 MB each at 10,000 parts).
+    package func card(_ index: Int, at url: URLPath, community: Bool = true) -> MachineCardModel {
+        let machine = content.machines[index]
+        return MachineCardModel(
+            name: machine.name, url: Routes.machine(machine).relative(from: url), summary: machine.summary,
+            tags: tagLinks(machine.tags, at: url),
+            partCount: Plural.count(machine.parts.count, "part"),
+            commentCount: community ? Plural.count(machine.commentCount, "comment") : nil,
+            photoCount: community ? Plural.count(machine.photoCount, "photo") : nil,
+            cover: images.cover(of: machine).map {
+                picture($0, alt: "\(machine.name), assembled", sizes: "(min-width: 40em) 20rem, 100vw") { width, type in
+                    Routes.cover(machine, file: PhotoFiles.cover(width, type)).relative(from: url)
+                }
+            },
+            backdrop: stack(of: index).backdrop(prefix: prefix(index, at: url)))
+    }
+
+    /// The way from the page at `url` to the page of machine `index`, which layer URLs start from.
+    package func prefix(_ index: Int, at url: URLPath) -> String {
+        let up = Routes.machine(content.machines[index]).relative(from: url)
+        return up == "./" ? "" : up
+    }
+
+    /// A machine page's title: a later page of its discussion says which it is.
+    package static func discussionTitle(_ name: String, page number: Int) -> String {
+        number > 1 ? "\(name): discussion, page \(number)" : name
+    }
+
+    private func machinePage(_ index: Int, page number: Int, at url: URLPath) -> MachinePageModel {
+        let machine = content.machines[index]
+        let base = Routes.machine(machine)
+        let parts = machine.partsByName.map { part in
+            PartLinkModel(name: part.name, url: Routes.part(part, of: machine).relative(from: url),
+                          counts: Plural.list((part.community.comments.count, "comment"), (part.community.photos.count, "photo")))
+        }
+        let photos = machine.community.photos.map { photoModel($0, owner: base, at: url) }
+        let gallery = machine.photoCount > 0
+            ? LinkModel(title: machine.photoCount == 1 ? "The photo of the \(machine.name)"
+                        : "All \(Plural.count(machine.photoCount, "photo")) of the \(machine.name)",
+                        url: Routes.gallery(base).relative(from: url))
+            : nil
+        return MachinePageModel(
+            name: machine.name, searchTitle: number > 1 ? Self.discussionTitle(machine.name, page: number) : nil, summary: machine.summary, designer: machine.designer, license: machine.license,
+            updated: machine.updated?.day, tags: tagLinks(machine.tags, at: url), stack: stack(of: index).stack(prefix: prefix(index, at: url)), parts: parts,
+            discussion: discussion(machine.description, machine.community.comments, designer: machine.designer,
+                                   base: base, page: number, at: url),
+            photos: photos, hasPhotos: !photos.isEmpty, gallery: gallery,
+            data: Routes.machineData(machine).relative(from: url),
+            download: download(of: machine).map {
+                LinkModel(title: "Download the bundle (ZIP, \(Self.humanSize($0.size)))",
+                          url: Routes.download(machine).relative(from: url))
+            },
+            commentsDownload: machine.commentCount == 0 ? nil : commentsDownload(of: machine).map {
+                LinkModel(title: "its \(Plural.count(machine.commentCount, "comment")) (ZIP, \(Self.humanSize($0.size)))",
+                          url: Routes.commentsDownload(machine).relative(from: url))
+            },
+            feed: Routes.feed(of: machine).relative(from: url),
+            manual: machine.manual.isEmpty ? nil
+                : LinkModel(title: "\(machine.name) manual", url: Routes.manual(of: machine).relative(from: url)),
+            intake: intakeForms(machine, part: nil, at: url))
+    }
+
+    /// machine.json: the layers and, for Details & Discuss and Photos, what the pages show.
+    private func machineData(_ index: Int, at url: URLPath) -> MachineData {
+        MachineData(content.machines[index], images: images, at: url, notes: { description in
+            MachineData.Notes(description: description.map { html(ofDescription: $0, keep: true) } ?? "")
+        }, slides: { photos, owner in
+            photos.compactMap { photo in
+                guard let largest = images.photos[photo.file.absolutePath]?.variants.last else { return nil }
+                return MachineData.Slide(
+                    image: Routes.photoFile(photo, under: owner, PhotoFiles.variant(photo, largest.width, "webp")).relative(from: url),
+                    width: largest.width, height: largest.height,
+                    caption: [photo.caption ?? alt(photo), credit(photo)].compactMap { $0 }.joined(separator: " · "),
+                    page: Routes.photo(photo, under: owner).relative(from: url))
+            }
+        })
+    }
+
+    /// discussion.json: each discussion's count and newest comments, as the pages render them.
+    private func discussionData(_ index: Int, at url: URLPath) -> DiscussionData {
+        DiscussionData(content.machines[index]) { comments in
+            DiscussionData.Thread(comments: comments.count, latestComments: comments.prefix(DiscussionData.latestComments).map {
+                DiscussionData.CommentData(author: $0.author, date: $0.date.day, html: html(of: $0))
+            })
+        }
+    }
+
+    private func partPage(_ partIndex: Int, of machineIndex: Int, page number: Int, at url: URLPath) -> PartPageModel {
+        let machine = content.machines[machineIndex]
+        let part = machine.parts[partIndex]
+        let base = Routes.part(part, of: machine)
+        let photos = part.community.photos.map { photoModel($0, owner: base, at: url) }
+        let specs = specRows(part.specs)
+        let layout = stack(of: machineIndex)
+        return PartPageModel(
+            name: part.name,
+            searchTitle: number > 1 ? Self.discussionTitle("\(part.name) — \(machine.name)", page: number) : nil,
+            machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
+            backdrop: layout.backdrop(prefix: prefix(machineIndex, at: url), excluding: partIndex),
+            layer: layout.layer(partIndex, url: Routes.layer(
+                part, of: machine, optimized: images.isOptimized(part.layer)).relative(from: url)),
+            specs: specs, hasSpecs: !specs.isEmpty,
+            unitSwitch: specs.contains { $0.conversions.contains { $0.system != nil } }, tags: tagLinks(part.tags, at: url),
+            discussion: discussion(part.description, part.community.comments, designer: machine.designer,
+                                   base: base, page: number, at: url),
+            photos: photos, hasPhotos: !photos.isEmpty,
+            gallery: photos.isEmpty ? nil : LinkModel(title: "Gallery", url: Routes.gallery(base).relative(from: url)),
+            intake: intakeForms(machine, part: part, at: url))
+    }
+
+    /// The forms to post to `teardown intake`, on pages of machines sync can add to.
+    private func intakeForms(_ machine: MachineView, part: PartView?, at url: URLPath) -> IntakeFormModel? {
+        guard let intake = content.config.intakeURL, machine.archive == nil else { return nil }
+        let limits = content.config.limits
+        return IntakeFormModel(
+            commentAction: intake + "/forms/comment", photoAction: intake + "/forms/photo",
+            machine: machine.slug, part: part?.slug, back: baseURL + url.value.dropFirst(),
+            authorMin: limits.authorMin, authorMax: limits.authorMax, commentMin: limits.commentMin, commentMax: limits.commentMax,
+            photoMax: Self.humanSize(limits.photoMaxBytes), held: content.config.moderation)
+    }
+
+    /// Each tag linked to its page.
+    package func tagLinks(_ tags: [String], at url: URLPath) -> [LinkModel] {
+        tags.map { LinkModel(title: $0, url: Routes.tag(named: $0).relative(from: url)) }
+    }
+
+    /// A designer's description: raw HTML only when site.yaml allows it. `machine.json` keeps
+    /// what it renders for the part pages planned after it, which take it instead of
+    /// rendering the same Markdown again.
+    package func html(ofDescription description: MarkdownSource, keep: Bool = false) -> String {
+        let trust = MarkdownRenderer.Trust.designer(allowHTML: content.config.unsafeHTML)
+        return source.descriptionHTML(description.text, keep: keep) {
+            markdown.render(description.text, trust: trust, topLevel: Self.entryHeading)
+        }
+    }
+
+    /// Descriptions and comments are entries under the page's "Discussion" (an h2): their
+    /// headings start at h3, so a description that opens with `# Title` leaves the page one h1.
+    package static let entryHeading = 3
+
+    /// A community comment, always made safe.
+    package func html(of comment: Comment) -> String {
+        markdown.render(comment.body.text, trust: .community, topLevel: Self.entryHeading)
+    }
+
+    /// The designer's description first (on the first page only), then comments newest first.
+    private func discussion(_ description: MarkdownSource?, _ comments: [Comment], designer: String?,
+                            base: URLPath, page number: Int, at url: URLPath) -> DiscussionModel {
+        let perPage = content.config.commentsPerPage
+        let pageCount = Pagination.pageCount(comments.count, perPage)
+        let slice = comments.dropFirst((number - 1) * perPage).prefix(perPage)
+        var entries = slice.map { comment in
+            EntryModel(author: comment.author, date: comment.date.day, dateTime: comment.date.text,
+                       html: html(of: comment), isDesigner: false, anchor: Self.anchor(of: comment))
+        }
+        if number == 1, let description {
+            entries.insert(EntryModel(author: designer ?? "Designer", date: "", dateTime: "",
+                                      html: html(ofDescription: description),
+                                      isDesigner: true, anchor: nil), at: 0)
+        }
+        return DiscussionModel(entries: entries, hasEntries: !entries.isEmpty, hasComments: !comments.isEmpty,
+                               commentCount: comments.isEmpty ? nil : Plural.count(comments.count, "comment"),
+                               pagination: pagination(pageCount, current: number) {
+                                   Routes.discussion(base, page: $0).relative(from: url)
+                               })
+    }
+
+    /// The id of a comment's entry on its page, which feeds link to.
+    package static func anchor(of comment: Comment) -> String {
+        let safe = comment.id.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x5F
+        }
+        return "comment-" + (safe && !comment.id.isEmpty ? comment.id : String(ContentDigest(of: comment.id).description.prefix(12)))
+    }
+
+    /// Links to every page of a list `count` pages long; nil when it fits on one.
+    package func pagination(_ count: Int, current number: Int, link: (Int) -> String) -> PaginationModel? {
+        guard count > 1 else { return nil }
+        return PaginationModel(
+            pages: (1...count).map { .init(number: $0, url: link($0), current: $0 == number) },
+            previous: number > 1 ? link(number - 1) : nil,
+            next: number < count ? link(number + 1) : nil)
+    }
+
+    private func photoModel(_ photo: Photo, owner: URLPath, at url: URLPath) -> PhotoModel {
+        let processed = images.photos[photo.file.absolutePath]!
+        let largest = processed.variants.last!
+        let file = { (name: String) in Routes.photoFile(photo, under: owner, name).relative(from: url) }
+        return PhotoModel(
+            url: Routes.photo(photo, under: owner).relative(from: url),
+            picture: picture(processed, alt: alt(photo), sizes: "(min-width: 40em) 14rem, 50vw") {
+                file(PhotoFiles.variant(photo, $0, $1))
+            },
+            large: file(PhotoFiles.variant(photo, largest.width, "webp")),
+            largeWidth: largest.width, largeHeight: largest.height,
+            caption: photo.caption, credit: credit(photo), license: photo.license, date: photo.date?.day)
+    }
+
+    package func alt(_ photo: Photo) -> String { photo.caption ?? "Photo \(photo.file.stem)" }
+
+    /// "Photo by <author>", then the sidecar's credit unless it already names the author.
+    package func credit(_ photo: Photo) -> String? {
+        let by = photo.author.map { "Photo by \($0)" }
+        switch (by, photo.credit) {
+        case (let by?, let credit?): return credit.contains(photo.author!) ? credit : "\(by) · \(credit)"
+        case (let by, let credit): return by ?? credit
+        }
+    }
+
+    /// `<picture>` sources from a processed image; `link` gives the URL of the copy of a width
+    /// and a file extension ("webp", "jpg").
+    package func picture(_ processed: ProcessedPhoto, alt: String, sizes: String, fallbackWidth: Int = 640,
+                         link: (Int, String) -> String) -> PictureModel {
+        let fallback = processed.variants.last { $0.width <= fallbackWidth } ?? processed.variants[0]
+        return PictureModel(
+            webp: processed.variants.map { "\(link($0.width, "webp")) \($0.width)w" }.joined(separator: ", "),
+            jpeg: processed.variants.map { "\(link($0.width, "jpg")) \($0.width)w" }.joined(separator: ", "),
+            src: link(fallback.width, "jpg"), width: fallback.width, height: fallback.height, sizes: sizes, alt: alt)
+    }
+
+    package func sharingImage(_ cover: ProcessedPhoto, of machine: MachineView) -> SharingImageModel {
+        Self.sharingImage(cover, of: machine, baseURL: baseURL)
+    }
+
+    package static func sharingImage(_ cover: ProcessedPhoto, of machine: some MachineAddressable, baseURL: String) -> SharingImageModel {
+        let variant = cover.variants.last!
+        return SharingImageModel(url: baseURL + Routes.cover(machine, file: PhotoFiles.cover(variant.width, "jpg")).value.dropFirst(),
+                                 width: variant.width, height: variant.height)
+    }
+
+    /// A photo as a shared link previews it: the largest copy up to 1280 pixels wide.
+    package func photoSharingImage(_ photo: Photo, owner: URLPath) -> SharingImageModel? {
+        guard let processed = images.photos[photo.file.absolutePath] else { return nil }
+        let shared = processed.variants.last { $0.width <= 1280 } ?? processed.variants.last!
+        return SharingImageModel(
+            url: baseURL + Routes.photoFile(photo, under: owner, PhotoFiles.variant(photo, shared.width, "jpg")).value.dropFirst(),
+            width: shared.width, height: shared.height)
+    }
+
+    // MARK: Galleries
+
+    /// Photos of a machine or part with the page each belongs under, in gallery order.
+    package static func photos(of machineIndex: Int, part partIndex: Int?, in content: ContentView)
+        -> [(photo: Photo, owner: URLPath)] {
+        let machine = content.machines[machineIndex]
+        if let partIndex {
+            let part = machine.parts[partIndex]
+            return part.community.photos.map { ($0, Routes.part(part, of: machine)) }
+        }
+        return machine.community.photos.map { ($0, Routes.machine(machine)) }
+            + machine.parts.flatMap { part in part.community.photos.map { ($0, Routes.part(part, of: machine)) } }
+    }
+
+    private func gallery(_ machineIndex: Int, part partIndex: Int?, at url: URLPath) -> GalleryPageModel {
+        let machine = content.machines[machineIndex]
+        let models = Self.photos(of: machineIndex, part: partIndex, in: content).map { photoModel($0.photo, owner: $0.owner, at: url) }
+        let part = partIndex.map { machine.parts[$0] }
+        return GalleryPageModel(
+            title: "Photos of the \(part.map { "\($0.name) of the " } ?? "")\(machine.name)",
+            machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
+            part: part.map { LinkModel(title: $0.name, url: Routes.part($0, of: machine).relative(from: url)) },
+            photos: models, hasPhotos: !models.isEmpty,
+            count: models.isEmpty ? "" : Plural.count(models.count, "photo"), pagination: nil)
+    }
+
+    private func siteGallery(page number: Int, at url: URLPath) -> GalleryPageModel {
+        let all = allPhotos
+        let perPage = Pagination.photosPerPage
+        let pageCount = Pagination.pageCount(all.count, perPage)
+        let models = all.dropFirst((number - 1) * perPage).prefix(perPage).map { photoModel($0.photo, owner: $0.owner, at: url) }
+        return GalleryPageModel(title: number > 1 ? "All photos, page \(number)" : "All photos", machine: nil, part: nil,
+                                photos: models, hasPhotos: !models.isEmpty,
+                                count: all.isEmpty ? "" : Plural.count(all.count, "photo"),
+                                pagination: pagination(pageCount, current: number) { Routes.photos(page: $0).relative(from: url) })
+    }
+
+    private func photoPage(_ address: PhotoAddress, at url: URLPath) -> (PhotoPageModel, SharingImageModel) {
+        let machine = content.machines[address.machine]
+        let part = address.part.map { machine.parts[$0] }
+        let owner = part.map { Routes.part($0, of: machine) } ?? Routes.machine(machine)
+        let siblings = (part?.community ?? machine.community).photos
+        let photo = siblings[address.photo]
+        let processed = images.photos[photo.file.absolutePath]!
+        let file = { (name: String) in Routes.photoFile(photo, under: owner, name) }
+        let largest = processed.variants.last!
+        let download = PhotoFiles.download(photo, processed)
+        let bytes = FileSystem.size(of: images.path(processed.key, processed.original ?? "")) ?? 0
+        func neighbour(_ index: Int) -> LinkModel? {
+            siblings.indices.contains(index)
+                ? LinkModel(title: siblings[index].caption ?? siblings[index].file.stem,
+                            url: Routes.photo(siblings[index], under: owner).relative(from: url))
+                : nil
+        }
+        let metadata = processed.metadata
+        var location: LocationModel?
+        if photo.showsLocation, let latitude = metadata.latitude, let longitude = metadata.longitude {
+            location = LocationModel(text: Self.position(latitude, longitude),
+                                     map: "https://www.openstreetmap.org/?mlat=\(Self.degrees(latitude))&mlon=\(Self.degrees(longitude))"
+                                         + "#map=16/\(Self.degrees(latitude))/\(Self.degrees(longitude))")
+        }
+        let model = PhotoPageModel(
+            title: photo.caption ?? "Photo \(photo.file.stem)",
+            picture: picture(processed, alt: alt(photo), sizes: "(min-width: 64em) 60rem, 100vw", fallbackWidth: 1280) {
+                file(PhotoFiles.variant(photo, $0, $1)).relative(from: url)
+            },
+            large: file(PhotoFiles.variant(photo, largest.width, "webp")).relative(from: url),
+            caption: photo.caption, author: nil, credit: credit(photo), license: photo.license,
+            date: photo.date?.day, dateTime: photo.date?.text, taken: metadata.taken, camera: metadata.camera,
+            location: location,
+            machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
+            part: part.map { LinkModel(title: $0.name, url: Routes.part($0, of: machine).relative(from: url)) },
+            gallery: LinkModel(title: "Photos of the \(part?.name ?? machine.name)", url: Routes.gallery(owner).relative(from: url)),
+            download: LinkModel(
+                title: "Download the photo (\(processed.format.fileExtension.uppercased()), \(processed.width) × \(processed.height), "
+                    + "\(Self.humanSize(bytes)), without location or camera data)",
+                url: file(download).relative(from: url)),
+            previous: neighbour(address.photo - 1), next: neighbour(address.photo + 1))
+        return (model, photoSharingImage(photo, owner: owner)!)
+    }
+
+    package static func position(_ latitude: Double, _ longitude: Double) -> String {
+        "\(degrees(abs(latitude)))° \(latitude < 0 ? "S" : "N"), \(degrees(abs(longitude)))° \(longitude < 0 ? "W" : "E")"
+    }
+
+    private static func degrees(_ value: Double) -> String { String(format: "%.5f", value) }
+
+    /// Decimal units, like file managers and browsers show.
+    package static func humanSize(_ bytes: Int) -> String {
+        if bytes < 1000 { return "\(bytes) bytes" }
+        let units = ["kB", "MB", "GB"]
+        var value = Double(bytes) / 1000, unit = 0
+        while value >= 1000 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return String(format: value < 10 ? "%.1f" : "%.0f", value) + " " + units[unit]
+    }
+
+    // MARK: Search
+
+    private func searchPage(at url: URLPath) -> SearchPageModel {
+        switch search {
+        case .available(let shards):
+            // The first shard's script loads the search; the others are merged into it.
+            SearchPageModel(index: URLPath("/\(shards.shards[0].folder)/pagefind.js").relative(from: url),
+                            worker: URLPath("/\(shards.shards[0].folder)/pagefind-worker.js").relative(from: url),
+                            merge: shards.shards.count > 1
+                                ? shards.shards.dropFirst().map { URLPath("/\($0.folder)/").relative(from: url) }.joined(separator: " ")
+                                : nil,
+                            unavailable: nil, names: index.names.map(\.key).joined(separator: " "),
+                            cacheTag: source.searchPreload?.tag,
+                            preloads: (source.searchPreload?.files ?? []).map {
+                                URLPath("/\(shards.shards[0].folder)/").relative(from: url) + $0
+                            },
+                            chunks: source.searchPreload.flatMap(Self.chunkTable),
+                            chunkFolder: URLPath("/\(shards.shards[0].folder)/index/").relative(from: url))
+        case .unavailable(let reason):
+            SearchPageModel(index: nil, worker: nil, merge: nil, unavailable: reason, names: "")
+        }
+    }
+}
+
+extension PageRenderer {
+    /// `[[first word, last word, hash]]`; nil when there are no chunks to name.
+    package static func chunkTable(_ preload: SearchPreload) -> String? {
+        guard !preload.chunks.isEmpty,
+              let data = try? JSONSerialization.data(withJSONObject: preload.chunks.map { [$0.from, $0.to, $0.hash] }) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+package enum Plural {
+    package static func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
+
+    /// "2 comments, 1 photo": the counts that are not zero; nil when all are.
+    package static func list(_ counts: (Int, String)...) -> String? {
+        let said = counts.filter { $0.0 > 0 }.map { count($0.0, $0.1) }
+        return said.isEmpty ? nil : said.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import TeardownContent
+
+/// The indexes that cut across machines: every part A to Z, the tags, and site.yaml's
+/// collections. Made once per build; the plan, the pages and the fingerprints all read it.
+package struct SiteIndex: Sendable {
+    package struct PartAddress: Sendable, Hashable {
+        package let machine: Int
+        package let part: Int
+    }
+
+    /// One drawer of the card file: the parts whose names start with one letter.
+    package struct Letter: Sendable {
+        /// In the URL: "a" to "z", or "other" for names that start with anything else.
+        package let key: String
+        /// On the tab: "A" to "Z", or "#".
+        package let label: String
+        /// By name, then machine name.
+        package let parts: [PartAddress]
+    }
+
+    package struct Tag: Sendable {
+        package let slug: String
+        /// The tag as written; tags that differ only in case or punctuation share a page.
+        package let names: [String]
+        package let machines: [Int]
+        package let parts: [PartAddress]
+    }
+
+    package struct Collection: Sendable {
+        package let slug: String
+        package let title: String
+        package let description: String
+        /// Machines that exist, in the order site.yaml lists them.
+        package let machines: [Int]
+    }
+
+    /// A machine or a part, where a list holds both (a tag's pages, the names' files).
+    package enum Item: Sendable, Hashable {
+        case machine(Int)
+        case part(PartAddress)
+    }
+
+    /// The names holding words that start with the same two letters or digits, for the search
+    /// page's first answer (`search/names/<key>.json`): that file comes a round trip after the
+    /// page, where Pagefind's first results come five round trips after its scripts.
+    package struct NameBucket: Sendable {
+        /// The two letters or digits, folded: "he".
+        package let key: String
+        /// Each word, with how many names hold it and the first `namesPerWord` of them:
+        /// machines, then parts, each by name.
+        package let words: [(word: String, count: Int, items: [Item])]
+    }
+
+    package static let namesPerWord = 20
+
+    /// The letters that have parts, A to Z, then "#".
+    package let letters: [Letter]
+    /// By key.
+    package let names: [NameBucket]
+    /// By slug.
+    package let tags: [Tag]
+    package let collections: [Collection]
+
+    /// What making the index read: the pages that show it read that too.
+    package let reads: Set<InputUnit>
+
+    package init(_ content: SiteContent) {
+        let reads = ReadSet()
+        self.init(ContentView(content, reads: reads), reads: reads)
+    }
+
+    private init(_ content: ContentView, reads: ReadSet) {
+        let machines = content.machines
+        var drawers: [String: [PartAddress]] = [:]
+        var tagged: [String: (names: [String], machines: [Int], parts: [PartAddress])] = [:]
+        // A catalog has a few tags on thousands of parts: each name is made a slug once.
+        var slugs: [String: String] = [:]
+        func slug(_ name: String) -> String {
+            if let known = slugs[name] { return known }
+            let made = Self.slug(ofTag: name)
+            slugs[name] = made
+            return made
+        }
+        for (m, machine) in machines.enumerated() {
+            for name in Set(machine.tags).sorted() {
+                let slug = slug(name)
+                tagged[slug, default: ([], [], [])].machines.append(m)
+                if !tagged[slug]!.names.contains(name) { tagged[slug]!.names.append(name) }
+            }
+        }
+        // Every part is sorted by name once, and filed in that order: each drawer and tag is then
+        // in order without a sort of its own (sorting each, by three strings a comparison, was
+        // most of the index's time at 10,000 parts). Names are folded once, and read through the
+        // views once, not per comparison.
+        var keys: [(String, String, String)] = [], addresses: [PartAddress] = [], drawerOf: [String] = [], tagsOf: [[String]] = []
+        for (m, machine) in machines.enumerated() {
+            let name = machine.name
+            for (p, part) in machine.parts.enumerated() {
+                let partName = part.name
+                keys.append((Self.sortKey(partName), name, part.slug))
+                addresses.append(PartAddress(machine: m, part: p))
+                drawerOf.append(Self.letter(of: partName))
+                tagsOf.append(part.tags)
+            }
+        }
+        var words: [String: (count: Int, items: [Item])] = [:]
+        func file(_ item: Item, named folded: String) {
+            for word in Set(Self.words(of: folded)) {
+                words[word, default: (0, [])].count += 1
+                if words[word]!.items.count < Self.namesPerWord { words[word]!.items.append(item) }
+            }
+        }
+        let machineKeys = machines.map { Self.sortKey($0.name) }
+        for m in machineKeys.indices.sorted(by: { machineKeys[$0] < machineKeys[$1] }) {
+            file(.machine(m), named: machineKeys[m])
+        }
+        for index in keys.indices.sorted(by: { keys[$0] < keys[$1] }) {
+            file(.part(addresses[index]), named: keys[index].0)
+            drawers[drawerOf[index], default: []].append(addresses[index])
+            let tags = tagsOf[index]
+            for name in tags.count < 2 ? tags : Set(tags).sorted() {
+                let slug = slug(name)
+                tagged[slug, default: ([], [], [])].parts.append(addresses[index])
+                if !tagged[slug]!.names.contains(name) { tagged[slug]!.names.append(name) }
+            }
+        }
+        letters = (Self.alphabet + ["other"]).compactMap { key in
+            guard let parts = drawers[key] else { return nil }
+            return Letter(key: key, label: key == "other" ? "#" : key.uppercased(), parts: parts)
+        }
+        var buckets: [String: [(word: String, count: Int, items: [Item])]] = [:]
+        for word in words.keys.sorted() {
+            buckets[String(word.prefix(2)), default: []].append((word, words[word]!.count, words[word]!.items))
+        }
+        names = buckets.keys.sorted().map { NameBucket(key: $0, words: buckets[$0]!) }
+        tags = tagged.keys.sorted().map { slug in
+            let entry = tagged[slug]!
+            return Tag(slug: slug, names: entry.names.sorted(), machines: entry.machines, parts: entry.parts)
+        }
+        let bySlug = Dictionary(machines.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
+        collections = content.config.collections.map { collection in
+            Collection(slug: collection.slug, title: collection.title, description: collection.description,
+                       machines: collection.machines.compactMap { bySlug[$0] })
+        }
+        self.reads = reads.units
+    }
+
+    /// How a name is filed: without case or accents, so "écrou" sits with the E's.
+    /// Most names are plain ASCII, lowercased without Foundation: folding every part's name was
+    /// a quarter of the index's time in a one-comment sync at 10,000 parts.
+    package static func sortKey(_ name: String) -> String {
+        if name.utf8.allSatisfy({ $0 < 0x80 }) { return name.lowercased() }
+        return name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
+    }
+
+    /// The words of a folded name (`sortKey`) that a bucket can file: runs of ASCII letters and
+    /// digits, at least two long. search.js splits a query the same way.
+    package static func words(of folded: String) -> [String] {
+        var words: [String] = [], word: [UInt8] = []
+        for byte in folded.utf8 {
+            if (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                word.append(byte)
+            } else {
+                if word.count > 1 { words.append(String(decoding: word, as: UTF8.self)) }
+                word.removeAll(keepingCapacity: true)
+            }
+        }
+        if word.count > 1 { words.append(String(decoding: word, as: UTF8.self)) }
+        return words
+    }
+
+    package static let alphabet = "abcdefghijklmnopqrstuvwxyz".map(String.init)
+
+    /// "A" to "Z" and "a" to "z", by byte, as their drawer.
+    private static let asciiLetters: [UInt8: String] = Dictionary(uniqueKeysWithValues: alphabet.flatMap { letter in
+        [(letter.utf8.first!, letter), (letter.uppercased().utf8.first!, letter)]
+    })
+
+    /// The drawer a name goes in: its first letter without accents, or "other".
+    package static func letter(of name: String) -> String {
+        // The common case, a name starting with an ASCII letter, without Foundation's trimming.
+        if let byte = name.utf8.first, let letter = asciiLetters[byte] { return letter }
+        guard let first = name.trimmingCharacters(in: .whitespaces).first else { return "other" }
+        let folded = String(first).folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
+            .lowercased()
+        return alphabet.contains(folded) ? folded : "other"
+    }
+
+    package static func slug(ofTag name: String) -> String { Routes.slug(ofTag: name) }
+}

@@ -1,0 +1,192 @@
+import TeardownBase
+import TeardownContent
+import TeardownMedia
+
+/// Every output of a build, decided before anything is rendered.
+public struct SitePlan: Sendable {
+    /// A page to render, and from which content.
+    public typealias Page = PageAddress
+
+    /// A file published as it is, from the content or from the image cache.
+    public struct Copy: Sendable, Hashable {
+        public let url: URLPath
+        /// Absolute path of the file to publish.
+        public let source: String
+        /// A file of the image cache: named by the digest of what it was made from and never
+        /// changed in place, so its path identifies it and it can be published as a hard link.
+        public var cached = false
+    }
+
+    public let pages: [(url: URLPath, page: Page)]
+    public let copies: [Copy]
+    /// The pages the sitemaps list, in plan order: the site's own (`site`), and each machine's
+    /// by its index. Each machine's are a sitemap of their own, so a page a comment adds rewrites
+    /// its machine's sitemap only: in one file, at 10,000 parts, it rewrote 1 MB.
+    public let sitemapPages: SitemapPages
+
+    public struct SitemapPages: Sendable {
+        public let site: [URLPath]
+        public let machines: [[URLPath]]
+
+        /// Files a list of `count` pages takes.
+        package static func parts(_ count: Int) -> Int { Pagination.pageCount(count, Pagination.sitemapLimit) }
+
+        package static func slice(_ pages: [URLPath], part number: Int) -> ArraySlice<URLPath> {
+            pages.dropFirst((number - 1) * Pagination.sitemapLimit).prefix(Pagination.sitemapLimit)
+        }
+    }
+
+    package static let photosPerPage = Pagination.photosPerPage
+
+    /// Plans the pages and files of `content` themed by `theme`, with the images the image stage made.
+    package init(content: SiteContent, theme: Theme, images: ProcessedImages, index: SiteIndex, downloads: [String: MachineDownload]) {
+        // The catalog comes in pages like every list that grows with the catalog.
+        var pages: [(URLPath, Page)] = (1...Self.pageCount(content.machines.count, content.config.listPageSize)).map { page in
+            (Routes.catalog(page: page), .catalog(page: page))
+        }
+        pages.append((Routes.notFound, .notFound))
+        var copies: [Copy] = theme.assets.sorted { $0.key < $1.key }.map { Copy(url: Routes.asset($0.key), source: $0.value.absolutePath) }
+        if let icon = content.config.favicon, let type = content.config.faviconExtension {
+            copies.append(Copy(url: Routes.favicon(extension: type), source: content.root + "/content/" + icon))
+        }
+        // Each machine's outputs are planned on its own, on all cores: one after another, the
+        // plan of 10,000 parts was a fifth of a one-comment sync's steps.
+        let perPage = content.config.commentsPerPage
+        let planned = ParallelMap.map(Array(content.machines.enumerated())) { m, machine in
+            Self.plan(machine, m, perPage: perPage, images: images, download: downloads[machine.slug])
+        }
+        var photoCount = 0
+        for machine in planned {
+            pages += machine.pages
+            copies += machine.copies
+            photoCount += machine.photoCount
+        }
+        for number in 1...Self.pageCount(photoCount, Self.photosPerPage) {
+            pages.append((Routes.photos(page: number), .photos(number)))
+        }
+        func addManual(_ manual: Manual, at base: URLPath, machine: Int?) {
+            for (index, page) in manual.pages.enumerated() {
+                pages.append((Routes.manualPage(page, in: base), .manual(ManualAddress(machine: machine, output: .page(index)))))
+            }
+            pages.append((Routes.manualContents(manual, in: base), .manual(ManualAddress(machine: machine, output: .contents))))
+            guard !manual.isEmpty else { return }
+            pages.append((Routes.manualPrint(in: base), .manual(ManualAddress(machine: machine, output: .print))))
+            if !manual.inlineNavigation {
+                pages.append((Routes.manualNavigation(in: base), .manual(ManualAddress(machine: machine, output: .navigation))))
+            }
+            for asset in manual.assets {
+                copies.append(Copy(url: Routes.manualAsset(asset, in: base), source: manual.folder.appending(asset).absolutePath))
+            }
+        }
+        // The Help button always has a page to open, even before anyone writes the manual.
+        addManual(content.manual, at: Routes.manual, machine: nil)
+        for (m, machine) in content.machines.enumerated() where !machine.manual.isEmpty {
+            addManual(machine.manual, at: Routes.manual(of: machine), machine: m)
+        }
+        pages.append((Routes.search, .search))
+        for (number, bucket) in index.names.enumerated() {
+            pages.append((Routes.searchNames(bucket.key), .searchNames(number)))
+        }
+        pages.append((Routes.partsIndex, .partsIndex))
+        // Lists that grow with the catalog come in pages of `list_page_size` items.
+        let size = content.config.listPageSize
+        for (number, letter) in index.letters.enumerated() {
+            for page in 1...Self.pageCount(letter.parts.count, size) {
+                pages.append((Routes.parts(letter: letter.key, page: page), .partsLetter(number, page: page)))
+            }
+        }
+        pages.append((Routes.tags, .tags))
+        for (number, tag) in index.tags.enumerated() {
+            // A tag's machines, then its parts, as one list.
+            for page in 1...Self.pageCount(tag.machines.count + tag.parts.count, size) {
+                pages.append((Routes.tag(tag.slug, page: page), .tag(number, page: page)))
+            }
+        }
+        for (number, collection) in index.collections.enumerated() {
+            for page in 1...Self.pageCount(collection.machines.count, size) {
+                pages.append((Routes.collection(collection.slug, page: page), .collection(number, page: page)))
+            }
+        }
+        var site: [URLPath] = [], machines = Array(repeating: [URLPath](), count: content.machines.count)
+        for (url, page) in pages where page.isListedInSitemap {
+            if let m = page.machine { machines[m].append(url) } else { site.append(url) }
+        }
+        pages += [(Routes.catalogData, .catalogData), (Routes.catalogSchema, .catalogSchema), (Routes.feed, .feed(nil)),
+                  (Routes.sitemap, .sitemap), (Routes.robots, .robots)]
+        for number in 1...SitemapPages.parts(site.count) {
+            pages.append((Routes.siteSitemap(part: number), .sitemapGroup(machine: nil, part: number)))
+        }
+        for (m, listed) in machines.enumerated() {
+            for number in 1...SitemapPages.parts(listed.count) {
+                pages.append((Routes.sitemap(of: content.machines[m], part: number), .sitemapGroup(machine: m, part: number)))
+            }
+        }
+        self.pages = pages
+        self.copies = copies
+        self.sitemapPages = SitemapPages(site: site, machines: machines)
+    }
+
+    package static func pageCount(_ items: Int, _ perPage: Int) -> Int { Pagination.pageCount(items, perPage) }
+
+    /// The pages and files of one machine and its parts, and how many photos they publish.
+    private static func plan(_ machine: Machine, _ m: Int, perPage: Int, images: ProcessedImages, download: MachineDownload?)
+        -> (pages: [(URLPath, Page)], copies: [Copy], photoCount: Int) {
+        var pages: [(URLPath, Page)] = []
+        var copies: [Copy] = []
+        var photoCount = 0
+
+        func addPhotos(_ photos: [Photo], part p: Int?, owner: URLPath) {
+            for (index, photo) in photos.enumerated() {
+                guard let processed = images.photos[photo.file.absolutePath] else { continue }
+                pages.append((Routes.photo(photo, under: owner), .photo(PhotoAddress(machine: m, part: p, photo: index))))
+                for file in PhotoFiles(photo: photo, processed: processed).all {
+                    copies.append(Copy(url: Routes.photoFile(photo, under: owner, file.published),
+                                       source: images.path(processed.key, file.cached), cached: true))
+                }
+                photoCount += 1
+            }
+        }
+
+        let machineURL = Routes.machine(machine)
+        for number in 1...Self.pageCount(machine.head.commentCount, perPage) {
+            pages.append((Routes.discussion(machineURL, page: number), .machine(m, discussionPage: number)))
+        }
+        pages.append((Routes.machineData(machine), .machineData(m)))
+        pages.append((Routes.machineDiscussion(machine), .machineDiscussion(m)))
+        pages.append((Routes.feed(of: machine), .feed(m)))
+        if let download {
+            copies.append(Copy(url: Routes.download(machine), source: download.bundle.path, cached: true))
+            copies.append(Copy(url: Routes.commentsDownload(machine), source: download.comments.path, cached: true))
+        }
+        if machine.photoCount > 0 { pages.append((Routes.gallery(machineURL), .gallery(m, part: nil))) }
+        addPhotos(machine.head.photos, part: nil, owner: machineURL)
+        // A machine with a cover photo publishes its composed layers beside it, for its part pages.
+        if let stack = images.composedStack(of: machine), !stack.isCover {
+            copies.append(Copy(url: Routes.composedStack(machine, width: stack.width, isCover: false), source: stack.file,
+                               cached: true))
+        }
+        if let cover = images.cover(of: machine) {
+            for variant in cover.variants {
+                for (name, fileExtension) in [(variant.webp, "webp"), (variant.jpeg, "jpg")] {
+                    copies.append(Copy(url: Routes.cover(machine, file: PhotoFiles.cover(variant.width, fileExtension)),
+                                       source: images.path(cover.key, name), cached: true))
+                }
+            }
+        }
+        for (p, part) in machine.outlines.enumerated() {
+            let partURL = Routes.part(part, of: machine)
+            for number in 1...Self.pageCount(part.commentCount, perPage) {
+                pages.append((Routes.discussion(partURL, page: number), .part(m, p, discussionPage: number)))
+            }
+            if let layer = images.layers[part.layer.image.absolutePath], let published = layer.published {
+                copies.append(Copy(url: Routes.layer(part, of: machine, optimized: true),
+                                   source: images.path(layer.key, published), cached: true))
+            } else {
+                copies.append(Copy(url: Routes.layer(part, of: machine, optimized: false), source: part.layer.image.absolutePath))
+            }
+            if !part.photos.isEmpty { pages.append((Routes.gallery(partURL), .gallery(m, part: p))) }
+            addPhotos(part.photos, part: p, owner: partURL)
+        }
+        return (pages, copies, photoCount)
+    }
+}

@@ -1,0 +1,472 @@
+import Foundation
+import GRDB
+import TeardownBase
+
+/// The state one output folder's builds leave for the next, in one SQLite database
+/// (`state.sqlite` in the output's cache folder) that each publish updates in place, in one
+/// transaction: what each output tree holds (path and digest), and what each page of the
+/// published tree read (unit -> pages, with each unit's digest then).
+///
+/// It replaces files rewritten whole on every publish: at 10,000 parts a one-comment build
+/// parsed and wrote a 1.8 MB manifest and a 1.9 MB dependency index to change a dozen rows.
+/// Now a build reads the two manifests, the units' digests and the readers of the units that
+/// changed, and writes only the rows that differ. (SQLite was chosen over files per machine
+/// for its indexes, partial reads and writes and crash-safe transactions; `sqlite3` opens it.)
+///
+/// The spare tree is the site one publish ago: it differs from the published tree only where
+/// the last publish changed something, and the store keeps those paths (`lag`), so a build
+/// brings the spare up to date from them and the changes of its own, never comparing whole
+/// manifests (three passes over 11,000 paths were a tenth of a one-comment sync).
+///
+/// It also keeps, for each machine bundle, the signature its units were last digested under
+/// (`bundles`): a build finding a bundle with that signature, under the same settings, takes
+/// the bundle's unit digests as they are stored instead of working them out again.
+///
+/// A store that is missing, damaged or of another version is emptied: every page is rendered
+/// once, never a wrong site.
+package struct BuildStore: Sendable {
+    /// Bumped whenever the tables change; a store of another version of Teardown starts over too,
+    /// as every page's digest holds the version.
+    package static let format = "teardown-state 4 " + TeardownVersion.build
+
+    package let queue: DatabaseQueue
+    /// The database file, for messages.
+    package let path: String
+
+    /// Why the store could not be used as it was, in one line.
+    package enum Notice: String, Sendable {
+        case damaged = "the build state was damaged: it starts over and every page is rendered"
+        case otherVersion = "the build state was made by another version of Teardown: every page is rendered"
+    }
+
+    /// Opens or makes the store at `path`; a store that cannot be read is made anew.
+    package static func open(_ path: String) throws -> (BuildStore, Notice?) {
+        do {
+            let store = try BuildStore(path: path)
+            return (store, try store.prepare())
+        } catch {
+            try remove(path)
+            let store = try BuildStore(path: path)
+            _ = try store.prepare()
+            return (store, .damaged)
+        }
+    }
+
+    /// Deletes the store at `path` with its write-ahead log.
+    package static func remove(_ path: String) throws {
+        for suffix in ["", "-wal", "-shm"] { try FileSystem.unlinkIfPresent(path + suffix) }
+    }
+
+    /// The store at `path` as it is, for reading only: nil when there is none, or it is of
+    /// another format or cannot be read. Unlike `open`, it never makes, mends or upgrades a
+    /// store: sync looks at the inputs before any build, a dry run among them, and a store it
+    /// mended would keep the build after it from saying the state was damaged.
+    package static func reading(_ path: String) -> BuildStore? {
+        guard FileSystem.exists(path), let store = try? BuildStore(path: path, readOnly: true),
+              (try? store.queue.read { try String.fetchOne($0, sql: "SELECT value FROM meta WHERE name = 'format'") }) == format
+        else { return nil }
+        return store
+    }
+
+    private init(path: String, readOnly: Bool = false) throws {
+        var configuration = Configuration()
+        configuration.readonly = readOnly
+        if !readOnly {
+            configuration.prepareDatabase { db in
+                // WAL: a kill mid-transaction leaves the last committed state. FULL: the commit
+                // that vouches for a tree is on disk before the tree is swapped in.
+                try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL")
+            }
+        }
+        queue = try DatabaseQueue(path: path, configuration: configuration)
+        self.path = path
+    }
+
+    /// Makes the tables of this format, dropping those of any other.
+    private func prepare() throws -> Notice? {
+        try queue.write { db in
+            let stored = try? String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'")
+            if stored == Self.format { return nil }
+            for table in ["meta", "trees", "outputs", "units", "pages", "bundles", "lag", "inputs"] {
+                try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
+            }
+            try db.execute(sql: """
+                CREATE TABLE meta(name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+                CREATE TABLE trees(identity TEXT PRIMARY KEY, whole INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE TABLE outputs(tree TEXT NOT NULL, path TEXT NOT NULL, high INTEGER NOT NULL, low INTEGER NOT NULL,
+                                     PRIMARY KEY(tree, path)) WITHOUT ROWID;
+                CREATE TABLE pages(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, reads TEXT NOT NULL);
+                CREATE TABLE units(key TEXT PRIMARY KEY, high INTEGER NOT NULL, low INTEGER NOT NULL,
+                                   readers BLOB NOT NULL) WITHOUT ROWID;
+                CREATE TABLE bundles(name TEXT PRIMARY KEY, slug TEXT NOT NULL, high INTEGER NOT NULL,
+                                     low INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE INDEX bundles_by_slug ON bundles(slug);
+                CREATE TABLE lag(path TEXT PRIMARY KEY) WITHOUT ROWID;
+                CREATE TABLE inputs(grp TEXT PRIMARY KEY, signature TEXT NOT NULL, count INTEGER NOT NULL,
+                                    lines BLOB NOT NULL) WITHOUT ROWID;
+                """)
+            try db.execute(sql: "INSERT INTO meta(name, value) VALUES ('format', ?)", arguments: [Self.format])
+            return stored == nil ? nil : .otherVersion
+        }
+    }
+
+    // MARK: Reading
+
+    /// What the store knows of a spare tree.
+    package enum Spare: Sendable {
+        /// Its whole manifest.
+        case whole([String: ContentDigest])
+        /// It is the published tree but at these paths, where it holds these digests (nil: nothing).
+        case lagging([String: ContentDigest?])
+    }
+
+    /// What the store knows of the trees `published` and `spare` (identities), forgetting
+    /// every other tree: the published manifest if whole, the spare as it differs from it,
+    /// and whether the reads are the published tree's.
+    package func trees(published: String?, spare: String?) throws -> (published: [String: ContentDigest]?,
+                                                              spare: Spare?, readsArePublished: Bool) {
+        try queue.write { db in
+            var whole: [String: Bool] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT identity, whole FROM trees") {
+                let identity: String = row[0]
+                if identity == published || identity == spare {
+                    whole[identity] = row[1]
+                } else {
+                    try db.execute(sql: "DELETE FROM outputs WHERE tree = ?", arguments: [identity])
+                    try db.execute(sql: "DELETE FROM trees WHERE identity = ?", arguments: [identity])
+                }
+            }
+            func manifest(_ tree: String?) throws -> [String: ContentDigest]? {
+                guard let tree, whole[tree] == true else { return nil }
+                return try Self.digests(db, "SELECT path, high, low FROM outputs WHERE tree = ?", [tree])
+            }
+            let readsTree = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'reads-tree'")
+            let publishedManifest = try manifest(published)
+            var spareState: Spare?
+            if let published, let spare, publishedManifest != nil, whole[spare] == true,
+               try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'lag-pair'") == published + " " + spare {
+                var lag: [String: ContentDigest?] = [:]
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT lag.path, outputs.high, outputs.low FROM lag
+                    LEFT JOIN outputs ON outputs.tree = ? AND outputs.path = lag.path
+                    """, arguments: [spare])
+                while let row = try rows.next() {
+                    let high: Int64? = row[1], low: Int64? = row[2]
+                    let held = high.flatMap { high in low.map { ContentDigest(high: UInt64(bitPattern: high), low: UInt64(bitPattern: $0)) } }
+                    // Kept when nil too: the spare holds nothing there.
+                    lag.updateValue(held, forKey: row[0])
+                }
+                spareState = .lagging(lag)
+            } else {
+                spareState = try manifest(spare).map(Spare.whole)
+            }
+            return (publishedManifest, spareState, published != nil && readsTree == published)
+        }
+    }
+
+    /// Every unit's digest when the published tree's pages read it.
+    package func units() throws -> [String: ContentDigest] {
+        try queue.read { db in try Self.digests(db, "SELECT key, high, low FROM units", []) }
+    }
+
+    /// The stored digests of the units named `keys` or named under any of `prefixes`: the
+    /// units of the machines a build digests again, not those of every machine.
+    package func units(keys: [String], prefixes: [String]) throws -> [String: ContentDigest] {
+        try queue.read { db in
+            var digests: [String: ContentDigest] = [:]
+            let one = try db.cachedStatement(sql: "SELECT key, high, low FROM units WHERE key = ?")
+            let range = try db.cachedStatement(sql: "SELECT key, high, low FROM units WHERE key >= ? AND key < ?")
+            func collect(_ rows: RowCursor) throws {
+                while let row = try rows.next() {
+                    digests[row[0]] = ContentDigest(high: UInt64(bitPattern: row[1]), low: UInt64(bitPattern: row[2]))
+                }
+            }
+            for key in keys { try collect(Row.fetchCursor(one, arguments: [key])) }
+            for prefix in prefixes { try collect(Row.fetchCursor(range, arguments: [prefix, Self.end(of: prefix)])) }
+            return digests
+        }
+    }
+
+    /// The first key after every key that starts with `prefix` (which ends in "/").
+    private static func end(of prefix: String) -> String { String(prefix.dropLast()) + "0" }
+
+    /// The slugs of the machines the stored units belong to.
+    package func machineSlugs() throws -> Set<String> {
+        try queue.read { db in
+            var slugs = Set<String>()
+            let rows = try String.fetchCursor(db, sql: "SELECT key FROM units WHERE key >= 'm/' AND key < 'm0'")
+            while let key = try rows.next() {
+                let rest = key.dropFirst(2)
+                if let slash = rest.firstIndex(of: "/") { slugs.insert(String(rest[..<slash])) }
+            }
+            return slugs
+        }
+    }
+
+    /// Each bundle whose units the store holds as digested under `context` (the settings the
+    /// digests depend on besides the bundle), with its machine's slug and its signature then.
+    package func bundles(context: ContentDigest) throws -> [String: (slug: String, signature: ContentDigest)] {
+        try queue.read { db in
+            guard try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'unit-context'") == context.description
+            else { return [:] }
+            var bundles: [String: (slug: String, signature: ContentDigest)] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT name, slug, high, low FROM bundles") {
+                bundles[row[0]] = (row[1], ContentDigest(high: UInt64(bitPattern: row[2]), low: UInt64(bitPattern: row[3])))
+            }
+            return bundles
+        }
+    }
+
+    /// Rows of (name, high, low) as digests by name. A digest is stored as two integers,
+    /// its halves' bit patterns.
+    private static func digests(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [String: ContentDigest] {
+        var digests: [String: ContentDigest] = [:]
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try rows.next() {
+            digests[row[0]] = ContentDigest(high: UInt64(bitPattern: row[1]), low: UInt64(bitPattern: row[2]))
+        }
+        return digests
+    }
+
+    private static func columns(_ digest: ContentDigest) -> StatementArguments {
+        [Int64(bitPattern: digest.high), Int64(bitPattern: digest.low)]
+    }
+
+    /// The pages that read any of `units`, through the index: the rest of the reads stay on disk.
+    package func readers(of units: some Sequence<String>) throws -> Set<String> {
+        try queue.read { db in
+            var ids = Set<Int64>()
+            let statement = try db.cachedStatement(sql: "SELECT readers FROM units WHERE key = ?")
+            for unit in units {
+                if let blob = try Data.fetchOne(statement, arguments: [unit]) { ids.formUnion(Self.pageIDs(blob)) }
+            }
+            var pages = Set<String>()
+            let path = try db.cachedStatement(sql: "SELECT path FROM pages WHERE id = ?")
+            for id in ids { if let page = try String.fetchOne(path, arguments: [id]) { pages.insert(page) } }
+            return pages
+        }
+    }
+
+    /// What each page of the published tree read, by page: for tests and `sqlite3` users alike.
+    package func reads() throws -> [String: Set<String>] {
+        try queue.read { db in
+            var reads: [String: Set<String>] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT path, reads FROM pages") {
+                reads[row[0]] = Set(Self.keys(row[1]))
+            }
+            return reads
+        }
+    }
+
+    /// A unit's readers are page ids, 4 bytes each: the reverse index of a unit every page
+    /// reads (the site's settings) is one row, rewritten only when its set of readers changes.
+    private static func pageIDs(_ blob: Data) -> [Int64] {
+        blob.withUnsafeBytes { raw in
+            stride(from: 0, to: raw.count - 3, by: 4).map { Int64(raw.loadUnaligned(fromByteOffset: $0, as: UInt32.self).littleEndian) }
+        }
+    }
+
+    private static func blob(_ ids: some Collection<Int64>) -> Data {
+        var data = Data(capacity: ids.count * 4)
+        for id in ids.sorted() { withUnsafeBytes(of: UInt32(truncatingIfNeeded: id).littleEndian) { data.append(contentsOf: $0) } }
+        return data
+    }
+
+    /// A page's reads: the unit keys, one a line.
+    private static func keys(_ text: String) -> [String] { text.split(separator: "\n").map(String.init) }
+
+    // MARK: Writing
+
+    /// From now until `record`, nothing vouches for what `tree` holds.
+    package func open(tree: String) throws {
+        try queue.write { db in try db.execute(sql: "UPDATE trees SET whole = 0 WHERE identity = ?", arguments: [tree]) }
+    }
+
+    /// What a publish changes, for `record`.
+    package struct Publish {
+        /// The tree about to be published, and what it holds now.
+        package let tree: String
+        package let outputs: [String: ContentDigest]
+        /// What the store held for that tree: only rows that differ are written.
+        package let previous: Spare?
+        /// What each page rendered by this build read; the other pages read what they did.
+        package let rendered: [String: [String]]
+        /// The tree published until now (identity) and its outputs, when known.
+        package let publishedTree: String?
+        package let published: [String: ContentDigest]?
+        /// The paths where `outputs` differs from `published` (every path when it is unknown).
+        package let changes: Set<String>
+        /// Whether the reads the store holds are the published tree's: when not, they are written anew.
+        package let readsKnown: Bool
+        /// The digest of every unit this build worked out; the units of carried machines keep theirs.
+        package let current: [String: ContentDigest]
+        /// The units whose digest differs from the stored one (new and gone ones too), found
+        /// once by the fingerprint step.
+        package let changedUnits: [String]
+        /// The bundles whose units this build digested.
+        package let bundles: Bundles
+    }
+
+    /// What a build learnt of the bundles: under which settings (`context`), which bundles'
+    /// units it digested with a signature the next build can trust, which it digested without
+    /// one, and which machines are gone.
+    package struct Bundles {
+        package let context: ContentDigest
+        package let digested: [(name: String, slug: String, signature: ContentDigest)]
+        package let unsettled: [String]
+        package let goneSlugs: [String]
+    }
+
+    /// Records `change` in one transaction: the tree's manifest, and the reads of its pages.
+    package func record(_ change: Publish) throws {
+        // A failure here (a full disk, say) fails the build, and names the file it could not write.
+        do { try write(change) } catch { throw FileSystem.Failure(path: path, error) }
+    }
+
+    private func write(_ change: Publish) throws {
+        try queue.write { db in
+            let tree = change.tree
+            let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO outputs(tree, path, high, low) VALUES (?, ?, ?, ?)")
+            let delete = try db.cachedStatement(sql: "DELETE FROM outputs WHERE tree = ? AND path = ?")
+            switch change.previous {
+            case .whole(let previous)?:
+                for (path, digest) in change.outputs where previous[path] != digest {
+                    try upsert.execute(arguments: [tree, path] + Self.columns(digest))
+                }
+                for path in previous.keys where change.outputs[path] == nil { try delete.execute(arguments: [tree, path]) }
+            case .lagging(let lag)? where change.published != nil:
+                // The tree held the published outputs but at the lag's paths; it now holds them but at the changes'.
+                for path in change.changes.union(lag.keys) {
+                    let held = lag[path] ?? change.published?[path]
+                    guard let digest = change.outputs[path] else {
+                        if held != nil { try delete.execute(arguments: [tree, path]) }
+                        continue
+                    }
+                    if held != digest { try upsert.execute(arguments: [tree, path] + Self.columns(digest)) }
+                }
+            default:
+                try db.execute(sql: "DELETE FROM outputs WHERE tree = ?", arguments: [tree])
+                let insert = try db.cachedStatement(sql: "INSERT INTO outputs(tree, path, high, low) VALUES (?, ?, ?, ?)")
+                for (path, digest) in change.outputs {
+                    try insert.execute(arguments: [tree, path] + Self.columns(digest))
+                }
+            }
+            try db.execute(sql: "INSERT OR REPLACE INTO trees(identity, whole) VALUES (?, 1)", arguments: [tree])
+
+            if change.readsKnown, change.published != nil {
+                try Self.update(db, change)
+            } else {
+                try Self.rewrite(db, change)
+            }
+            // After the swap, the tree published until now is the spare: it differs from this one at the changes.
+            try db.execute(sql: "DELETE FROM lag")
+            if let before = change.publishedTree, change.published != nil {
+                let insert = try db.cachedStatement(sql: "INSERT INTO lag(path) VALUES (?)")
+                for path in change.changes where change.outputs[path] != change.published?[path] {
+                    try insert.execute(arguments: [path])
+                }
+                try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('lag-pair', ?)", arguments: [tree + " " + before])
+            } else {
+                try db.execute(sql: "DELETE FROM meta WHERE name = 'lag-pair'")
+            }
+            try Self.record(db, change.bundles, whole: change.published == nil)
+            try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('reads-tree', ?)", arguments: [tree])
+        }
+    }
+
+    /// The reads of the pages this build rendered or removed, and the readers of the units
+    /// whose set of readers that changed: a page that read what it read before costs one lookup.
+    private static func update(_ db: Database, _ change: Publish) throws {
+        var added: [String: Set<Int64>] = [:], removed: [String: Set<Int64>] = [:]
+        let find = try db.cachedStatement(sql: "SELECT id, reads FROM pages WHERE path = ?")
+        let insert = try db.cachedStatement(sql: "INSERT INTO pages(path, reads) VALUES (?, ?)")
+        let rewrite = try db.cachedStatement(sql: "UPDATE pages SET reads = ? WHERE id = ?")
+        let forget = try db.cachedStatement(sql: "DELETE FROM pages WHERE id = ?")
+        for (page, keys) in change.rendered where change.outputs[page] != nil {
+            let text = Set(keys).sorted().joined(separator: "\n")
+            if let row = try Row.fetchOne(find, arguments: [page]) {
+                let id: Int64 = row[0], before: String = row[1]
+                guard before != text else { continue }
+                let old = Set(Self.keys(before)), new = Set(Self.keys(text))
+                for key in new.subtracting(old) { added[key, default: []].insert(id) }
+                for key in old.subtracting(new) { removed[key, default: []].insert(id) }
+                try rewrite.execute(arguments: [text, id])
+            } else {
+                try insert.execute(arguments: [page, text])
+                let id = db.lastInsertedRowID
+                for key in Set(keys) { added[key, default: []].insert(id) }
+            }
+        }
+        for page in change.changes where change.outputs[page] == nil {
+            guard let row = try Row.fetchOne(find, arguments: [page]) else { continue }
+            let id: Int64 = row[0]
+            for key in Self.keys(row[1]) { removed[key, default: []].insert(id) }
+            try forget.execute(arguments: [id])
+        }
+        let readers = try db.cachedStatement(sql: "SELECT readers FROM units WHERE key = ?")
+        let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO units(key, high, low, readers) VALUES (?, ?, ?, ?)")
+        // A carried unit keeps its digest; one the store lacks gets none, so it counts as changed next time.
+        let readersOnly = try db.cachedStatement(sql: """
+            INSERT INTO units(key, high, low, readers) VALUES (?, 0, 0, ?)
+            ON CONFLICT(key) DO UPDATE SET readers = excluded.readers
+            """)
+        let digestOnly = try db.cachedStatement(sql: """
+            INSERT INTO units(key, high, low, readers) VALUES (?, ?, ?, x'')
+            ON CONFLICT(key) DO UPDATE SET high = excluded.high, low = excluded.low
+            """)
+        let drop = try db.cachedStatement(sql: "DELETE FROM units WHERE key = ?")
+        let gone = change.changedUnits.filter { change.current[$0] == nil }
+        for key in gone { try drop.execute(arguments: [key]) }
+        let touched = Set(added.keys).union(removed.keys).subtracting(gone)
+        for key in touched {
+            var ids = Set(try Data.fetchOne(readers, arguments: [key]).map(Self.pageIDs) ?? [])
+            ids.formUnion(added[key] ?? [])
+            ids.subtract(removed[key] ?? [])
+            if let digest = change.current[key] {
+                try upsert.execute(arguments: [key] + Self.columns(digest) + [Self.blob(ids)])
+            } else {
+                try readersOnly.execute(arguments: [key, Self.blob(ids)])
+            }
+        }
+        for key in change.changedUnits where !touched.contains(key) {
+            guard let digest = change.current[key] else { continue }
+            try digestOnly.execute(arguments: [key] + Self.columns(digest))
+        }
+    }
+
+    /// The bundle rows after a build: `whole` when its units were all written anew.
+    private static func record(_ db: Database, _ bundles: Bundles, whole: Bool) throws {
+        let context = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'unit-context'")
+        if whole || context != bundles.context.description {
+            try db.execute(sql: "DELETE FROM bundles")
+            try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('unit-context', ?)",
+                           arguments: [bundles.context.description])
+        }
+        let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO bundles(name, slug, high, low) VALUES (?, ?, ?, ?)")
+        for bundle in bundles.digested {
+            try upsert.execute(arguments: [bundle.name, bundle.slug] + Self.columns(bundle.signature))
+        }
+        let forget = try db.cachedStatement(sql: "DELETE FROM bundles WHERE name = ?")
+        for name in bundles.unsettled { try forget.execute(arguments: [name]) }
+        let forgetSlug = try db.cachedStatement(sql: "DELETE FROM bundles WHERE slug = ?")
+        for slug in bundles.goneSlugs { try forgetSlug.execute(arguments: [slug]) }
+    }
+
+    /// Every page's reads and every unit's readers anew, as after a full render.
+    private static func rewrite(_ db: Database, _ change: Publish) throws {
+        try db.execute(sql: "DELETE FROM pages; DELETE FROM units; DELETE FROM bundles")
+        var readers: [String: [Int64]] = [:]
+        let insert = try db.cachedStatement(sql: "INSERT INTO pages(id, path, reads) VALUES (?, ?, ?)")
+        var id: Int64 = 0
+        for (page, keys) in change.rendered where change.outputs[page] != nil {
+            id += 1
+            let unique = Set(keys).sorted()
+            try insert.execute(arguments: [id, page, unique.joined(separator: "\n")])
+            for key in unique { readers[key, default: []].append(id) }
+        }
+        let unit = try db.cachedStatement(sql: "INSERT INTO units(key, high, low, readers) VALUES (?, ?, ?, ?)")
+        for (key, digest) in change.current {
+            try unit.execute(arguments: [key] + Self.columns(digest) + [Self.blob(readers[key] ?? [])])
+        }
+    }
+}

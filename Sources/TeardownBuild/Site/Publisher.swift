@@ -1,0 +1,189 @@
+import Foundation
+import TeardownBase
+
+/// Keeps two output trees: the published one at `output` and a spare beside it. A build
+/// brings the spare up to date (writing only what changed since the spare was last
+/// published), then the two trade places in one rename. Whoever reads the output sees the
+/// previous site or the new one, never a mix, and a build killed at any moment leaves the
+/// published tree complete. Each tree's manifest is kept in the build store (`BuildStore`)
+/// under the tree's identity, so after a kill the next build knows which manifest still
+/// describes which tree.
+///
+/// Top-level hidden entries of the output (a deploy checkout's .git, a placeholder) belong
+/// to the user: they move with the published tree and are never deleted.
+package struct Publisher: Sendable {
+    /// What the trees hold, as far as their manifests vouch for; nil when unknown.
+    package struct Trees: Sendable {
+        package let store: BuildStore
+        package var published: [String: ContentDigest]?
+        package var spare: BuildStore.Spare?
+        /// Whether the store holds what the published tree's pages read, and each unit's digest then.
+        package var readsArePublished = false
+        /// Why the store was started over, if it was.
+        package var notice: BuildStore.Notice?
+    }
+
+    package let output: String
+    /// Where the manifests of this output's trees are kept.
+    package let cacheFolder: String
+    /// Kept, not worked out on each use: every output path is joined to it, and making it
+    /// through `URL` each time was 1% of a cold build.
+    package let spare: String
+    /// Used only where the file system cannot exchange two folders in one step.
+    private let previous: String
+
+    package init(output: String, cacheFolder: String) {
+        self.output = output
+        self.cacheFolder = cacheFolder
+        spare = Self.sibling(of: output, "spare")
+        previous = Self.sibling(of: output, "previous")
+    }
+
+    /// A folder beside the trees where the pages of one search index are gathered while
+    /// Pagefind indexes them (`folder`: the index's folder in the site, such as
+    /// `pagefind/shard-03`). `recover` removes what a killed build left of these.
+    package func pagesFolder(forIndex folder: String) -> String {
+        Self.sibling(of: output, Self.indexRole + folder.replacingOccurrences(of: "/", with: "-"))
+    }
+
+    private static let indexRole = "index-"
+
+    /// The spare tree of `output`, as messages name it.
+    package static func sparePath(of output: String) -> String { sibling(of: output, "spare") }
+
+    private static func sibling(of output: String, _ role: String) -> String {
+        let url = URL(fileURLWithPath: output)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(role)").path
+    }
+
+    /// Finishes or undoes what an interrupted build left behind, and reads the manifests.
+    /// `opened` is the build store when the build opened it already.
+    package func recover(opened: (BuildStore, BuildStore.Notice?)? = nil) throws -> Trees {
+        if FileSystem.exists(previous) {
+            if !FileSystem.exists(output) {
+                // Stopped between the renames of a two-step swap: put the previous site back.
+                try FileSystem.rename(previous, to: output)
+            } else if !FileSystem.exists(spare) {
+                try FileSystem.rename(previous, to: spare)
+            } else {
+                try FileSystem.removeTree(previous)
+            }
+        }
+        // The staging folder of earlier versions of Teardown, and folders of a search index's pages.
+        try FileSystem.removeTree(Self.sibling(of: output, "staging"))
+        let parent = (output as NSString).deletingLastPathComponent
+        let gathered = (Self.sibling(of: output, Self.indexRole) as NSString).lastPathComponent
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where name.hasPrefix(gathered) {
+            try FileSystem.removeTree(parent + "/" + name)
+        }
+        if FileSystem.isDirectory(output) {
+            try moveHiddenEntries(from: spare, to: output)
+        }
+        try FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
+        // The manifest and dependency index files of earlier versions of Teardown, one each per
+        // tree, and their input snapshot file (the build store holds it now).
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: cacheFolder)) ?? []
+        where name.hasSuffix(".manifest") || name.hasSuffix(".reads") || name == "inputs" {
+            try FileSystem.unlinkIfPresent(cacheFolder + "/" + name)
+        }
+        let path = cacheFolder + "/state.sqlite"
+        do {
+            return try read(opened ?? BuildStore.open(path))
+        } catch {
+            // Damage SQLite finds only when a page of the file is read: start over.
+            try BuildStore.remove(path)
+            var trees = try read(BuildStore.open(path))
+            trees.notice = .damaged
+            return trees
+        }
+    }
+
+    private func read(_ opened: (BuildStore, BuildStore.Notice?)) throws -> Trees {
+        let (store, notice) = opened
+        let published = FileSystem.identity(of: output)?.description
+        let known = try store.trees(published: published, spare: FileSystem.identity(of: spare)?.description)
+        var trees = Trees(store: store, published: known.published, spare: known.spare, notice: notice)
+        trees.readsArePublished = known.readsArePublished && known.published != nil
+        return trees
+    }
+
+    /// Makes the spare tree ready for writing and returns what it holds. Its manifest is
+    /// voided first: from now until publish, nothing vouches for its contents.
+    package func openSpare(holding known: BuildStore.Spare?, store: BuildStore) throws -> BuildStore.Spare {
+        if let identity = FileSystem.identity(of: spare) {
+            try store.open(tree: identity.description)
+        }
+        guard let known, FileSystem.isDirectory(spare) else {
+            try FileSystem.removeTree(spare)
+            try FileManager.default.createDirectory(atPath: spare, withIntermediateDirectories: true)
+            return .whole([:])
+        }
+        return known
+    }
+
+    /// Brings the spare to `target` in everything but the outputs this build must write. The
+    /// spare is the site as it was one publish ago: what is gone is removed, and what changed
+    /// since and is unchanged now is taken over from the published tree as a hard link.
+    /// Returns the outputs to write: those that change now (`changes`, the paths where the
+    /// target differs from the published tree), and any removed by hand from the published tree.
+    package func stage(_ target: [String: ContentDigest], published: [String: ContentDigest]?,
+               spare: BuildStore.Spare, changes: Set<String>) throws -> Set<String> {
+        let writer = OutputWriter(root: self.spare)
+        var writes = Set(changes.filter { target[$0] != nil })
+        // What the spare holds that differs from the target, apart from what is written anyway.
+        var carried: [String] = [], gone: [String] = []
+        switch spare {
+        case .whole(let held):
+            gone = held.keys.filter { target[$0] == nil }
+            carried = target.keys.filter { !writes.contains($0) && held[$0] != target[$0] }
+        case .lagging(let lag):
+            // The spare is the published tree but at the lag's paths, and the target is too but at the changes'.
+            for path in changes.union(lag.keys) where !writes.contains(path) {
+                let held = lag[path] ?? published?[path]
+                if let wanted = target[path] {
+                    if held != wanted { carried.append(path) }
+                } else if held != nil {
+                    gone.append(path)
+                }
+            }
+        }
+        for path in gone {
+            try FileSystem.unlinkIfPresent(self.spare + "/" + path)
+            FileSystem.removeEmptyFolders(from: ((self.spare + "/" + path) as NSString).deletingLastPathComponent,
+                                          below: self.spare)
+        }
+        try writer.createDirectories(for: carried)
+        for path in carried where (try? FileSystem.hardLink(output + "/" + path, to: self.spare + "/" + path)) == nil {
+            writes.insert(path)
+        }
+        try writer.createDirectories(for: Array(writes))
+        return writes
+    }
+
+    /// Records what the spare holds and what its pages read (`change`, less the trees: the
+    /// spare's, and the published one's if there is one), then puts it in place of the output in one step.
+    package func publish(_ change: (_ tree: String, _ published: String?) -> BuildStore.Publish, store: BuildStore) throws {
+        guard let identity = FileSystem.identity(of: spare) else { throw FileSystem.Failure.errno(spare) }
+        try store.record(change(identity.description, FileSystem.identity(of: output)?.description))
+        guard FileSystem.isDirectory(output) else {
+            try FileSystem.removeTree(output)
+            try FileSystem.rename(spare, to: output)
+            return
+        }
+        try moveHiddenEntries(from: output, to: spare)
+        if try !FileSystem.exchange(spare, output) {
+            try FileSystem.rename(output, to: previous)
+            try FileSystem.rename(spare, to: output)
+            try FileSystem.rename(previous, to: spare)
+        }
+    }
+
+    /// Hidden entries exist in one place at every moment, so a kill at any point loses none.
+    private func moveHiddenEntries(from source: String, to target: String) throws {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: source)) ?? [] where name.hasPrefix(".") {
+            if !FileSystem.exists(target + "/" + name) {
+                try FileSystem.rename(source + "/" + name, to: target + "/" + name)
+            }
+        }
+    }
+}

@@ -1,0 +1,265 @@
+import TeardownBase
+import TeardownContent
+import TeardownMedia
+
+/// Every unit outputs can read (`InputUnit`), each named by a key that outlives the build
+/// (slugs, not numbers) and digested from its value. Two builds that give a unit one digest
+/// show the same thing through it: an output that read only units with unchanged digests is
+/// unchanged.
+///
+/// A machine whose bundle the build store vouches for (`carried`: its signature and the
+/// site's settings are those its units were last digested under) is not digested again: its
+/// units keep the digests the store holds, and only their keys are made, for the pages that
+/// read them. At 10,000 parts, digesting every part's units took a tenth of a one-comment sync.
+package struct UnitDigests: Sendable {
+    /// The digests worked out by this build: the site's units and those of every machine not carried.
+    package let computed: [String: ContentDigest]
+    /// The machines (by index) whose units were digested.
+    package let computedMachines: [Int]
+    private let site: [InputUnit: String]
+    private let named: [MachineKeys]
+    private let siteManual: ManualUnits
+
+    package init(_ site: PlannedSite, carried: Set<Int> = []) {
+        var keys: [InputUnit: String] = [.settings: "settings", .search: "search", .machineList: "machines",
+                                         .sharedImage: "shared-image", .sitemap: "sitemap"]
+        var all: [String: ContentDigest] = [:]
+        var settings = Fingerprint()
+        settings.add(TeardownVersion.build)
+        settings.add(site.content.config.source)
+        settings.add(site.baseURL)
+        all["settings"] = settings.digest
+        var search = Fingerprint()
+        switch site.search {
+        case .available(let shards): for shard in shards.shards { search.add(shard.folder) }
+        case .unavailable(let reason): search.add(reason)
+        }
+        all["search"] = search.digest
+        var list = Fingerprint()
+        for machine in site.content.machines { list.add(machine.slug) }
+        all["machines"] = list.digest
+        var shared = Fingerprint()
+        if let image = RenderSource.sharedImage(site.content, images: site.images, baseURL: site.baseURL) {
+            shared.add(image.url)
+            shared.add(image.width)
+            shared.add(image.height)
+        }
+        all["shared-image"] = shared.digest
+        var sitemap = Fingerprint()
+        for page in site.plan.sitemapPages.site { sitemap.add(page.value) }
+        for pages in site.plan.sitemapPages.machines { sitemap.add(SitePlan.SitemapPages.parts(pages.count)) }
+        all["sitemap"] = sitemap.digest
+        for (name, digest) in site.theme.templateDigests {
+            keys[.template(name)] = "template/" + name
+            all["template/" + name] = digest
+        }
+        let computing = site.content.machines.indices.filter { !carried.contains($0) }
+        let digested = ParallelMap.map(computing) { index in
+            MachineUnits(site.content.machines[index], manual: site.manuals.machines[index], images: site.images,
+                         download: site.downloads[site.content.machines[index].slug],
+                         sitemap: site.plan.sitemapPages.machines[index])
+        }
+        named = site.content.machines.enumerated().map { index, machine in
+            MachineKeys(machine, manual: site.manuals.machines[index])
+        }
+        siteManual = ManualUnits(site.manuals.site, scope: "")
+        for units in digested { all.merge(units.all) { first, _ in first } }
+        all.merge(siteManual.all) { first, _ in first }
+        computed = all
+        computedMachines = computing
+        self.site = keys
+    }
+
+    /// The key of a unit this build's outputs read.
+    package func key(of unit: InputUnit) -> String {
+        switch unit {
+        case .machine(let index, let aspect): named[index].prefix + MachineKeys.aspects[Int(aspect.rawValue)]
+        case .part(let machine, let index, let aspect): named[machine].part(index, aspect)
+        case .manual(let machine?, let aspect): named[machine].manual(aspect)
+        case .manual(nil, let aspect): siteManual.key(of: aspect)
+        default: site[unit] ?? "unknown"
+        }
+    }
+
+    /// The ranges of keys a machine's units are named in: one each for the machine, its parts and its manual.
+    package static func keyPrefixes(ofMachine slug: String) -> [String] {
+        ["m/" + slug + "/", "p/" + slug + "/", "manual/" + slug + "/"]
+    }
+
+    /// The ranges of keys the site's own units are named in, besides the single keys of `siteKeys`.
+    package static let sitePrefixes = ["template/", "manual//"]
+    package static let siteKeys = ["settings", "search", "machines", "shared-image", "sitemap"]
+}
+
+/// The keys of one machine's units, made without digesting them.
+private struct MachineKeys: Sendable {
+    package static let aspects = ["head", "text", "photos", "counts", "cover", "download", "feed", "comments-download", "gallery",
+                          "description", "sitemap"]
+
+    package let prefix: String
+    private let partPrefix: String
+    private let parts: [String]
+    private let manualScope: String
+    private let manualPages: [String]
+
+    package init(_ machine: Machine, manual: RenderedManual?) {
+        prefix = "m/" + machine.slug + "/"
+        partPrefix = "p/" + machine.slug + "/"
+        parts = machine.outlines.map(\.slug)
+        manualScope = "manual/" + machine.slug + "/"
+        manualPages = manual?.manual.pages.map(\.slug) ?? []
+    }
+
+    package func part(_ index: Int, _ aspect: InputUnit.PartAspect) -> String {
+        switch aspect {
+        case .text: partPrefix + parts[index] + "/text"
+        case .photos: partPrefix + parts[index] + "/photos"
+        case .description: partPrefix + parts[index] + "/description"
+        }
+    }
+
+    package func manual(_ aspect: InputUnit.ManualAspect) -> String {
+        switch aspect {
+        case .navigation: manualScope + "nav"
+        case .page(let index): manualScope + "page/" + manualPages[index]
+        }
+    }
+}
+
+/// The units of one machine, its parts and its manual.
+private struct MachineUnits: Sendable {
+    /// By `InputUnit.MachineAspect`.
+    package let keys: [String]
+    package let parts: [(keys: [String], digests: [ContentDigest])]
+    package let manual: ManualUnits
+    package let all: [String: ContentDigest]
+
+    package init(_ machine: Machine, manual book: RenderedManual?, images: ProcessedImages, download: MachineDownload?,
+         sitemap listed: [URLPath]) {
+        let prefix = "m/" + machine.slug + "/"
+        var head = Fingerprint()
+        head.add(machine.slug)
+        head.add(machine.folder.displayPath)
+        head.add(machine.source)
+        var counts = Fingerprint()
+        counts.add(machine.head.commentCount)
+        counts.add(machine.head.photos.count)
+        for part in machine.outlines {
+            head.add(part.slug)
+            head.add(part.source)
+            // A layer's size and mask are read from the image, so the image is part of the head:
+            // its processed key names its bytes.
+            head.add(images.layers[part.layer.image.absolutePath]?.key)
+            // Whether the layer is published as an optimized copy changes its URL.
+            head.add(images.isOptimized(part.layer))
+            counts.add(part.commentCount)
+            counts.add(part.photos.count)
+        }
+        var cover = Fingerprint()
+        cover.add(images.cover(of: machine)?.key)
+        var downloaded = Fingerprint()
+        downloaded.add(download?.bundle.sha256)
+        downloaded.add(download?.bundle.size ?? 0)
+        var commentsDownloaded = Fingerprint()
+        commentsDownloaded.add(download?.comments.sha256)
+        commentsDownloaded.add(download?.comments.size ?? 0)
+        let photos = Self.photos(machine.head.photos, images)
+        parts = machine.outlines.map { part in
+            let partPrefix = "p/" + machine.slug + "/" + part.slug + "/"
+            return ([partPrefix + "text", partPrefix + "photos", partPrefix + "description"],
+                    [part.textDigest, Self.photos(part.photos, images), part.descriptionDigest])
+        }
+        // What feeds show: the newest comments (each one's place gives its discussion page) and the photos.
+        var feed = Fingerprint()
+        for recent in machine.head.recent.all {
+            feed.add(recent.part ?? -1)
+            feed.add(recent.position)
+            feed.add(recent.comment.id)
+            feed.add(recent.comment.author)
+            feed.add(recent.comment.date.text)
+            feed.add(recent.comment.body.text)
+        }
+        var gallery = Fingerprint()
+        gallery.add(photos)
+        for part in parts { gallery.add(part.digests[1]) }
+        feed.add(gallery.digest)
+        // In `InputUnit.MachineAspect` order: head, text, photos, counts, cover, download, feed,
+        var sitemap = Fingerprint()
+        for page in listed { sitemap.add(page.value) }
+        // comments download, gallery, description, sitemap.
+        let digests = [head.digest, machine.head.textDigest, photos, counts.digest, cover.digest, downloaded.digest, feed.digest,
+                       commentsDownloaded.digest, gallery.digest, machine.head.descriptionDigest, sitemap.digest]
+        keys = MachineKeys.aspects.map { prefix + $0 }
+        manual = book.map { ManualUnits($0, scope: machine.slug) } ?? ManualUnits(empty: machine.slug)
+        var all = Dictionary(uniqueKeysWithValues: zip(keys, digests))
+        for part in parts {
+            for (key, digest) in zip(part.keys, part.digests) { all[key] = digest }
+        }
+        all.merge(manual.all) { first, _ in first }
+        self.all = all
+    }
+
+    private static func photos(_ photos: [Photo], _ images: ProcessedImages) -> ContentDigest {
+        var fingerprint = Fingerprint()
+        fingerprint.add(photos.count)
+        for photo in photos {
+            fingerprint.add(photo.file.name)
+            fingerprint.add(photo.caption)
+            fingerprint.add(photo.author)
+            fingerprint.add(photo.date?.text)
+            fingerprint.add(photo.credit)
+            fingerprint.add(photo.license)
+            fingerprint.add(photo.showsLocation)
+            // The processed image's key names its sizes, metadata and files.
+            fingerprint.add(images.photos[photo.file.absolutePath]?.key)
+        }
+        return fingerprint.digest
+    }
+
+}
+
+/// The units of one manual: its navigation, and each page's text.
+private struct ManualUnits: Sendable {
+    package let navigationKey: String
+    package let pageKeys: [String]
+    package let all: [String: ContentDigest]
+
+    package init(_ book: RenderedManual, scope: String) {
+        let prefix = "manual/" + scope + "/"
+        var navigation = Fingerprint()
+        let manual = book.manual
+        for entry in manual.entries {
+            navigation.add(entry.title)
+            navigation.add("\(entry.kind):\(entry.depth):\(entry.parent ?? -1)")
+        }
+        for page in manual.pages {
+            navigation.add(page.slug)
+            navigation.add(page.path.joined(separator: "/"))
+            navigation.add(page.title)
+            navigation.add(page.body.file.displayPath)
+        }
+        navigation.add(manual.order.map(String.init).joined(separator: ","))
+        navigation.add(manual.listedCount)
+        // Which anchors exist decides how links between pages are written.
+        for anchors in book.anchors { navigation.add(anchors.joined(separator: " ")) }
+        for asset in manual.assets { navigation.add(asset) }
+        navigationKey = prefix + "nav"
+        pageKeys = manual.pages.map { prefix + "page/" + $0.slug }
+        var all = [navigationKey: navigation.digest]
+        for (key, page) in zip(pageKeys, manual.pages) { all[key] = ContentDigest(of: page.body.text) }
+        self.all = all
+    }
+
+    package init(empty scope: String) {
+        navigationKey = "manual/" + scope + "/nav"
+        pageKeys = []
+        all = [navigationKey: ContentDigest(of: "")]
+    }
+
+    package func key(of aspect: InputUnit.ManualAspect) -> String {
+        switch aspect {
+        case .navigation: navigationKey
+        case .page(let index): pageKeys[index]
+        }
+    }
+}

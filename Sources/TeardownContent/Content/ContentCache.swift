@@ -1,0 +1,245 @@
+import Foundation
+import TeardownBase
+
+/// Machine bundles as the loader left them, kept between builds: a rebuild parses only the
+/// bundles whose files changed and takes the others, with their warnings, from here.
+///
+/// A bundle's entry is named by its folder and vouched for by the bundle's signature: a digest
+/// of the `stat` signature of every file and folder in it (a racy one by its content too), as
+/// the build's input snapshot recorded them. The cache as a whole belongs to one key: the
+/// version of Teardown, the site's folder and site.yaml, whose limits shape what loading warns
+/// about. An entry that does not decode, or that belongs to another key or signature, is
+/// loaded again from its files, so the cache can only cost speed, never correctness. Entries
+/// are written to a temporary file and renamed, so a kill leaves each one whole or absent.
+package struct ContentCache: Sendable {
+    /// Bumped whenever the stored form of loaded content changes.
+    package static let format = "teardown-content 6"
+
+    package let folder: String
+    package let key: ContentDigest
+
+    /// Where the cache is, and the bundle signatures a fresh snapshot vouches for: what a
+    /// loader needs to use it.
+    package struct Use: Sendable {
+        package let folder: String
+        package let signatures: [String: ContentDigest]
+        /// The settled part signatures of one bundle now (`InputSnapshot.PartSignatures`).
+        package var parts: @Sendable (String) -> [String: ContentDigest] = { _ in [:] }
+
+        package init(folder: String, signatures: [String: ContentDigest], parts: @escaping @Sendable (String) -> [String: ContentDigest] = { _ in [:] }) {
+            self.folder = folder
+            self.signatures = signatures
+            self.parts = parts
+        }
+    }
+
+    /// Why the cache could not be used as it was, in one line, for the build to tell.
+    package enum Notice: Sendable, Equatable, CustomStringConvertible {
+        case empty
+        case otherKey
+        case damaged(bundle: String)
+
+        public var description: String {
+            switch self {
+            case .empty: "no content cache yet: every bundle is read"
+            case .otherKey: "the content cache was made by another version of Teardown or with another site.yaml: every bundle is read again"
+            case .damaged(let bundle): "the content cache's entry for '\(bundle)' was damaged: the bundle is read again"
+            }
+        }
+    }
+
+    /// One bundle as it was loaded, without its text. Diagnostics are few and rare, and their
+    /// problems are enums with associated values, so they are kept as JSON inside.
+    ///
+    /// A file holds the entry's length (8 bytes, little-endian), the entry, then the machine's
+    /// text (`MachineText`), which a build decodes only for the machines whose pages it renders.
+    package struct Entry: Codable {
+        package let format: String
+        package let key: ContentDigest
+        package let signature: ContentDigest
+        package let head: MachineHead
+        package let text: ContentDigest
+        package let diagnostics: Data
+        /// The signature of each part folder the load read, where it was settled.
+        package let parts: [PartSignature]
+    }
+
+    package struct PartSignature: Codable, Equatable {
+        package let slug: String
+        package let signature: ContentDigest
+    }
+
+    /// How many machine texts were read from each cache folder in this process: a test checks
+    /// that a small change reads few.
+    package static let textsRead = Locked<[String: Int]>([:])
+    /// How many heads were decoded from each cache folder's files in this process, likewise.
+    package static let headsDecoded = Locked<[String: Int]>([:])
+
+    /// The heads this process decoded or stored, by entry file: sync's review and the build
+    /// after it, or serve's builds one after another, decode each unchanged head once. (At
+    /// 10,000 parts the heads' decoding was a tenth of a one-comment sync, done twice.) A head
+    /// is used only for the key and signature it was stored under; the text stays on disk.
+    private struct Remembered: Sendable {
+        package let key: ContentDigest
+        package let signature: ContentDigest
+        package let head: MachineHead
+        package let diagnostics: [Diagnostic]
+        package let text: ContentDigest
+        /// The head's length in the entry file: its text follows.
+        package let length: Int
+    }
+
+    private static let remembered = Locked<[String: Remembered]>([:])
+
+    /// Forgets the heads this process decoded from `folder`'s entries, so the next lookup reads
+    /// them as a new process would (a test that changes an entry behind the cache's back).
+    package static func forgetDecoded(in folder: String) {
+        remembered.withLock { $0 = $0.filter { !$0.key.hasPrefix(folder + "/") } }
+    }
+
+    private var keyFile: String { folder + "/key" }
+
+    /// Opens the cache for `key`; a cache made for another key is emptied first.
+    package static func open(_ folder: String, key: ContentDigest) -> (ContentCache, Notice?) {
+        let cache = ContentCache(folder: folder, key: key)
+        let stored = FileManager.default.contents(atPath: cache.keyFile).map { String(decoding: $0, as: UTF8.self) }
+        let expected = "\(format) \(key)"
+        guard stored != expected else { return (cache, nil) }
+        try? FileSystem.removeTree(folder)
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try? FileSystem.writeFile(Data(expected.utf8), to: cache.keyFile)
+        return (cache, stored == nil ? .empty : .otherKey)
+    }
+
+    /// The machine and the diagnostics loading it gave, if the entry for `bundle` is current.
+    /// Its text is decoded when first read; should it not match its digest then, `reload` reads
+    /// it from the bundle's files.
+    /// `folder`: the bundle's folder, which every path of the entry must lie in.
+    package func lookup(_ bundle: String, folder bundleFolder: String, signature: ContentDigest, reload: @escaping @Sendable () -> Machine?)
+        -> (value: (Machine, [Diagnostic])?, notice: Notice?) {
+        let file = path(bundle), folder = folder
+        // The text, after the head, is read only when a page shows it: sync's review reads every
+        // head and no text, and reading whole entries was a tenth of the review at 10,000 parts.
+        func text(after length: Int, digest: ContentDigest) -> MachineTextStore {
+            MachineTextStore(read: {
+                Self.textsRead.withLock { $0[folder, default: 0] += 1 }
+                return FileSystem.read(file, offset: 8 + length, upTo: .max)?.bytes
+            }, digest: digest, reload: { reload()?.text.value })
+        }
+        if let known = Self.remembered.withLock({ $0[file] }), known.key == key, known.signature == signature {
+            return ((Machine(head: known.head, text: text(after: known.length, digest: known.text)), known.diagnostics), nil)
+        }
+        guard let (prefix, size) = FileSystem.read(file, offset: 0, upTo: 8) else { return (nil, nil) }
+        guard let length = Self.headLength(of: prefix, fileSize: size),
+              let (head, _) = FileSystem.read(file, offset: 8, upTo: length), head.count == length,
+              let (entry, diagnostics) = Self.decode(head: head) else {
+            return (nil, .damaged(bundle: bundle))
+        }
+        guard entry.key == key, entry.signature == signature else { return (nil, nil) }
+        guard entry.head.lies(within: bundleFolder) else { return (nil, .damaged(bundle: bundle)) }
+        Self.headsDecoded.withLock { $0[folder, default: 0] += 1 }
+        Self.remembered.withLock {
+            $0[file] = Remembered(key: key, signature: signature, head: entry.head, diagnostics: diagnostics, text: entry.text,
+                                  length: length)
+        }
+        return ((Machine(head: entry.head, text: text(after: length, digest: entry.text)), diagnostics), nil)
+    }
+
+    /// The parts of `bundle`'s entry, stored under another signature, whose folders have the
+    /// signature they had then (`current`, by part slug): a load of the changed bundle takes
+    /// these instead of reading their files. Nil when the entry is missing, of another key, or
+    /// does not decode whole.
+    package func storedParts(_ bundle: String, folder bundleFolder: String, current: [String: ContentDigest]) -> StoredParts? {
+        guard !current.isEmpty, let data = FileManager.default.contents(atPath: path(bundle)),
+              let length = Self.headLength(of: data), let (entry, diagnostics) = Self.decode(head: data.subdata(in: 8..<8 + length)),
+              entry.key == key, entry.head.lies(within: bundleFolder)
+        else { return nil }
+        let unchanged = Set(entry.parts.filter { current[$0.slug] == $0.signature }.map(\.slug))
+        let textBytes = data.subdata(in: 8 + length..<data.count)
+        guard !unchanged.isEmpty, MachineTextStore.digest(of: textBytes) == entry.text,
+              let text = try? BinaryDecoder().decode(MachineText.self, from: textBytes), text.parts.count == entry.head.parts.count
+        else { return nil }
+        var parts: [String: (Part, [Diagnostic])] = [:]
+        let folder = entry.head.folder.displayPath + "/parts/"
+        for (outline, partText) in zip(entry.head.parts, text.parts) where unchanged.contains(outline.slug) {
+            let part = Part(slug: outline.slug, source: outline.source, name: outline.name, layer: outline.layer,
+                            specs: partText.specs, tags: outline.tags, description: partText.description,
+                            community: Community(comments: partText.comments, photos: outline.photos))
+            let own = folder + outline.slug
+            guard part.lies(within: bundleFolder + "/parts/" + outline.slug) else { return nil }
+            parts[outline.slug] = (part, diagnostics.filter { $0.location.path == own || $0.location.path.hasPrefix(own + "/") })
+        }
+        return StoredParts(canvas: entry.head.canvas, parts: parts)
+    }
+
+    /// Parts a changed bundle's load can take as they were stored (`storedParts`).
+    package struct StoredParts: Sendable {
+        /// A part's layer is sized by the canvas when it has no offset: the parts are only
+        /// good for a machine.yaml with this canvas.
+        package let canvas: PixelSize
+        package let parts: [String: (Part, [Diagnostic])]
+    }
+
+    /// Keeps a loaded bundle. Losing an entry costs only speed, so it is written without fsync.
+    package func store(_ bundle: String, signature: ContentDigest, parts: [String: ContentDigest], machine: Machine,
+               diagnostics: [Diagnostic]) {
+        let partSignatures = machine.outlines.compactMap { part in
+            parts[part.slug].map { PartSignature(slug: part.slug, signature: $0) }
+        }
+        guard let problems = try? JSONEncoder().encode(diagnostics), let (text, digest) = MachineTextStore.encode(machine.text.value),
+              let entry = try? BinaryEncoder().encode(Entry(format: Self.format, key: key, signature: signature,
+                                                            head: machine.head, text: digest, diagnostics: problems,
+                                                            parts: partSignatures))
+        else { return }
+        var data = Data(capacity: 8 + entry.count + text.count)
+        withUnsafeBytes(of: UInt64(entry.count).littleEndian) { data.append(contentsOf: $0) }
+        data.append(entry)
+        data.append(text)
+        let file = path(bundle)
+        if FileSystem.replaceFile(data, at: file) {
+            Self.remembered.withLock {
+                $0[file] = Remembered(key: key, signature: signature, head: machine.head, diagnostics: diagnostics, text: digest,
+                                      length: entry.count)
+            }
+        }
+    }
+
+
+    /// An entry's head, from its bytes: nil for bytes of another format or damaged ones (`make
+    /// fuzz` feeds it arbitrary bytes, as a damaged or forged cache would).
+    package static func decode(head data: Data) -> (Entry, [Diagnostic])? {
+        guard let entry = try? BinaryDecoder().read(Entry.self, from: data), entry.format == Self.format,
+              let diagnostics = try? JSONDecoder().decode([Diagnostic].self, from: entry.diagnostics)
+        else { return nil }
+        return (entry, diagnostics)
+    }
+
+    /// The length of the head, from an entry file's first 8 bytes (little-endian), when the file
+    /// holds that much after them. Read as unsigned: read as an `Int`, a damaged length with its
+    /// top bit set was negative, passed the check and crashed every build until the cache was deleted.
+    package static func headLength(of data: Data) -> Int? { headLength(of: data, fileSize: data.count) }
+
+    /// The same from the file's first bytes (`prefix`) and its size.
+    package static func headLength(of prefix: Data, fileSize: Int) -> Int? {
+        guard prefix.count >= 8, fileSize >= 8 else { return nil }
+        let length = prefix.prefix(8).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+        return length <= UInt64(fileSize - 8) ? Int(length) : nil
+    }
+
+    /// Drops the entries of bundles that are gone, and temporary files a kill left.
+    package func prune(keeping bundles: Set<String>) {
+        let prefix = folder + "/"
+        Self.remembered.withLock { remembered in
+            remembered = remembered.filter { file, _ in
+                !file.hasPrefix(prefix) || bundles.contains(String(file.dropFirst(prefix.count).dropLast(".bundle".count)))
+            }
+        }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name != "key" {
+            if name.hasPrefix(".") || !name.hasSuffix(".bundle") || !bundles.contains(String(name.dropLast(7))) {
+                try? FileSystem.unlinkIfPresent(folder + "/" + name)
+            }
+        }
+    }
+
+    private func path(_ bundle: String) -> String { folder + "/" + bundle + ".bundle" }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import TeardownBase
+
+// Hand-written readers of a content cache entry's head, in the very layout `BinaryEncoder`
+// writes for the synthesized `Codable` conformances (fields in declaration order, optionals
+// behind a flag, arrays behind a four-byte count). Kept by a profile: every build and every
+// sync's review decode every machine's head, and through `Decodable` most of that time went
+// to the generic containers' witness and metadata lookups, not to the bytes (the review was a
+// tenth of a one-comment sync at 10,000 parts). Types that are rare or small in a head (the
+// machine's manual, the diagnostics) still go through `Decodable`. A test decodes real heads
+// both ways and compares them; `make fuzz` feeds this reader damaged entries.
+
+/// A value read straight from the binary coder's bytes.
+package protocol BinaryReadable {
+    init(reading source: BinaryDecoder.Source) throws
+}
+
+extension BinaryDecoder.Source {
+    package func read<Value: BinaryReadable>(_ type: Value.Type = Value.self) throws -> Value { try Value(reading: self) }
+
+    package func optional<Value: BinaryReadable>(_ type: Value.Type = Value.self) throws -> Value? {
+        try flag() ? Value(reading: self) : nil
+    }
+
+    package func optionalString() throws -> String? { try optional(String.self) }
+
+    package func array<Value: BinaryReadable>(of type: Value.Type = Value.self) throws -> [Value] {
+        let count = try count()
+        var values: [Value] = []
+        values.reserveCapacity(count)
+        for _ in 0..<count { values.append(try Value(reading: self)) }
+        return values
+    }
+
+    package func strings() throws -> [String] { try array(of: String.self) }
+
+    /// A value of a type without a reader of its own, through `Decodable`.
+    package func decodable<Value: Decodable>(_ type: Value.Type = Value.self) throws -> Value {
+        try Value(from: BinaryDecoder.Reader(source: self))
+    }
+
+    /// A digest, stored as its 32 hex digits: read from the bytes without making a String of them.
+    package func digest() throws -> ContentDigest {
+        guard try integer() == 32, bytes.count - position >= 32,
+              let high = SnapshotLine.number(bytes[position..<position + 16]),
+              let low = SnapshotLine.number(bytes[position + 16..<position + 32])
+        else { throw Self.corrupt }
+        position += 32
+        return ContentDigest(high: high, low: low)
+    }
+}
+
+extension String: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws { self = try source.string() }
+}
+
+extension ContentDigest: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws { self = try source.digest() }
+}
+
+extension ISODate: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws {
+        guard let date = ISODate(try source.string()) else { throw BinaryDecoder.Source.corrupt }
+        self = date
+    }
+}
+
+extension SourceFile: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws {
+        self.init(absolutePath: try source.string(), displayPath: try source.string())
+    }
+}
+
+extension PixelSize: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws {
+        self.init(width: try source.signed(), height: try source.signed())
+    }
+}
+
+extension Layer: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws {
+        self.init(image: try source.read(), z: try source.signed(), x: try source.signed(), y: try source.signed(),
+                  size: try source.read())
+    }
+}
+
+extension Photo: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws {
+        self.init(file: try source.read(), sidecar: try source.optional(), id: try source.optionalString(),
+                  caption: try source.optionalString(), author: try source.optionalString(), date: try source.optional(),
+                  credit: try source.optionalString(), license: try source.optionalString(), showsLocation: try source.flag())
+    }
+}
+
+extension PartOutline: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws {
+        self.init(slug: try source.string(), source: try source.digest(), name: try source.string(), layer: try source.read(),
+                  tags: try source.strings(), photos: try source.array(), commentCount: try source.signed(),
+                  textDigest: try source.digest(), descriptionDigest: try source.digest())
+    }
+}
+
+extension RecentComments: BinaryReadable {
+    package convenience init(reading source: BinaryDecoder.Source) throws {
+        self.init(newest: try source.optional(), stored: BinaryBlob(bytes: try source.raw()))
+    }
+}
+
+extension MachineHead: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws {
+        self.init(slug: try source.string(), folder: try source.read(), source: try source.digest(), name: try source.string(),
+                  summary: try source.string(), canvas: try source.read(), tags: try source.strings(),
+                  designer: try source.optionalString(), license: try source.optionalString(), updated: try source.optional(),
+                  cover: try source.optional(), parts: try source.array(), photos: try source.array(),
+                  commentCount: try source.signed(), textDigest: try source.digest(), descriptionDigest: try source.digest(),
+                  recent: try source.read(),
+                  commentIDs: try source.string(), manual: try source.decodable())
+    }
+}
+
+extension Array: BinaryReadable where Element: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws { self = try source.array() }
+}
+
+extension MarkdownSource: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws {
+        self.init(text: try source.string(), file: try source.read(), firstLine: try source.signed(), origins: try source.array())
+    }
+}
+
+extension MarkdownSource.LineOrigin: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws {
+        self.init(line: try source.signed(), file: try source.read(), fileLine: try source.signed())
+    }
+}
+
+extension Comment: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws {
+        self.init(id: try source.string(), author: try source.string(), date: try source.read(), body: try source.read())
+    }
+}
+
+extension RecentComment: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws {
+        self.init(part: try source.flag() ? try source.signed() : nil, position: try source.signed(), comment: try source.read())
+    }
+}
+
+extension ContentCache.Entry: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws {
+        self.init(format: try source.string(), key: try source.digest(), signature: try source.digest(), head: try source.read(),
+                  text: try source.digest(), diagnostics: try source.decodable(), parts: try source.array())
+    }
+}
+
+extension ContentCache.PartSignature: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws {
+        self.init(slug: try source.string(), signature: try source.digest())
+    }
+}
+
+extension BinaryDecoder {
+    /// `decode` for a type with a reader of its own.
+    package func read<Value: BinaryReadable>(_ type: Value.Type, from data: Data) throws -> Value {
+        let source = Source(bytes: [UInt8](data))
+        let value = try Value(reading: source)
+        guard source.position == source.bytes.count else { throw Source.corrupt }
+        return value
+    }
+}

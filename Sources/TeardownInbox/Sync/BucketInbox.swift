@@ -1,0 +1,163 @@
+import Foundation
+import TeardownBase
+
+/// An inbox in an S3-compatible bucket, written by any number of `teardown intake` processes.
+/// It has the folder inbox's files (`<id>.comment.md`, `<id>.jpg`, ...) under the prefix, and
+/// instead of one manifest.json that every writer would rewrite, one manifest object per
+/// submission, written after the submission's files, in the manifest.json format:
+/// `<id>.manifest.json`, or `<time>-approved-<id>.manifest.json` for one a moderator approved
+/// (see `BucketShelf`). Held submissions wait under `.pending-`, which sync never lists.
+///
+/// Manifest names start with a UTC time (`20261123-101500-…`), so the listing is in time
+/// order. Sync remembers the newest it saw and lists only what comes after a quarter of an
+/// hour before it: a writer whose submission took long to arrive, or whose clock is a little
+/// behind, is not skipped, and the ledger drops what was filed already. Manifests listed but
+/// not settled (a rejected photo whose part does not exist yet, say) are remembered and read
+/// again.
+public struct BucketInbox: InboxSource {
+    package let store: S3Store
+    /// Where sync keeps how far it got.
+    package let stateFile: String
+    /// Which manifest each listed submission came from, for `synced`.
+    private let listedManifests = Locked<[String: String]>([:])
+    /// When the manifests were listed, as a manifest name's time: the furthest the mark may go.
+    private let listedAt = Locked<String?>(nil)
+    public var name: String { store.location.description }
+    public var requiresDigests: Bool { true }
+    package static let manifestSuffix = ".manifest.json"
+    /// The prefix of held submissions' objects, which sync never lists.
+    package static let held = ".pending-"
+    /// How far before the newest id seen the next listing starts.
+    package static let overlap: TimeInterval = 15 * 60
+
+    /// `deadline`: when every request of the sync must be done (`--timeout`).
+    public init(location: S3Location, credentials: S3Credentials, cacheFolder: String, deadline: Date? = nil) {
+        var store = S3Store(location: location, credentials: credentials)
+        store.deadline = deadline
+        self.store = store
+        let key = SHA256Hex.of(Data("\(location.endpoint)/\(location.bucket)/\(location.prefix)".utf8)).prefix(16)
+        stateFile = cacheFolder + "/sync/bucket-\(key)"
+    }
+
+    package struct State: Codable {
+        /// The newest manifest seen, without the prefix.
+        package var newest: String?
+        /// Manifests whose submissions were listed but not settled, without the prefix.
+        package var unsettled: [String] = []
+    }
+
+    public func submissions() throws(InboxFailure) -> [InboxSubmission] {
+        let session = try Self.session(for: name)
+        let state = readState()
+        let prefix = store.location.prefix
+        // A mark past now (one kept before marks were held to the clock) would hide everything
+        // sent until then.
+        let now = IntakeID.stamp(Date())
+        let startAfter = state.newest.map { min($0, now) }.flatMap(Self.stamp(before:)).map { prefix + $0 }
+        listedAt.withLock { $0 = now }
+        var manifests = Set(state.unsettled)
+        do throws(StoreFailure) {
+            for object in try store.list(asking: prefix, startAfter: startAfter, session: session)
+            where object.key.hasSuffix(Self.manifestSuffix) && !object.key.hasPrefix(prefix + Self.held) {
+                manifests.insert(String(object.key.dropFirst(prefix.count)))
+            }
+        } catch {
+            throw InboxFailure(source: name, reason: error.description)
+        }
+        var found: [InboxSubmission] = []
+        for manifest in manifests.sorted() {
+            let data: Data?
+            do throws(StoreFailure) {
+                data = try store.get(prefix + manifest, session: session)
+            } catch {
+                throw InboxFailure(source: name, reason: error.description)
+            }
+            guard let data else { continue }  // an unsettled one taken away since
+            // Each manifest is one writer's submission: a damaged one is rejected on its own,
+            // with its reason, and the others are filed.
+            let entries: [InboxSubmission]
+            do throws(InboxFailure) {
+                entries = try Inbox.parseManifest(data, source: name + manifest)
+            } catch {
+                found.append(InboxSubmission(id: Self.id(ofDamaged: manifest), files: [], sha256: [:],
+                                             problem: "the manifest \(manifest) cannot be read: \(error.reason)"))
+                listedManifests.withLock { $0[Self.id(ofDamaged: manifest)] = manifest }
+                continue
+            }
+            listedManifests.withLock { known in
+                for entry in entries { known[entry.id] = manifest }
+            }
+            found += entries
+        }
+        return found
+    }
+
+    public func fetch(_ file: String, maxBytes: Int) throws(InboxFailure) -> Data {
+        let session = try Self.session(for: name)
+        let data: Data?
+        do throws(StoreFailure) {
+            data = try store.get(store.location.prefix + file, session: session)
+        } catch {
+            throw InboxFailure(source: name + file, reason: error.description)
+        }
+        guard let data else { throw InboxFailure(source: name + file, reason: "not in the bucket") }
+        guard data.count <= maxBytes else { throw InboxFailure(source: name + file, reason: "larger than \(maxBytes) bytes") }
+        return data
+    }
+
+    public func synced(listed: [InboxSubmission], settled: Set<String>) {
+        var state = readState()
+        let manifests = listedManifests.withLock { $0 }
+        let seen = Set(listed.compactMap { manifests[$0.id] })
+        let open = Set(listed.filter { !settled.contains($0.id) }.compactMap { manifests[$0.id] })
+        // Never past the listing's time: one manifest named by a fast clock (or by anyone who
+        // can put an object) would otherwise hide every later submission until its date. One
+        // dated ahead is listed again on every sync, and the ledger knows it is filed.
+        let ceiling = listedAt.withLock { $0 } ?? IntakeID.stamp(Date())
+        state.newest = state.newest.map { min($0, ceiling) }
+        if let newest = seen.max().map({ min($0, ceiling) }), newest > (state.newest ?? "") { state.newest = newest }
+        state.unsettled = Array(Set(state.unsettled).subtracting(seen).union(open)).sorted()
+        if let data = try? JSONEncoder().encode(state) {
+            try? FileManager.default.createDirectory(atPath: (stateFile as NSString).deletingLastPathComponent,
+                                                     withIntermediateDirectories: true)
+            FileSystem.replaceFile(data, at: stateFile)
+        }
+    }
+
+    private func readState() -> State {
+        FileManager.default.contents(atPath: stateFile).flatMap { try? JSONDecoder().decode(State.self, from: $0) } ?? State()
+    }
+
+    /// An id for a damaged manifest's rejection: its name when that is a plain one, else a digest of it.
+    package static func id(ofDamaged manifest: String) -> String {
+        let name = String(manifest.dropLast(manifestSuffix.count))
+        let plain = !name.isEmpty && name.count <= 100
+            && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }
+            && !name.hasPrefix(".")
+        return plain ? name : "manifest-" + String(SHA256Hex.of(Data(manifest.utf8)).prefix(16))
+    }
+
+    /// The time a manifest's name starts with, a quarter of an hour earlier: `20261123-100000`.
+    package static func stamp(before name: String) -> String? {
+        let parts = name.split(separator: "-")
+        guard parts.count >= 2 else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let text = parts[0] + parts[1]
+        guard text.count == 14, let number = Int(text) else { return nil }
+        var components = DateComponents()
+        components.year = number / 10_000_000_000
+        components.month = number / 100_000_000 % 100
+        components.day = number / 1_000_000 % 100
+        components.hour = number / 10_000 % 100
+        components.minute = number / 100 % 100
+        components.second = number % 100
+        guard let date = calendar.date(from: components) else { return nil }
+        return IntakeID.stamp(date.addingTimeInterval(-overlap))
+    }
+
+    private static func session(for name: String) throws(InboxFailure) -> Curl.Session {
+        guard let session = Curl.Session() else { throw InboxFailure(source: name, reason: "libcurl could not start") }
+        return session
+    }
+}

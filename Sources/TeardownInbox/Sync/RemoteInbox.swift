@@ -1,0 +1,42 @@
+import Foundation
+import TeardownBase
+
+/// An inbox on an http(s) or ftp server, read through libcurl. Its manifest.json is required:
+/// it lists what there is, so only submissions not seen before are downloaded.
+package struct RemoteInbox: InboxSource {
+    package let base: String
+    /// A folder for downloads in progress.
+    package let scratch: String
+    /// Sent as a bearer token: `teardown intake` serves its inbox only to holders of its token.
+    package var token: String? = nil
+    /// When the whole sync must be done: every download gets the time that is left.
+    package var deadline: Date = .distantFuture
+    package var name: String { base }
+
+    package var requiresDigests: Bool { true }
+
+    package func submissions() throws(InboxFailure) -> [InboxSubmission] {
+        try Inbox.parseManifest(try fetch("manifest.json", maxBytes: 64 << 20), source: base)
+    }
+
+    package func fetch(_ file: String, maxBytes: Int) throws(InboxFailure) -> Data {
+        let url = (base.hasSuffix("/") ? base : base + "/") + (file.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? file)
+        do {
+            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        } catch {
+            throw InboxFailure(source: scratch, reason: "cannot create the download folder")
+        }
+        let path = scratch + "/download-\(getpid())-\(UUID().uuidString)"
+        defer { unlink(path) }
+        let left = deadline.timeIntervalSinceNow
+        guard left >= 1 else { throw InboxFailure(source: url, reason: "the sync's time ran out before this download") }
+        if case .failure(let failure) = Curl.fetch(url, to: path, maxBytes: maxBytes, stallSeconds: 30,
+                                                   totalSeconds: Int(min(left, 86400)), token: token) {
+            throw InboxFailure(source: url, reason: failure.message)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InboxFailure(source: url, reason: "the download could not be read back")
+        }
+        return data
+    }
+}

@@ -1,0 +1,418 @@
+import Foundation
+import TeardownBase
+import TeardownContent
+
+/// Processed images in the git-ignored cache folder, so an unchanged photo is never processed
+/// again. An entry is named by a digest of the source's bytes, the operation and its settings;
+/// a source's digest is remembered with the file's stat signature, so unchanged files are not
+/// read again either. The index (`ImageIndex`) keeps each bundle's keys and outcomes, so a
+/// bundle whose signature is unchanged is taken as it is, with no key looked up. Entries no
+/// bundle uses any more are pruned when the build ends.
+package final class ImageCache: @unchecked Sendable {
+    /// A cached outcome: the result, or why the image cannot be used (kept too, so a broken
+    /// photo is not decoded again on every build).
+    package enum Outcome: Sendable {
+        case photo(ProcessedPhoto)
+        case layer(ProcessedLayer)
+        case failed(ImageFailure)
+    }
+
+    /// How many source files were read and hashed with each cache root in this process: a
+    /// test checks that unchanged files are known by their signature alone.
+    package static let sourcesHashed = Locked<[String: Int]>([:])
+    /// How many outcomes were looked up by key with each cache root in this process (those of
+    /// a bundle taken as it is are not): a test checks that a change looks up its own bundle's.
+    package static let lookedUp = Locked<[String: Int]>([:])
+    /// How many times the entries folder was listed with each cache root in this process: a
+    /// test checks that a folder the index vouches for is not listed.
+    package static let listings = Locked<[String: Int]>([:])
+
+    package let root: String
+    package var entries: String { root + "/entries" }
+    private let index: ImageIndex?
+    private let lock = NSLock()
+    /// The rows as the index held them when the build began, decoded.
+    private var stored: [String: (settings: String, images: BundleImages?)] = [:]
+    /// Every stored outcome by key, made when a key is first looked up outside its own bundle's row.
+    private var byKey: [String: Outcome]?
+    /// The indexes of earlier versions (files read whole), read once when the index is new.
+    private var legacyOutcomes: [String: Outcome] = [:]
+    private var legacySources: [String: (signature: UInt64, digest: String)] = [:]
+    /// Source digests worked out by this build, for the index.
+    private var sourcesNow: [String: (signature: UInt64, digest: String)] = [:]
+    /// This build's rows, by bundle (nil: the stored row, kept as it is).
+    private var rows: [String: (settings: String, images: BundleImages?)] = [:]
+    /// The entries folder as it was when the build began or listed it, and when that was.
+    private var reference: (status: FileSystem.Status?, taken: Double)
+    /// Whether the index vouches that every stored row's entry is there: the entries folder
+    /// is as it was when that was last known, and was not changed within the racy window of it.
+    private let vouched: Bool
+    /// The names in the entries folder, when a build had to list it.
+    private var listing: Set<String>?
+    /// Whether this build made or removed an entry.
+    private var foldersChanged = false
+
+    package init(root: String) {
+        self.root = root
+        var index = ImageIndex.open(root + "/index.sqlite")
+        var rows: [String: (settings: String, images: Data)] = [:]
+        do { rows = try index?.bundles() ?? [:] } catch { index = ImageIndex.remade(root + "/index.sqlite") }
+        self.index = index
+        let taken = Date().timeIntervalSince1970
+        let status = FileSystem.status(root + "/entries")
+        reference = (status, taken)
+        if let status, let stamp = index?.entriesStamp(), let vouched = Self.parse(stamp) {
+            self.vouched = vouched.signature == status.signature && status.changed < vouched.taken - InputSnapshot.racyWindow
+        } else {
+            vouched = false
+        }
+        for (name, row) in rows {
+            stored[name] = (row.settings, try? BinaryDecoder().read(BundleImages.self, from: row.images))
+        }
+        if index?.isNew ?? true { readLegacyIndexes() }
+    }
+
+    private static func stamp(_ status: FileSystem.Status, taken: Double) -> String {
+        "\(String(status.signature, radix: 16)) \(taken)"
+    }
+
+    private static func parse(_ stamp: String) -> (signature: UInt64, taken: Double)? {
+        let fields = stamp.split(separator: " ")
+        guard fields.count == 2, let signature = UInt64(fields[0], radix: 16), let taken = Double(fields[1]) else { return nil }
+        return (signature, taken)
+    }
+
+    /// The stored row of `bundle`, when its keys were made under `settings`.
+    package func stored(bundle: String, settings: String) -> BundleImages? {
+        guard let row = stored[bundle], row.settings == settings else { return nil }
+        return row.images
+    }
+
+    /// Whether every entry `images` names is in the entries folder: vouched for by the index,
+    /// or else looked for in a listing of the folder, taken once.
+    package func hasEntries(_ images: BundleImages) -> Bool {
+        if vouched { return true }
+        lock.lock()
+        defer { lock.unlock() }
+        let present = presentEntries()
+        return (images.images + (images.cover.map { [$0] } ?? [])).allSatisfy { image in
+            guard let key = image.key, let outcome = image.outcome else { return true }
+            return !outcome.hasFiles || present.contains(key)
+        }
+    }
+
+    /// Readies the source digests for keying `count` images: past a few hundred, every stored
+    /// digest is read in one query (a query per image made a full build's image step of
+    /// 10,000 parts 0.6 s slower); below, each is looked up by its path.
+    package func prepareSources(for count: Int) {
+        guard count > 256, let index else { return }
+        let all = index.sources()
+        lock.lock()
+        allSources = all
+        lock.unlock()
+    }
+
+    /// Every stored source digest, when `prepareSources` read them all.
+    private var allSources: [String: (signature: UInt64, digest: String)]?
+
+    /// The SHA-256 of a file's bytes, read again only when its stat signature changed.
+    package func digest(of path: String) throws(ImageFailure) -> String {
+        guard let status = FileSystem.status(path) else { throw .unreadable("the file cannot be read") }
+        lock.lock()
+        let legacy = legacySources[path]
+        let all = allSources
+        lock.unlock()
+        let stored = all != nil ? all?[path] : index?.source(path)
+        if let known = stored ?? legacy, known.signature == status.signature {
+            if legacy != nil { remember(source: path, (status.signature, known.digest)) }
+            return known.digest
+        }
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe) else {
+            throw .unreadable("the file cannot be read")
+        }
+        let digest = SHA256Hex.of(data)
+        Self.sourcesHashed.withLock { $0[root, default: 0] += 1 }
+        remember(source: path, (status.signature, digest))
+        return digest
+    }
+
+    private func remember(source path: String, _ source: (signature: UInt64, digest: String)) {
+        lock.lock()
+        sourcesNow[path] = source
+        lock.unlock()
+    }
+
+    /// The outcome stored under `key`, when its files are still there. `hint` is the image at
+    /// the same place in the bundle's stored row: a changed bundle mostly keeps its images.
+    package func outcome(_ key: String, hint: BundleImages.Image? = nil) -> Outcome? {
+        Self.lookedUp.withLock { $0[root, default: 0] += 1 }
+        lock.lock()
+        defer { lock.unlock() }
+        let outcome: Outcome?
+        if let hint, hint.key == key, let known = hint.outcome {
+            outcome = known
+        } else {
+            outcome = outcomesByKey()[key]
+        }
+        guard let outcome else { return nil }
+        return !outcome.hasFiles || vouched || presentEntries().contains(key) ? outcome : nil
+    }
+
+    private func outcomesByKey() -> [String: Outcome] {
+        if let byKey { return byKey }
+        var made = legacyOutcomes
+        for row in stored.values {
+            for image in (row.images?.images ?? []) + (row.images?.cover.map { [$0] } ?? []) {
+                if let key = image.key, let outcome = image.outcome { made[key] = outcome }
+            }
+        }
+        byKey = made
+        return made
+    }
+
+    /// The names in the entries folder, listed once (under the lock), when the index cannot
+    /// vouch for them. Entries made since are added by `store`; `finish` prunes from this list.
+    private func presentEntries() -> Set<String> {
+        if let listing { return listing }
+        // Taken before the listing: a change after it shows in the folder's status.
+        reference = (FileSystem.status(entries), Date().timeIntervalSince1970)
+        Self.listings.withLock { $0[root, default: 0] += 1 }
+        let listed = Set((try? FileManager.default.contentsOfDirectory(atPath: entries)) ?? [])
+        listing = listed
+        return listed
+    }
+
+    /// Makes the files of entry `key` in a hidden folder given to `make`, then renames it into
+    /// place, so a build killed half-way never leaves a partial entry behind.
+    package func store(_ key: String, _ make: (String) throws(ImageFailure) -> Outcome) -> Outcome {
+        let folder = entries + "/" + key
+        let temporary = entries + "/.\(key).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let outcome: Outcome
+        lock.lock()
+        foldersChanged = true
+        lock.unlock()
+        do {
+            try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        } catch {
+            // The cache cannot be written: report it like an unreadable image, and keep nothing.
+            lock.lock()
+            unwritten.insert(key)
+            lock.unlock()
+            return .failed(.unreadable("the image cache cannot be written: \(error)"))
+        }
+        do throws(ImageFailure) {
+            let made = try make(temporary)
+            if case .failed = made {
+                try? FileSystem.removeTree(temporary)
+            } else {
+                try? FileSystem.removeTree(folder)
+                do { try FileSystem.rename(temporary, to: folder) } catch {
+                    try? FileSystem.removeTree(temporary)
+                    // Another build (of another output of the same site) made the same entry
+                    // meanwhile: its files are the same, since the key names what they are made of.
+                    guard FileSystem.isDirectory(folder) else {
+                        lock.lock()
+                        unwritten.insert(key)
+                        lock.unlock()
+                        return .failed(.unreadable("the image cache cannot be written: \(error)"))
+                    }
+                }
+            }
+            outcome = made
+        } catch {
+            try? FileSystem.removeTree(temporary)
+            outcome = .failed(error)
+        }
+        lock.lock()
+        if outcome.hasFiles { listing?.insert(key) }
+        lock.unlock()
+        return outcome
+    }
+
+    /// Keeps this build's row of `bundle`: nil keeps the stored row as it is. An image whose
+    /// entry could not be written keeps no outcome, so the next build tries again.
+    package func remember(bundle: String, settings: String, _ images: BundleImages?) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let images, !unwritten.isEmpty else {
+            rows[bundle] = (settings, images)
+            return
+        }
+        func kept(_ image: BundleImages.Image) -> BundleImages.Image {
+            image.key.map(unwritten.contains) == true ? BundleImages.Image(path: image.path, key: image.key, outcome: nil) : image
+        }
+        rows[bundle] = (settings, BundleImages(signature: images.signature, images: images.images.map(kept), cover: images.cover.map(kept)))
+    }
+
+    /// Keys whose entry could not be written: a full disk is not a lasting outcome.
+    private var unwritten = Set<String>()
+
+    /// Writes the rows that changed and removes the entries no bundle uses any more. Losing the
+    /// index costs only time, so it is written without fsync.
+    package func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        var changes = ImageIndex.Changes()
+        // Keys with files that rows rewritten or removed held and no longer hold themselves.
+        var dropped = Set<String>()
+        func keys(_ images: BundleImages?) -> [String] {
+            ((images?.images ?? []) + (images?.cover.map { [$0] } ?? [])).compactMap { $0.outcome?.hasFiles == true ? $0.key : nil }
+        }
+        for (name, row) in rows {
+            // A row made again is written: only a bundle that is not taken as it is gets one.
+            guard let images = row.images, let bytes = try? BinaryEncoder().encode(images) else { continue }
+            changes.bundles[name] = (row.settings, bytes)
+            dropped.formUnion(Set(keys(stored[name]?.images)).subtracting(keys(images)))
+            let paths = Set(images.images.map(\.path))
+            changes.goneSources += (stored[name]?.images?.images ?? []).map(\.path).filter { !paths.contains($0) }
+        }
+        for (name, row) in stored where rows[name] == nil {
+            changes.goneBundles.append(name)
+            dropped.formUnion(keys(row.images))
+            changes.goneSources += (row.images?.images ?? []).map(\.path)
+        }
+        changes.sources = sourcesNow
+        // The keys every bundle uses now, worked out only when a row changed its keys.
+        let keysNow: () -> Set<String> = {
+            var keys = Set<String>()
+            for (name, row) in self.rows {
+                guard let images = row.images ?? self.stored[name]?.images else { continue }
+                for image in images.images + (images.cover.map { [$0] } ?? []) { if let key = image.key { keys.insert(key) } }
+            }
+            return keys
+        }
+        var used: Set<String>?
+        if !dropped.isEmpty || listing != nil {
+            let keys = keysNow()
+            used = keys
+            for key in dropped where !keys.contains(key) {
+                try? FileSystem.removeTree(entries + "/" + key)
+                foldersChanged = true
+            }
+        }
+        // A listing was taken: entries of no bundle (from a build killed after making them) go too.
+        if let listing, let used {
+            for name in listing where !used.contains(name) {
+                // Hidden folders are other builds' entries in the making, unless their process is gone.
+                if name.hasPrefix("."), let pid = pid_t(name.split(separator: "-").dropFirst().first ?? ""),
+                   kill(pid, 0) == 0 || Glibc.errno != ESRCH {
+                    continue
+                }
+                try? FileSystem.removeTree(entries + "/" + name)
+                foldersChanged = true
+            }
+        }
+        // The index vouches for the entries only while the folder is as this build found it:
+        // a folder this build changed is listed by the next one, which vouches from then on.
+        let now = FileSystem.status(entries)
+        if !foldersChanged, vouched || listing != nil, let now, let before = reference.status, now.signature == before.signature {
+            changes.entriesStamp = Self.stamp(now, taken: reference.taken)
+        }
+        let stampChanged = changes.entriesStamp != index?.entriesStamp()
+        guard !changes.bundles.isEmpty || !changes.goneBundles.isEmpty || !changes.sources.isEmpty
+            || !changes.goneSources.isEmpty || stampChanged else { return }
+        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        index?.write(changes)
+        if index?.isNew == true {
+            for file in ["outcomes.bin", "outcomes", "sources", "bundles.bin"] { try? FileSystem.unlinkIfPresent(root + "/" + file) }
+        }
+    }
+
+    /// The outcome and source indexes of earlier versions, whole files, read once so that an
+    /// upgrade makes no image again: the positional outcome index and the JSON one before it.
+    private func readLegacyIndexes() {
+        if let data = FileManager.default.contents(atPath: root + "/sources") { legacySources = Self.sources(in: data) }
+        if let data = FileManager.default.contents(atPath: root + "/outcomes.bin"),
+           let stored = try? BinaryDecoder().decode([LegacyStored].self, from: data) {
+            legacyOutcomes = Dictionary(stored.map { ($0.key, $0.outcome) }, uniquingKeysWith: { first, _ in first })
+        } else if let data = FileManager.default.contents(atPath: root + "/outcomes"),
+                  let stored = try? JSONDecoder().decode([String: LegacyOutcome].self, from: data) {
+            legacyOutcomes = stored.mapValues(\.outcome)
+        }
+    }
+
+    /// One line of the positional outcome index of earlier versions.
+    private struct LegacyStored: Codable {
+        package let key: String
+        package let outcome: Outcome
+    }
+
+    /// The source index's lines of earlier versions, "<path>\t<hex signature>\t<digest>".
+    /// A line that does not parse is left out, which costs only a re-read.
+    private static func sources(in data: Data) -> [String: (signature: UInt64, digest: String)] {
+        var sources: [String: (signature: UInt64, digest: String)] = [:]
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+            guard fields.count == 3, let signature = UInt64(String(decoding: fields[1], as: UTF8.self), radix: 16) else { continue }
+            sources[String(decoding: fields[0], as: UTF8.self)] = (signature, String(decoding: fields[2], as: UTF8.self))
+        }
+        return sources
+    }
+}
+
+extension ImageCache.Outcome {
+    /// Whether the outcome has files in its entry folder (a failure has none).
+    package var hasFiles: Bool {
+        if case .failed = self { return false }
+        return true
+    }
+}
+
+extension ImageCache.Outcome: Codable {
+    private enum Kind: Int, Codable { case photo, layer, failed }
+
+    /// A kind, then its value: the positional coder cannot read an enum's synthesized coding.
+    package init(from decoder: Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        switch try container.decode(Kind.self) {
+        case .photo: self = .photo(try container.decode(ProcessedPhoto.self))
+        case .layer: self = .layer(try container.decode(ProcessedLayer.self))
+        case .failed: self = .failed(.stored(code: try container.decode(Int.self), text: try container.decode(String.self)))
+        }
+    }
+
+    package func encode(to encoder: Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        switch self {
+        case .photo(let photo): try container.encode(Kind.photo); try container.encode(photo)
+        case .layer(let layer): try container.encode(Kind.layer); try container.encode(layer)
+        case .failed(let failure):
+            try container.encode(Kind.failed)
+            switch failure {
+            case .unreadable(let why): try container.encode(0); try container.encode(why)
+            case .empty: try container.encode(1); try container.encode("")
+            case .notAnImage: try container.encode(2); try container.encode("")
+            case .wrongFormat(let found): try container.encode(3); try container.encode(found.rawValue)
+            case .undecodable(let why): try container.encode(4); try container.encode(why)
+            }
+        }
+    }
+}
+
+extension ImageFailure {
+    /// A failure from the code and text an outcome stores it as.
+    package static func stored(code: Int, text: String) -> ImageFailure {
+        switch code {
+        case 0: .unreadable(text)
+        case 1: .empty
+        case 2: .notAnImage
+        case 3: .wrongFormat(found: ImageFormat(rawValue: text) ?? .jpeg)
+        default: .undecodable(text)
+        }
+    }
+}
+
+/// The outcome as the JSON index of earlier versions stored it.
+private enum LegacyOutcome: Decodable {
+    case photo(ProcessedPhoto)
+    case layer(ProcessedLayer)
+    case failed(ImageFailure)
+
+    package var outcome: ImageCache.Outcome {
+        switch self {
+        case .photo(let photo): .photo(photo)
+        case .layer(let layer): .layer(layer)
+        case .failed(let failure): .failed(failure)
+        }
+    }
+}
