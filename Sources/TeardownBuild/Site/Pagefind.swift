@@ -8,8 +8,8 @@ package struct Pagefind: Sendable {
 
     /// Finds Pagefind: `TEARDOWN_PAGEFIND` (a path; empty turns search off), `pagefind` on the
     /// PATH, or the binary inside PyPI's `pagefind-bin` package, whose location is remembered
-    /// in `cacheFolder` so a build does not start Python every time.
-    package static func locate(cacheFolder: String) -> Result<Pagefind, Unavailable> {
+    /// in the file `remembered` so a build does not start Python every time.
+    package static func locate(remembered: String) -> Result<Pagefind, Unavailable> {
         let environment = ProcessInfo.processInfo.environment
         if let configured = environment["TEARDOWN_PAGEFIND"] {
             guard !configured.isEmpty else { return .failure(Unavailable(reason: "TEARDOWN_PAGEFIND is empty")) }
@@ -21,7 +21,6 @@ package struct Pagefind: Sendable {
                 return .success(Pagefind(executable: "\(folder)/\(name)"))
             }
         }
-        let remembered = cacheFolder + "/pagefind-location"
         if let data = FileManager.default.contents(atPath: remembered) {
             let path = String(decoding: data, as: UTF8.self)
             if isExecutable(path) { return .success(Pagefind(executable: path)) }
@@ -29,7 +28,8 @@ package struct Pagefind: Sendable {
         guard let path = pythonPackageExecutable(), isExecutable(path) else {
             return .failure(Unavailable(reason: "Pagefind is not installed (pip install pagefind-bin, or make deps)"))
         }
-        try? FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(atPath: (remembered as NSString).deletingLastPathComponent,
+                                                 withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: remembered, contents: Data(path.utf8))
         return .success(Pagefind(executable: path))
     }

@@ -24,17 +24,17 @@ package struct Publisher: Sendable {
     }
 
     package let output: String
-    /// Where the manifests of this output's trees are kept.
-    package let cacheFolder: String
+    /// Where the state of this output's trees is kept.
+    package let state: CacheLayout.OutputState
     /// Kept, not worked out on each use: every output path is joined to it, and making it
     /// through `URL` each time was 1% of a cold build.
     package let spare: String
     /// Used only where the file system cannot exchange two folders in one step.
     private let previous: String
 
-    package init(output: String, cacheFolder: String) {
+    package init(output: String, state: CacheLayout.OutputState) {
         self.output = output
-        self.cacheFolder = cacheFolder
+        self.state = state
         spare = Self.sibling(of: output, "spare")
         previous = Self.sibling(of: output, "previous")
     }
@@ -79,6 +79,7 @@ package struct Publisher: Sendable {
         if FileSystem.isDirectory(output) {
             try moveHiddenEntries(from: spare, to: output)
         }
+        let cacheFolder = state.folder
         try FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
         // The manifest and dependency index files of earlier versions of Teardown, one each per
         // tree, and their input snapshot file (the build store holds it now).
@@ -86,7 +87,7 @@ package struct Publisher: Sendable {
         where name.hasSuffix(".manifest") || name.hasSuffix(".reads") || name == "inputs" {
             try FileSystem.unlinkIfPresent(cacheFolder + "/" + name)
         }
-        let path = cacheFolder + "/state.sqlite"
+        let path = state.store
         do {
             return try read(opened ?? BuildStore.open(path))
         } catch {

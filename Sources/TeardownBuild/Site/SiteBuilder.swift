@@ -60,16 +60,15 @@ public struct SiteBuilder: Sendable {
         self.output = URL(fileURLWithPath: output).standardizedFileURL.path
         self.baseURL = baseURL
         self.full = full
-        self.cacheFolder = cacheFolder ?? Self.defaultCacheFolder(siteRoot: siteRoot)
+        self.cacheFolder = cacheFolder ?? CacheLayout(siteRoot: siteRoot).root
     }
 
-    private static func defaultCacheFolder(siteRoot: String) -> String {
-        (siteRoot as NSString).appendingPathComponent(".teardown-cache")
-    }
+    /// Where each store and cache of this build lives.
+    package var cache: CacheLayout { CacheLayout(root: cacheFolder) }
 
     /// Where `teardown serve` builds when not told: in the site's cache folder, apart from public/.
     public static func previewOutput(siteRoot: String) -> String {
-        defaultCacheFolder(siteRoot: siteRoot) + "/preview"
+        CacheLayout(siteRoot: siteRoot).preview
     }
 
     /// Loads and validates the site and its theme, writing nothing.
@@ -96,7 +95,7 @@ public struct SiteBuilder: Sendable {
                       progress: BuildProgress.Handler? = nil) throws(BuildFailure) -> Report {
         // One build of an output at a time: `teardown serve` rebuilding while `teardown sync`
         // builds the same site would otherwise swap each other's folders mid-way.
-        let lockPath = outputCacheFolder + ".lock"
+        let lockPath = cache.output(output).lock
         let lock: Int32
         do {
             try FileManager.default.createDirectory(atPath: (lockPath as NSString).deletingLastPathComponent,
@@ -116,7 +115,7 @@ public struct SiteBuilder: Sendable {
     public func walkInputs() -> BuildInputs {
         let key = settingsKey(pagefind: try? locatePagefind().get())
         // Read only: a dry run writes nothing, and a damaged store is the build's to mend and report.
-        if !full, let (bytes, signatures) = BuildStore.reading(outputCacheFolder + "/state.sqlite")?.storedInputs(),
+        if !full, let (bytes, signatures) = BuildStore.reading(cache.output(output).store)?.storedInputs(),
            let (snapshot, unchanged) = InputSnapshot.current(stored: bytes, signatures: signatures, roots: inputRoots, key: key) {
             return BuildInputs(snapshot: snapshot, unchanged: unchanged)
         }
@@ -124,7 +123,7 @@ public struct SiteBuilder: Sendable {
     }
 
     private func locatePagefind() -> Result<Pagefind, Pagefind.Unavailable> {
-        pagefind == .automatic ? Pagefind.locate(cacheFolder: cacheFolder)
+        pagefind == .automatic ? Pagefind.locate(remembered: cache.pagefindLocation)
             : .failure(Pagefind.Unavailable(reason: "Pagefind is not installed"))
     }
 
@@ -146,8 +145,8 @@ public struct SiteBuilder: Sendable {
         }
         // The image cache's index is read and decoded while the content loads: it was a fifth of
         // the image step in a one-comment sync at 10,000 parts, and needs nothing the load makes.
-        let cacheFolder = cacheFolder
-        let imageCache = Prefetch { ImageCache(root: cacheFolder + "/images") }
+        let imageFolder = cache.images
+        let imageCache = Prefetch { ImageCache(root: imageFolder) }
         let (loaded, theme, notices) = try clock.run(.load) { try load(inputs.snapshot, signatures?.settled) }
         clock.warnings = loaded.warnings
         let (content, images) = try clock.run(.images) {
@@ -255,7 +254,7 @@ public struct SiteBuilder: Sendable {
         var notices: [ContentCache.Notice] = []
         let parts = InputSnapshot.PartSignatures(snapshot)
         let memo = full ? nil : signatures.map { signatures in
-            ContentCache.Use(folder: cacheFolder + "/content", signatures: signatures, parts: { parts($0) })
+            ContentCache.Use(folder: cache.content, signatures: signatures, parts: { parts($0) })
         }
         let (prepared, diagnostics) = prepare(memo: memo, notices: &notices)
         guard let (content, theme) = prepared, !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
@@ -284,10 +283,10 @@ public struct SiteBuilder: Sendable {
         let manuals = ManualSet(content, diagnostics: &diagnostics)
         let downloads: [String: MachineDownload]
         do throws(BundleDownloads.Failure) {
-            downloads = try BundleDownloads(cache: cacheFolder + "/downloads").make(content, images: images.value, signatures: signatures)
+            downloads = try BundleDownloads(cache: cache.downloads).make(content, images: images.value, signatures: signatures)
         } catch {
             // The cache failed, not the output: the message names the cache's folder.
-            let downloads = cacheFolder + "/downloads"
+            let downloads = cache.downloads
             throw BuildFailure(diagnostics + [.error(.cacheFailed(reason: error.description + (error.noSpace ? ErrorText.noSpaceHint() : "")),
                                                      at: SourceLocation(downloads))])
         }
@@ -316,7 +315,7 @@ public struct SiteBuilder: Sendable {
     /// rendered. Copied files are fingerprinted by their source.
     private func fingerprint(_ site: PlannedSite, signatures: [String: ContentDigest],
                              opened: (BuildStore, BuildStore.Notice?)?) throws -> Outputs {
-        let publisher = Publisher(output: output, cacheFolder: outputCacheFolder)
+        let publisher = Publisher(output: output, state: cache.output(output))
         let trees = try publisher.recover(opened: opened)
         let published = full ? nil : trees.published
         let readsKnown = published != nil && trees.readsArePublished
@@ -703,18 +702,14 @@ public struct SiteBuilder: Sendable {
 
     /// The output's build store, or nil when it cannot be opened (the publish step then says why).
     private func openStore() -> (BuildStore, BuildStore.Notice?)? {
-        try? FileManager.default.createDirectory(atPath: outputCacheFolder, withIntermediateDirectories: true)
-        return try? BuildStore.open(outputCacheFolder + "/state.sqlite")
-    }
-
-    /// Manifests are kept per output folder, so building to several places stays incremental.
-    private var outputCacheFolder: String {
-        cacheFolder + "/outputs/" + String(ContentDigest(of: output).description.prefix(16))
+        let state = cache.output(output)
+        try? FileManager.default.createDirectory(atPath: state.folder, withIntermediateDirectories: true)
+        return try? BuildStore.open(state.store)
     }
 
     private func prepare(memo: ContentCache.Use?, notices: inout [ContentCache.Notice])
         -> (value: (SiteContent, Theme)?, diagnostics: [Diagnostic]) {
-        var (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: cacheFolder + "/bundles", memo: memo)
+        var (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: cache.bundles, memo: memo)
             .load(notices: &notices)
         let theme = Theme.load(siteRoot: siteRoot, config: content.config, diagnostics: &diagnostics)
         guard let theme else { return (nil, diagnostics) }

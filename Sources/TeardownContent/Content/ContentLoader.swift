@@ -18,7 +18,7 @@ public struct ContentLoader: Sendable {
 
     package init(siteRoot: String, archiveCache: String?, memo: ContentCache.Use?) {
         self.siteRoot = siteRoot
-        self.archiveCache = archiveCache ?? (siteRoot as NSString).appendingPathComponent(".teardown-cache/bundles")
+        self.archiveCache = archiveCache ?? CacheLayout(siteRoot: siteRoot).bundles
         self.memo = memo
     }
 

@@ -53,7 +53,7 @@ public struct Deployer: Sendable {
     public init(output: String, cacheFolder: String, options: Options) {
         self.output = output
         self.options = options
-        cache = cacheFolder + "/deploy-digests"
+        cache = CacheLayout(root: cacheFolder).deployDigests
     }
 
     public func run(onEvent: @escaping @Sendable (Event) -> Void = { _ in }) throws(StoreFailure) -> Report {

@@ -210,7 +210,7 @@ public final class IntakeDesk: Sendable {
     }
 
     private static func load(_ siteRoot: String) throws(BuildFailure) -> SubmissionReview {
-        let (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: siteRoot + "/.teardown-cache/bundles").load()
+        let (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: CacheLayout(siteRoot: siteRoot).bundles).load()
         guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
         return SubmissionReview(content: content)
     }

@@ -36,7 +36,7 @@ public struct BucketInbox: InboxSource {
         store.deadline = deadline
         self.store = store
         let key = SHA256Hex.of(Data("\(location.endpoint)/\(location.bucket)/\(location.prefix)".utf8)).prefix(16)
-        stateFile = cacheFolder + "/sync/bucket-\(key)"
+        stateFile = CacheLayout(root: cacheFolder).bucketListing(String(key))
     }
 
     package struct State: Codable {

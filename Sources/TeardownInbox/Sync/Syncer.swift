@@ -46,7 +46,7 @@ public struct Syncer: Sendable {
         let siteRoot = URL(fileURLWithPath: siteRoot).standardizedFileURL.path
         self.siteRoot = siteRoot
         self.source = source
-        self.cacheFolder = cacheFolder ?? (siteRoot as NSString).appendingPathComponent(".teardown-cache")
+        self.cacheFolder = cacheFolder ?? CacheLayout(siteRoot: siteRoot).root
     }
 
     /// The folder rejected submissions are kept in, with a `<id>.reason` file each.
@@ -59,13 +59,13 @@ public struct Syncer: Sendable {
         let walk = inputs?.snapshot ?? InputSnapshot.take(roots: [siteRoot + "/content"], key: ContentDigest(high: 0, low: 0))
         let memo = walk.map { walk in
             let parts = InputSnapshot.PartSignatures(walk)
-            return ContentCache.Use(folder: cacheFolder + "/content", signatures: walk.bundleSignatures().settled,
+            return ContentCache.Use(folder: CacheLayout(root: cacheFolder).content, signatures: walk.bundleSignatures().settled,
                                     parts: { parts($0) })
         }
-        let (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: cacheFolder + "/bundles", memo: memo).load()
+        let (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: CacheLayout(root: cacheFolder).bundles, memo: memo).load()
         guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
         let review = SubmissionReview(content: content)
-        let ledger = SyncLedger(path: cacheFolder + "/sync/ledger")
+        let ledger = SyncLedger(path: CacheLayout(root: cacheFolder).syncLedger)
         let submissions = try source.submissions()
 
         var actions: [SyncAction] = []

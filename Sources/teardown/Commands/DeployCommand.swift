@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TeardownInbox
+import TeardownBase
 
 struct DeployCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -84,7 +85,7 @@ struct DeployOptions: ParsableArguments {
         deployOptions.headers = settings.headers
         deployOptions.verify = verify
         deployOptions.deadline = timeout.map { Date(timeIntervalSinceNow: TimeInterval($0)) }
-        let cache = (site as NSString).appendingPathComponent(".teardown-cache")
+        let cache = CacheLayout(siteRoot: site).root
         let deployer = Deployer(output: output, cacheFolder: cache, options: deployOptions)
         let dryRun = dryRun
         let start = Date()

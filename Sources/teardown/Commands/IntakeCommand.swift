@@ -117,7 +117,7 @@ extension IntakeCommand {
     /// address and port, so that intake processes on one machine never share one.
     func openBucket() throws -> IntakeInbox {
         let (location, credentials) = try BucketAccess.resolve(inbox, endpoint: endpoint, region: region)
-        let staging = (options.site as NSString).appendingPathComponent(".teardown-cache/intake/\(host)-\(port)")
+        let staging = CacheLayout(siteRoot: options.site).intakeStaging(host: host, port: port)
         do {
             let store = try IntakeInbox(folder: staging, bucket: (location, credentials))
             try store.recover()

@@ -59,15 +59,15 @@ struct SyncCommand: ParsableCommand {
         guard let location = from ?? Syncer.configuredSource(siteRoot: options.site) else {
             throw ValidationError("No inbox given: pass --from SOURCE or set sync_source in content/site.yaml.")
         }
-        let cache = (options.site as NSString).appendingPathComponent(".teardown-cache")
+        let cache = CacheLayout(siteRoot: options.site)
         let token = try InboxToken.read(file: tokenFile)
         let source: any InboxSource
         if location.hasPrefix("s3://") {
             let (bucket, credentials) = try BucketAccess.resolve(location, endpoint: endpoint, region: region)
-            source = BucketInbox(location: bucket, credentials: credentials, cacheFolder: cache,
+            source = BucketInbox(location: bucket, credentials: credentials, cacheFolder: cache.root,
                                  deadline: Date(timeIntervalSinceNow: TimeInterval(timeout)))
         } else {
-            source = Inbox.source(location, scratch: cache + "/sync/downloads", token: token, timeout: TimeInterval(timeout))
+            source = Inbox.source(location, scratch: cache.syncDownloads, token: token, timeout: TimeInterval(timeout))
         }
         let syncer = Syncer(siteRoot: options.site, source: source)
         let builder = SiteBuilder(siteRoot: options.site, output: output)
