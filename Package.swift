@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -63,6 +64,8 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                // What a build counts goes to the factory its caller passes (BuildCounters).
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         // Content: the site's configuration, machines, manuals and specs as values, their
@@ -165,7 +168,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TeardownKitTests",
-            dependencies: kit + [.product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: kit + [
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(

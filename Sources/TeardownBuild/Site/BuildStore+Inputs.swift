@@ -13,10 +13,6 @@ extension BuildStore {
     /// The row of the inputs outside every bundle: the site's settings, its manual, the themes.
     package static let restGroup = ""
 
-    /// How many rows of the snapshot each store (by its path) had written in this process: a
-    /// test checks that a comment writes its own bundle's row and the rest's, at any size.
-    package static let inputRowsWritten = Locked<[String: Int]>([:])
-
     /// The stored snapshot in its stored form, or nil when there is none.
     package func inputs() -> [UInt8]? { storedInputs()?.bytes }
 
@@ -49,7 +45,8 @@ extension BuildStore {
     /// Stores `snapshot` as the inputs of the tree `record` names, writing the rows of the
     /// bundles whose signature differs from the stored one (every row when `whole`). A racy
     /// bundle's row is always written: its content digests change as its entries settle.
-    package func storeInputs(_ snapshot: InputSnapshot, record: InputSnapshot.Record, whole: Bool = false) throws {
+    package func storeInputs(_ snapshot: InputSnapshot, record: InputSnapshot.Record, whole: Bool = false,
+                             counters: BuildCounters = .none) throws {
         let signatures = snapshot.bundleSignatures()
         func signature(_ group: String) -> String {
             guard group != Self.restGroup, !signatures.racy.contains(group), let digest = signatures.all[group] else { return "-" }
@@ -83,7 +80,7 @@ extension BuildStore {
                 } ?? (entry.root == 0 ? InputSnapshot.bundle(of: entry.path).map(String.init) ?? Self.restGroup : Self.restGroup)
                 if let group, writing.contains(group) { entries[group, default: []].append(entry) }
             }
-            Self.inputRowsWritten.withLock { $0[path, default: 0] += writing.count }
+            counters.count(.inputRowsWritten, by: writing.count)
             if whole { try db.execute(sql: "DELETE FROM inputs") }
             let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO inputs(grp, signature, count, lines) VALUES (?, ?, ?, ?)")
             let delete = try db.cachedStatement(sql: "DELETE FROM inputs WHERE grp = ?")

@@ -43,6 +43,8 @@ public struct SiteBuilder: Sendable {
     public let cacheFolder: String
     /// Whether to look for Pagefind; `.notInstalled` builds as if it were missing.
     public let pagefind: PagefindLookup
+    /// Where the build counts its own work (parts read, images looked up...); nowhere by default.
+    public let counters: BuildCounters
 
     public enum PagefindLookup: Sendable {
         case automatic
@@ -50,8 +52,9 @@ public struct SiteBuilder: Sendable {
     }
 
     public init(siteRoot: String, output: String? = nil, baseURL: String? = nil, full: Bool = false,
-                cacheFolder: String? = nil, pagefind: PagefindLookup = .automatic) {
+                cacheFolder: String? = nil, pagefind: PagefindLookup = .automatic, counters: BuildCounters = .none) {
         self.pagefind = pagefind
+        self.counters = counters
         // One site has one set of caches however it is named: `teardown build` run in the site's
         // folder and a scheduled `teardown sync --site /srv/site` share them.
         let siteRoot = URL(fileURLWithPath: siteRoot).standardizedFileURL.path
@@ -119,7 +122,7 @@ public struct SiteBuilder: Sendable {
            let (snapshot, unchanged) = InputSnapshot.current(stored: bytes, signatures: signatures, roots: inputRoots, key: key) {
             return BuildInputs(snapshot: snapshot, unchanged: unchanged)
         }
-        return BuildInputs(snapshot: InputSnapshot.take(roots: inputRoots, key: key))
+        return BuildInputs(snapshot: InputSnapshot.take(roots: inputRoots, key: key, counters: counters))
     }
 
     private func locatePagefind() -> Result<Pagefind, Pagefind.Unavailable> {
@@ -146,7 +149,7 @@ public struct SiteBuilder: Sendable {
         // The image cache's index is read and decoded while the content loads: it was a fifth of
         // the image step in a one-comment sync at 10,000 parts, and needs nothing the load makes.
         let imageFolder = cache.images
-        let imageCache = Prefetch { ImageCache(root: imageFolder) }
+        let imageCache = Prefetch { [counters] in ImageCache(root: imageFolder, counters: counters) }
         let (loaded, theme, notices) = try clock.run(.load) { try load(inputs.snapshot, signatures?.settled) }
         clock.warnings = loaded.warnings
         let (content, images) = try clock.run(.images) {
@@ -228,7 +231,7 @@ public struct SiteBuilder: Sendable {
                 InputSnapshot.check(bytes, roots: roots, key: key, tree: { $0 == tree }) { refreshed in
                     // Losing the refresh costs only time.
                     if let (snapshot, record) = InputSnapshot.stored(refreshed, roots: roots, key: key) {
-                        try? store?.storeInputs(snapshot, record: record, whole: true)
+                        try? store?.storeInputs(snapshot, record: record, whole: true, counters: counters)
                     }
                 }
             }
@@ -245,7 +248,7 @@ public struct SiteBuilder: Sendable {
             }
         }
         // Taken before anything is read, so an edit made during the build shows as a change next time.
-        return .changed(InputSnapshot.take(roots: inputRoots, key: key))
+        return .changed(InputSnapshot.take(roots: inputRoots, key: key, counters: counters))
     }
 
     /// Reads the site, taking unchanged bundles from the content cache when the snapshot vouches for them.
@@ -283,7 +286,7 @@ public struct SiteBuilder: Sendable {
         let manuals = ManualSet(content, diagnostics: &diagnostics)
         let downloads: [String: MachineDownload]
         do throws(BundleDownloads.Failure) {
-            downloads = try BundleDownloads(cache: cache.downloads).make(content, images: images.value, signatures: signatures)
+            downloads = try BundleDownloads(cache: cache.downloads, counters: counters).make(content, images: images.value, signatures: signatures)
         } catch {
             // The cache failed, not the output: the message names the cache's folder.
             let downloads = cache.downloads
@@ -697,7 +700,7 @@ public struct SiteBuilder: Sendable {
         }
         let record = InputSnapshot.Record(tree: tree, pages: site.plan.pages.count, files: site.plan.copies.count,
                                           warnings: site.warnings)
-        do { try store.storeInputs(snapshot, record: record) } catch { store.forgetInputs() }
+        do { try store.storeInputs(snapshot, record: record, counters: counters) } catch { store.forgetInputs() }
     }
 
     /// The output's build store, or nil when it cannot be opened (the publish step then says why).
@@ -709,7 +712,7 @@ public struct SiteBuilder: Sendable {
 
     private func prepare(memo: ContentCache.Use?, notices: inout [ContentCache.Notice])
         -> (value: (SiteContent, Theme)?, diagnostics: [Diagnostic]) {
-        var (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: cache.bundles, memo: memo)
+        var (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: cache.bundles, memo: memo, counters: counters)
             .load(notices: &notices)
         let theme = Theme.load(siteRoot: siteRoot, config: content.config, diagnostics: &diagnostics)
         guard let theme else { return (nil, diagnostics) }

@@ -17,6 +17,7 @@ package struct ContentCache: Sendable {
 
     package let folder: String
     package let key: ContentDigest
+    package var counters: BuildCounters = .none
 
     /// Where the cache is, and the bundle signatures a fresh snapshot vouches for: what a
     /// loader needs to use it.
@@ -69,11 +70,6 @@ package struct ContentCache: Sendable {
         package let signature: ContentDigest
     }
 
-    /// How many machine texts were read from each cache folder in this process: a test checks
-    /// that a small change reads few.
-    package static let textsRead = Locked<[String: Int]>([:])
-    /// How many heads were decoded from each cache folder's files in this process, likewise.
-    package static let headsDecoded = Locked<[String: Int]>([:])
 
     /// The heads this process decoded or stored, by entry file: sync's review and the build
     /// after it, or serve's builds one after another, decode each unchanged head once. (At
@@ -100,8 +96,8 @@ package struct ContentCache: Sendable {
     private var keyFile: String { folder + "/key" }
 
     /// Opens the cache for `key`; a cache made for another key is emptied first.
-    package static func open(_ folder: String, key: ContentDigest) -> (ContentCache, Notice?) {
-        let cache = ContentCache(folder: folder, key: key)
+    package static func open(_ folder: String, key: ContentDigest, counters: BuildCounters = .none) -> (ContentCache, Notice?) {
+        let cache = ContentCache(folder: folder, key: key, counters: counters)
         let stored = FileManager.default.contents(atPath: cache.keyFile).map { String(decoding: $0, as: UTF8.self) }
         let expected = "\(format) \(key)"
         guard stored != expected else { return (cache, nil) }
@@ -117,12 +113,12 @@ package struct ContentCache: Sendable {
     /// `folder`: the bundle's folder, which every path of the entry must lie in.
     package func lookup(_ bundle: String, folder bundleFolder: String, signature: ContentDigest, reload: @escaping @Sendable () -> Machine?)
         -> (value: (Machine, [Diagnostic])?, notice: Notice?) {
-        let file = path(bundle), folder = folder
+        let file = path(bundle), counters = counters
         // The text, after the head, is read only when a page shows it: sync's review reads every
         // head and no text, and reading whole entries was a tenth of the review at 10,000 parts.
         func text(after length: Int, digest: ContentDigest) -> MachineTextStore {
             MachineTextStore(read: {
-                Self.textsRead.withLock { $0[folder, default: 0] += 1 }
+                counters.count(.textsRead)
                 return FileSystem.read(file, offset: 8 + length, upTo: .max)?.bytes
             }, digest: digest, reload: { reload()?.text.value })
         }
@@ -137,7 +133,7 @@ package struct ContentCache: Sendable {
         }
         guard entry.key == key, entry.signature == signature else { return (nil, nil) }
         guard entry.head.lies(within: bundleFolder) else { return (nil, .damaged(bundle: bundle)) }
-        Self.headsDecoded.withLock { $0[folder, default: 0] += 1 }
+        counters.count(.headsDecoded)
         Self.remembered.withLock {
             $0[file] = Remembered(key: key, signature: signature, head: entry.head, diagnostics: diagnostics, text: entry.text,
                                   length: length)

@@ -11,15 +11,17 @@ public struct ContentLoader: Sendable {
     /// Where loaded bundles are kept between builds, and each bundle folder's signature now
     /// (`InputSnapshot.bundleSignatures`); nil reads every file.
     package let memo: ContentCache.Use?
+    package let counters: BuildCounters
 
     public init(siteRoot: String, archiveCache: String? = nil) {
         self.init(siteRoot: siteRoot, archiveCache: archiveCache, memo: nil)
     }
 
-    package init(siteRoot: String, archiveCache: String?, memo: ContentCache.Use?) {
+    package init(siteRoot: String, archiveCache: String?, memo: ContentCache.Use?, counters: BuildCounters = .none) {
         self.siteRoot = siteRoot
         self.archiveCache = archiveCache ?? CacheLayout(siteRoot: siteRoot).bundles
         self.memo = memo
+        self.counters = counters
     }
 
     /// The content and all diagnostics; the content is only usable when no diagnostic is an error.
@@ -53,7 +55,7 @@ public struct ContentLoader: Sendable {
 
     private func loadMachines(_ folder: SourceFile, config: SiteConfig, notices: inout [ContentCache.Notice],
                               diagnostics: inout [Diagnostic]) -> [Machine] {
-        let loader = MachineLoader(community: CommunityLoader(limits: config.limits))
+        let loader = MachineLoader(community: CommunityLoader(limits: config.limits), counters: counters)
         var cache: ContentCache?
         if let memo {
             // Loading a bundle reads site.yaml's limits; a moved site names other files.
@@ -61,7 +63,7 @@ public struct ContentLoader: Sendable {
             key.add(TeardownVersion.build)
             key.add(siteRoot)
             key.add(config.source)
-            let (opened, notice) = ContentCache.open(memo.folder, key: key.digest)
+            let (opened, notice) = ContentCache.open(memo.folder, key: key.digest, counters: counters)
             cache = opened
             if let notice { notices.append(notice) }
         }

@@ -36,13 +36,10 @@ package struct InputSnapshot: Sendable {
     /// out on the way (`bundleSignatures()` otherwise).
     package var signatures: BundleSignatures? = nil
 
-    /// How many walks were taken of each first root in this process: a test checks that sync
-    /// looks at the inputs through the stored snapshot, not by listing every folder.
-    package static let walks = Locked<[String: Int]>([:])
-
     /// Records the inputs under `roots`; nil when a root holds something a walk cannot vouch for.
-    package static func take(roots: [String], key: ContentDigest, racyWindow: Double = racyWindow) -> InputSnapshot? {
-        walks.withLock { $0[roots.first ?? "", default: 0] += 1 }
+    package static func take(roots: [String], key: ContentDigest, racyWindow: Double = racyWindow,
+                             counters: BuildCounters = .none) -> InputSnapshot? {
+        counters.count(.inputWalks)
         let started = Date().timeIntervalSince1970
         func entry(_ index: Int, _ path: String, _ status: FileSystem.Status) -> Entry {
             let racy = status.changed > started - racyWindow

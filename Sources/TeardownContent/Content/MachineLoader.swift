@@ -10,10 +10,7 @@ package struct MachineLoader {
     package static let layerKeys: Set<String> = ["image", "z", "offset"]
 
     package let community: CommunityLoader
-
-    /// How many parts were read from their files, by machines folder, in this process: a test
-    /// checks that one comment reads one part again, not its whole machine.
-    package static let partsRead = Locked<[String: Int]>([:])
+    package var counters: BuildCounters = .none
 
     /// `stored` offers parts as an earlier load left them, for the folders that did not change
     /// since (`ContentCache.storedParts`); they are taken when the canvas is the one they were read with.
@@ -39,8 +36,7 @@ package struct MachineLoader {
         // Parts are read on all cores: a sync of one comment reads its machine again, all its
         // parts, on a core of its own while the others wait (the load step at 10,000 parts).
         let stored = stored?.canvas == canvas ? stored?.parts ?? [:] : [:]
-        let machines = (folder.absolutePath as NSString).deletingLastPathComponent
-        Self.partsRead.withLock { $0[machines, default: 0] += partNames.count(where: { stored[$0] == nil }) }
+        counters.count(.partsRead, by: partNames.count(where: { stored[$0] == nil }))
         let loaded = ParallelMap.map(partNames) { name -> (part: Part?, diagnostics: [Diagnostic]) in
             if let (part, found) = stored[name] { return (part, found) }
             var found: [Diagnostic] = []

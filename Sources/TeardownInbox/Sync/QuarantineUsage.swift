@@ -8,11 +8,13 @@ package final class QuarantineUsage {
     private let folder: String
     private var sizes: [String: Int]?
     private var total = 0
+    /// Where measurements are counted: once a sync, however many rejections.
+    private let counters: BuildCounters
 
-    /// How many times each quarantine folder was measured in this process: once a sync, however many rejections.
-    package static let measurements = Locked<[String: Int]>([:])
-
-    package init(folder: String) { self.folder = folder }
+    package init(folder: String, counters: BuildCounters = .none) {
+        self.folder = folder
+        self.counters = counters
+    }
 
     /// The bytes of every kept submission but `key`'s.
     package func others(than key: String) -> Int {
@@ -33,7 +35,7 @@ package final class QuarantineUsage {
 
     private func measure() {
         guard sizes == nil else { return }
-        Self.measurements.withLock { $0[folder, default: 0] += 1 }
+        counters.count(.quarantineMeasured)
         var found: [String: Int] = [:]
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where FileSystem.isDirectory(folder + "/" + name) {
             found[name] = Syncer.size(of: folder + "/" + name)

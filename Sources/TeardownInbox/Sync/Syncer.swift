@@ -40,8 +40,11 @@ public struct Syncer: Sendable {
     public let siteRoot: String
     public let source: any InboxSource
     public let cacheFolder: String
+    /// Where the sync counts its own work; nowhere by default.
+    public let counters: BuildCounters
 
-    public init(siteRoot: String, source: any InboxSource, cacheFolder: String? = nil) {
+    public init(siteRoot: String, source: any InboxSource, cacheFolder: String? = nil, counters: BuildCounters = .none) {
+        self.counters = counters
         // Named as the build names it, so the review and the build share the content cache.
         let siteRoot = URL(fileURLWithPath: siteRoot).standardizedFileURL.path
         self.siteRoot = siteRoot
@@ -56,13 +59,15 @@ public struct Syncer: Sendable {
     /// before (`SiteBuilder.walkInputs`): bundles it finds unchanged come from the content cache
     /// the builds keep, instead of every comment being parsed again to review a few.
     public func run(dryRun: Bool, inputs: BuildInputs? = nil) throws -> SyncReport {
-        let walk = inputs?.snapshot ?? InputSnapshot.take(roots: [siteRoot + "/content"], key: ContentDigest(high: 0, low: 0))
+        let walk = inputs?.snapshot ?? InputSnapshot.take(roots: [siteRoot + "/content"], key: ContentDigest(high: 0, low: 0),
+                                                             counters: counters)
         let memo = walk.map { walk in
             let parts = InputSnapshot.PartSignatures(walk)
             return ContentCache.Use(folder: CacheLayout(root: cacheFolder).content, signatures: walk.bundleSignatures().settled,
                                     parts: { parts($0) })
         }
-        let (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: CacheLayout(root: cacheFolder).bundles, memo: memo).load()
+        let (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: CacheLayout(root: cacheFolder).bundles, memo: memo,
+                                                  counters: counters).load()
         guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
         let review = SubmissionReview(content: content)
         let ledger = SyncLedger(path: CacheLayout(root: cacheFolder).syncLedger)
@@ -136,7 +141,7 @@ public struct Syncer: Sendable {
             }
         }
         var filed: [String] = []
-        let usage = QuarantineUsage(folder: quarantine)
+        let usage = QuarantineUsage(folder: quarantine, counters: counters)
         for (submission, files, decision) in decisions {
             if !dryRun {
                 filed += try apply(decision, submission: submission, files: files, ledger: ledger, limits: content.config.limits,

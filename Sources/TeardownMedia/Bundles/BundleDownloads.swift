@@ -41,14 +41,13 @@ package struct BundleDownloads: Sendable {
     package static let storedExtensions: Set<String> = ["png", "jpg", "jpeg", "webp", "gif", "zip"]
 
     package let cache: String
+    /// Where archives zipped are counted.
+    package let counters: BuildCounters
 
-    package init(cache: String) {
+    package init(cache: String, counters: BuildCounters = .none) {
         self.cache = cache
+        self.counters = counters
     }
-
-    /// Archives zipped, by cache folder: a test checks that a comment zips its machine's
-    /// comments again and not its bundle.
-    package static let zipped = Locked<[String: Int]>([:])
 
     package struct Failure: Error, CustomStringConvertible {
         package let machine: String
@@ -233,7 +232,7 @@ package struct BundleDownloads: Sendable {
 
     /// Zips `entries` into the cache under the digest of the archive's bytes.
     private func zip(_ entries: [(path: String, source: String)], of machine: Machine) throws -> BundleDownload {
-        Self.zipped.withLock { $0[cache, default: 0] += 1 }
+        counters.count(.bundlesZipped)
         let temporary = cache + "/.\(machine.slug.prefix(32)).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         defer { try? FileSystem.unlinkIfPresent(temporary) }
         try Self.writing.withLock { try write(entries, of: machine, to: temporary) }

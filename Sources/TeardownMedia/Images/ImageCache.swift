@@ -17,17 +17,10 @@ package final class ImageCache: @unchecked Sendable {
         case failed(ImageFailure)
     }
 
-    /// How many source files were read and hashed with each cache root in this process: a
-    /// test checks that unchanged files are known by their signature alone.
-    package static let sourcesHashed = Locked<[String: Int]>([:])
-    /// How many outcomes were looked up by key with each cache root in this process (those of
-    /// a bundle taken as it is are not): a test checks that a change looks up its own bundle's.
-    package static let lookedUp = Locked<[String: Int]>([:])
-    /// How many times the entries folder was listed with each cache root in this process: a
-    /// test checks that a folder the index vouches for is not listed.
-    package static let listings = Locked<[String: Int]>([:])
-
     package let root: String
+    /// Where sources hashed, outcomes looked up by key (those of a bundle taken as it is are
+    /// not) and listings of the entries folder are counted.
+    package let counters: BuildCounters
     package var entries: String { root + "/entries" }
     private let index: ImageIndex?
     private let lock = NSLock()
@@ -52,8 +45,9 @@ package final class ImageCache: @unchecked Sendable {
     /// Whether this build made or removed an entry.
     private var foldersChanged = false
 
-    package init(root: String) {
+    package init(root: String, counters: BuildCounters = .none) {
         self.root = root
+        self.counters = counters
         var index = ImageIndex.open(root + "/index.sqlite")
         var rows: [String: (settings: String, images: Data)] = [:]
         do { rows = try index?.bundles() ?? [:] } catch { index = ImageIndex.remade(root + "/index.sqlite") }
@@ -131,7 +125,7 @@ package final class ImageCache: @unchecked Sendable {
             throw .unreadable("the file cannot be read")
         }
         let digest = SHA256Hex.of(data)
-        Self.sourcesHashed.withLock { $0[root, default: 0] += 1 }
+        counters.count(.sourcesHashed)
         remember(source: path, (status.signature, digest))
         return digest
     }
@@ -145,7 +139,7 @@ package final class ImageCache: @unchecked Sendable {
     /// The outcome stored under `key`, when its files are still there. `hint` is the image at
     /// the same place in the bundle's stored row: a changed bundle mostly keeps its images.
     package func outcome(_ key: String, hint: BundleImages.Image? = nil) -> Outcome? {
-        Self.lookedUp.withLock { $0[root, default: 0] += 1 }
+        counters.count(.imagesLookedUp)
         lock.lock()
         defer { lock.unlock() }
         let outcome: Outcome?
@@ -176,7 +170,7 @@ package final class ImageCache: @unchecked Sendable {
         if let listing { return listing }
         // Taken before the listing: a change after it shows in the folder's status.
         reference = (FileSystem.status(entries), Date().timeIntervalSince1970)
-        Self.listings.withLock { $0[root, default: 0] += 1 }
+        counters.count(.imageListings)
         let listed = Set((try? FileManager.default.contentsOfDirectory(atPath: entries)) ?? [])
         listing = listed
         return listed
@@ -312,7 +306,7 @@ package final class ImageCache: @unchecked Sendable {
         guard !changes.bundles.isEmpty || !changes.goneBundles.isEmpty || !changes.sources.isEmpty
             || !changes.goneSources.isEmpty || stampChanged else { return }
         try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        index?.write(changes)
+        index?.write(changes, counters: counters)
         if index?.isNew == true {
             for file in ["outcomes.bin", "outcomes", "sources", "bundles.bin"] { try? FileSystem.unlinkIfPresent(root + "/" + file) }
         }

@@ -116,12 +116,8 @@ package struct ImageIndex: Sendable {
         package var entriesStamp: String?
     }
 
-    /// How many bundle rows each index (by its path) had written in this process: a test
-    /// checks that a comment writes its own bundle's row, whatever the catalog's size.
-    package static let rowsWritten = Locked<[String: Int]>([:])
-
-    package func write(_ changes: Changes) {
-        Self.rowsWritten.withLock { $0[queue.path, default: 0] += changes.bundles.count + changes.goneBundles.count }
+    package func write(_ changes: Changes, counters: BuildCounters = .none) {
+        counters.count(.imageRowsWritten, by: changes.bundles.count + changes.goneBundles.count)
         try? queue.write { db in
             for (name, row) in changes.bundles {
                 try db.execute(sql: "INSERT OR REPLACE INTO bundles(name, settings, images) VALUES (?, ?, ?)",

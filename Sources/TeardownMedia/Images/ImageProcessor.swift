@@ -190,10 +190,6 @@ package struct ImageProcessor: Sendable {
         }
     }
 
-    /// How many image keys were worked out with each cache root in this process: a test checks
-    /// that a change keys only its own bundle's images.
-    package static let keyed = Locked<[String: Int]>([:])
-
     /// Everything but the source that goes into a key.
     private var settingsKey: String {
         var fingerprint = Fingerprint()
@@ -207,7 +203,7 @@ package struct ImageProcessor: Sendable {
     }
 
     private func key(of job: Job) throws(ImageFailure) -> String {
-        Self.keyed.withLock { $0[cache.root, default: 0] += 1 }
+        cache.counters.count(.imagesKeyed)
         var fingerprint = Fingerprint()
         fingerprint.add(Self.pipelineVersion)
         // Outcomes, failures included, hold only for the libvips that made them.

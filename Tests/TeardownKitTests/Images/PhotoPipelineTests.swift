@@ -8,6 +8,8 @@ import Testing
 /// The photo fixture site (see Fixtures/make-photo-fixtures.py), copied so tests can change
 /// it, with the one bad input git cannot hold: a link to a file that does not exist.
 private struct PhotoSite {
+    /// What this site's builds counted.
+    let counts = Counts()
     let site: String
     let output: String
     let photos: String
@@ -21,7 +23,8 @@ private struct PhotoSite {
 
     @discardableResult
     func build(full: Bool = false) throws(BuildFailure) -> SiteBuilder.Report {
-        try SiteBuilder(siteRoot: site, output: output, full: full, cacheFolder: site + "/.teardown-cache").build()
+        try SiteBuilder(siteRoot: site, output: output, full: full, cacheFolder: site + "/.teardown-cache",
+                        counters: counts.counters).build()
     }
 
     /// A published file of the body part's photo `name`.
@@ -145,7 +148,7 @@ struct PhotoPipelineTests {
         let comment = site.site + "/content/machines/camera/parts/body/comments/new.md"
         try FileManager.default.createDirectory(atPath: (comment as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try "---\nauthor: Ada\ndate: 2024-06-01\n---\nNice.\n".write(toFile: comment, atomically: true, encoding: .utf8)
-        let hashed = { ImageCache.sourcesHashed.withLock { $0[site.site + "/.teardown-cache/images"] ?? 0 } }
+        let hashed = { site.counts[.sourcesHashed] }
         let hashedBefore = hashed()
         #expect(try site.build().imagesProcessed == 0)
         #expect(hashed() == hashedBefore, "the source index vouches for every unchanged file by its signature")
@@ -193,7 +196,7 @@ struct PhotoPipelineTests {
         try comment("first")
         #expect(try site.build().imagesProcessed == 0)
         // That build listed the folder once and vouched for it: the next one does not list it.
-        let listings = { ImageCache.listings.withLock { $0[site.site + "/.teardown-cache/images"] ?? 0 } }
+        let listings = { site.counts[.imageListings] }
         let listed = listings()
         try comment("between")
         #expect(try site.build().imagesProcessed == 0)

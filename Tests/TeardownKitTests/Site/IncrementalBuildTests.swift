@@ -7,6 +7,8 @@ import Testing
 
 /// A scratch copy of the minimal site with a second part, and a builder for it.
 private struct Scratch {
+    /// What this site's builds counted.
+    let counts = Counts()
     let site: String
     let output: String
 
@@ -37,7 +39,8 @@ private struct Scratch {
     @discardableResult
     func build(full: Bool = false, to folder: String? = nil) throws -> SiteBuilder.Report {
         let output = folder ?? self.output
-        return try SiteBuilder(siteRoot: site, output: output, full: full, cacheFolder: output + ".cache").build()
+        return try SiteBuilder(siteRoot: site, output: output, full: full, cacheFolder: output + ".cache",
+                               counters: counts.counters).build()
     }
 
     func inode(_ path: String) -> UInt64? {
@@ -135,12 +138,11 @@ struct IncrementalBuildTests {
         // Bundles changed in the last two seconds are read from their files, not the cache.
         Thread.sleep(forTimeInterval: 2.2)
         try scratch.build()
-        let cache = scratch.output + ".cache/content"
-        let read = { ContentCache.textsRead.withLock { $0[cache] ?? 0 } }
+        let read = { scratch.counts[.textsRead] }
         try scratch.write("---\nauthor: Grace\ndate: 2024-06-01\n---\nOnly the box.\n",
                           to: "content/machines/box/parts/lid/comments/new.md")
         let before = read()
-        let heads = { ContentCache.headsDecoded.withLock { $0[cache] ?? 0 } }
+        let heads = { scratch.counts[.headsDecoded] }
         let headsBefore = heads()
         try scratch.build()
         // The box is read from its files; the crate's catalog card, feed entries and counts come from its head.
@@ -165,7 +167,7 @@ struct IncrementalBuildTests {
         Thread.sleep(forTimeInterval: 2.2)
         let first = try scratch.build()
         #expect(first.warnings.contains { $0.location.path.hasSuffix("parts/base/part.yaml") })
-        let read = { MachineLoader.partsRead.withLock { $0[scratch.site + "/content/machines"] ?? 0 } }
+        let read = { scratch.counts[.partsRead] }
         var before = read()
         try scratch.write("---\nauthor: Grace\ndate: 2024-06-01\n---\nOn the lid alone.\n",
                           to: "content/machines/box/parts/lid/comments/new.md")
@@ -353,7 +355,7 @@ struct IncrementalBuildTests {
                                          toPath: scratch.site + "/content/machines/crate")
         // Bundles changed in the last two seconds are not vouched for by their signatures.
         Thread.sleep(forTimeInterval: 2.2)
-        let keyed = { ImageProcessor.keyed.withLock { $0[scratch.output + ".cache/images"] ?? 0 } }
+        let keyed = { scratch.counts[.imagesKeyed] }
         let start = keyed()
         try scratch.build()
         let all = keyed() - start

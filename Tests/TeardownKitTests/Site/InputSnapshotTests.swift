@@ -203,13 +203,15 @@ struct CurrentInputsTests {
         // entry is racy and carries a digest of its content.
         if settled { Thread.sleep(forTimeInterval: InputSnapshot.racyWindow + 0.1) }
         let output = site + "/public"
-        let builder = SiteBuilder(siteRoot: site, output: output, cacheFolder: output + ".cache", pagefind: .notInstalled)
+        let counts = Counts()
+        let builder = SiteBuilder(siteRoot: site, output: output, cacheFolder: output + ".cache", pagefind: .notInstalled,
+                                  counters: counts.counters)
         try builder.build()
         let roots = builder.inputRoots
         func compare(_ what: String) throws {
-            let walksBefore = InputSnapshot.walks.withLock { $0[roots[0], default: 0] }
+            let walksBefore = counts[.inputWalks]
             let current = try #require(builder.walkInputs().snapshot)
-            #expect(InputSnapshot.walks.withLock { $0[roots[0], default: 0] } == walksBefore, "no walk: \(what)")
+            #expect(counts[.inputWalks] == walksBefore, "no walk: \(what)")
             let walked = try #require(InputSnapshot.take(roots: roots, key: current.key))
             #expect(current.sameEntries(as: walked), "\(what)")
             #expect(current.bundleSignatures().all == walked.bundleSignatures().all, "\(what)")
@@ -241,18 +243,18 @@ extension CurrentInputsTests {
         let site = Fixtures.copy(Fixtures.site("minimal"))
         let output = site + "/public"
         let cache = output + ".cache"
-        let builder = SiteBuilder(siteRoot: site, output: output, cacheFolder: cache, pagefind: .notInstalled)
+        let counts = Counts()
+        let builder = SiteBuilder(siteRoot: site, output: output, cacheFolder: cache, pagefind: .notInstalled, counters: counts.counters)
         try builder.build()
         let store = try #require(FileManager.default.enumerator(atPath: cache + "/outputs")?.allObjects
             .compactMap { $0 as? String }.first { $0.hasSuffix("/state.sqlite") }.map { cache + "/outputs/" + $0 })
         let garbage = Data(repeating: 0x5A, count: 8192)
         try BuildStore.remove(store)
         try garbage.write(to: URL(fileURLWithPath: store))
-        let roots = builder.inputRoots
-        let walksBefore = InputSnapshot.walks.withLock { $0[roots[0], default: 0] }
+        let walksBefore = counts[.inputWalks]
         let inputs = builder.walkInputs()
         #expect(inputs.snapshot != nil)
-        #expect(InputSnapshot.walks.withLock { $0[roots[0], default: 0] } == walksBefore + 1, "a walk, with no store to check against")
+        #expect(counts[.inputWalks] == walksBefore + 1, "a walk, with no store to check against")
         #expect(FileManager.default.contents(atPath: store) == garbage, "the store is left as it was")
         let report = try builder.build(inputs: inputs, changed: [])
         #expect(report.notices.contains(BuildStore.Notice.damaged.rawValue))

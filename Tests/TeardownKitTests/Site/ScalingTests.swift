@@ -77,31 +77,21 @@ private struct GeneratedCatalog {
         try FileManager.default.createDirectory(atPath: inbox, withIntermediateDirectories: true)
         try "---\nmachine: machine-1\npart: part-3\nauthor: \"Grace\"\ndate: 2024-06-01\n---\nA synced remark.\n"
             .write(toFile: inbox + "/synced.comment.md", atomically: false, encoding: .utf8)
-        let builder = SiteBuilder(siteRoot: site, output: output, pagefind: .notInstalled)
+        let counts = Counts()
+        let builder = SiteBuilder(siteRoot: site, output: output, pagefind: .notInstalled, counters: counts.counters)
         let cache = site + "/.teardown-cache"
-        let heads = { ContentCache.headsDecoded.withLock { $0[cache + "/content"] ?? 0 } }
-        let keyed = { ImageProcessor.keyed.withLock { $0[cache + "/images"] ?? 0 } }
-        let hashed = { ImageCache.sourcesHashed.withLock { $0[cache + "/images"] ?? 0 } }
-        let looked = { ImageCache.lookedUp.withLock { $0[cache + "/images"] ?? 0 } }
-        let imageRows = { ImageIndex.rowsWritten.withLock { $0[cache + "/images/index.sqlite"] ?? 0 } }
-        // This site's stores only: other tests build other sites meanwhile.
-        let snapshotRows = {
-            BuildStore.inputRowsWritten.withLock { $0.filter { $0.key.hasPrefix(cache + "/outputs/") }.values.reduce(0, +) }
-        }
-        let partsRead = { MachineLoader.partsRead.withLock { $0[site + "/content/machines"] ?? 0 } }
-        let zipped = { BundleDownloads.zipped.withLock { $0[cache + "/downloads"] ?? 0 } }
-        let before = (heads(), keyed(), hashed(), looked(), imageRows(), snapshotRows(), partsRead(), zipped())
         let published = Self.files(output)
         let inputs = builder.walkInputs()
-        let report = try Syncer(siteRoot: site, source: Inbox.source(inbox, scratch: cache + "/sync/downloads"))
+        let report = try Syncer(siteRoot: site, source: Inbox.source(inbox, scratch: cache + "/sync/downloads"), counters: counts.counters)
             .run(dryRun: false, inputs: inputs)
         #expect(report.count(.accept) == 1)
         let build = try builder.build(inputs: inputs, changed: report.filed.map { site + "/" + $0 })
         let written = Self.files(output).filter { published[$0.key]?.inode != $0.value.inode }
-        return Cost(written: build.written, headsDecoded: heads() - before.0, imagesKeyed: keyed() - before.1,
-                    imagesLookedUp: looked() - before.3, imageRowsWritten: imageRows() - before.4,
-                    snapshotRowsWritten: snapshotRows() - before.5, sourcesHashed: hashed() - before.2, machinesDigested: build.machinesDigested,
-                    partsRead: partsRead() - before.6, archivesZipped: zipped() - before.7, paths: Set(written.keys), bytes: written.values.reduce(0) { $0 + $1.size })
+        return Cost(written: build.written, headsDecoded: counts[.headsDecoded], imagesKeyed: counts[.imagesKeyed],
+                    imagesLookedUp: counts[.imagesLookedUp], imageRowsWritten: counts[.imageRowsWritten],
+                    snapshotRowsWritten: counts[.inputRowsWritten], sourcesHashed: counts[.sourcesHashed],
+                    machinesDigested: build.machinesDigested, partsRead: counts[.partsRead], archivesZipped: counts[.bundlesZipped],
+                    paths: Set(written.keys), bytes: written.values.reduce(0) { $0 + $1.size })
     }
 
     /// Every file of the published tree, by path, with its inode and size: a file written

@@ -42,9 +42,13 @@ private struct SyncScratch {
         try put("manifest.json", data)
     }
 
+    /// What this scratch site's syncs counted.
+    let counts = Counts()
+
     func sync(from source: String? = nil, dryRun: Bool = false) throws -> SyncReport {
         let cache = site + "/.teardown-cache"
-        return try Syncer(siteRoot: site, source: Inbox.source(source ?? inbox, scratch: cache + "/downloads"))
+        return try Syncer(siteRoot: site, source: Inbox.source(source ?? inbox, scratch: cache + "/downloads"),
+                          counters: counts.counters)
             .run(dryRun: dryRun)
     }
 
@@ -246,7 +250,7 @@ struct SyncTests {
         for number in 0..<300 { try scratch.comment("ghost\(number)", part: "ghost") }
         let many = (0..<9).map { "many.\($0).comment.md" }
         try scratch.writeManifest(extra: [["id": "many", "files": many]])
-        let measured = { QuarantineUsage.measurements.withLock { $0[scratch.site + "/content/.quarantine"] ?? 0 } }
+        let measured = { scratch.counts[.quarantineMeasured] }
         let before = measured()
         let report = try scratch.sync()
         #expect(report.count(.reject) == 301)

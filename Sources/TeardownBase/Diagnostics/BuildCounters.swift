@@ -1,0 +1,48 @@
+import CoreMetrics
+
+/// What a build or a sync counts of its own work (parts read, heads decoded, images looked
+/// up...), sent to the swift-metrics factory its caller passes. Tests pass their own factory
+/// and read the counts of that one run; a command passes none, and nothing is counted.
+public struct BuildCounters: Sendable {
+    /// The counted events; each is a counter of that label.
+    public enum Event: String, Sendable, CaseIterable {
+        /// Part folders read from their files, not taken from the content cache.
+        case partsRead = "teardown.parts_read"
+        /// Machine texts read from the content cache.
+        case textsRead = "teardown.texts_read"
+        /// Machine heads decoded from the content cache's files.
+        case headsDecoded = "teardown.heads_decoded"
+        /// Walks of the whole input tree.
+        case inputWalks = "teardown.input_walks"
+        /// Rows the image index wrote.
+        case imageRowsWritten = "teardown.image_rows_written"
+        /// Images whose cache key was worked out.
+        case imagesKeyed = "teardown.images_keyed"
+        /// Image sources read whole to be hashed.
+        case sourcesHashed = "teardown.sources_hashed"
+        /// Processed images looked up in the image cache.
+        case imagesLookedUp = "teardown.images_looked_up"
+        /// Listings of the image cache's folder.
+        case imageListings = "teardown.image_listings"
+        /// Machine bundles zipped for download.
+        case bundlesZipped = "teardown.bundles_zipped"
+        /// Rows of the stored input snapshot written.
+        case inputRowsWritten = "teardown.input_rows_written"
+        /// Measurements of the quarantine folder's size.
+        case quarantineMeasured = "teardown.quarantine_measured"
+    }
+
+    private let factory: (any MetricsFactory)?
+
+    public init(factory: (any MetricsFactory)?) {
+        self.factory = factory
+    }
+
+    /// Counts nothing.
+    public static let none = BuildCounters(factory: nil)
+
+    package func count(_ event: Event, by amount: Int = 1) {
+        guard let factory, amount > 0 else { return }
+        Counter(label: event.rawValue, factory: factory).increment(by: amount)
+    }
+}
