@@ -147,56 +147,6 @@ package enum FileSystem {
         if descriptor >= 0 { close(descriptor) }
     }
 
-    /// Calls `visit` with the path relative to `root` and the status of `root` ("") and every
-    /// visible entry below it, folders before their entries. False when the tree holds what a
-    /// walk cannot vouch for: an unreadable entry, or a symbolic link to a folder.
-    /// Folders for which `descend` says false are visited but not entered.
-    package static func walk(_ root: String, descend: (String) -> Bool = { _ in true }, _ visit: (String, Status) -> Void) -> Bool {
-        guard let top = status(root), top.isDirectory else { return false }
-        visit("", top)
-        let descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        return walk(folder: descriptor, relative: "", descend: descend, visit)
-    }
-
-    /// One folder, open as `descriptor` (closed here), then its subfolders, each opened from it:
-    /// opening every folder by its whole path was a fifth of a walk's time at 10,000 parts.
-    /// One folder is open per level of depth.
-    private static func walk(folder descriptor: Int32, relative: String, descend: (String) -> Bool,
-                             _ visit: (String, Status) -> Void) -> Bool {
-        guard let stream = fdopendir(descriptor) else {
-            close(descriptor)
-            return false
-        }
-        defer { closedir(stream) }
-        let opened = dirfd(stream)
-        var folders: [(name: String, path: String)] = []
-        while let entry = readdir(stream) {
-            let name = Self.name(of: entry)
-            if name.hasPrefix(".") { continue }
-            let path = relative.isEmpty ? name : relative + "/" + name
-            let found = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-                status(in: opened, raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            guard let entryStatus = found else { return false }
-            if entryStatus.isDirectory {
-                if entry.pointee.d_type == UInt8(DT_LNK) { return false }
-                if descend(path) { folders.append((name, path)) }
-            }
-            visit(path, entryStatus)
-        }
-        for folder in folders {
-            // Not following a link: one put in place of a folder since it was looked at stops the walk.
-            let child = openat(opened, folder.name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
-            guard child >= 0, walk(folder: child, relative: folder.path, descend: descend, visit) else { return false }
-        }
-        return true
-    }
-
-    private static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
-        withUnsafeBytes(of: entry.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
-    }
-
     package enum EntryKind { case file, directory, symbolicLink, other }
 
     package enum ReadFailure: Error {
@@ -372,69 +322,5 @@ package enum FileSystem {
     package static func unlock(_ descriptor: Int32) {
         flock(descriptor, LOCK_UN)
         close(descriptor)
-    }
-
-    /// Writes a file with plain POSIX calls and no fsync: for caches, whose loss costs only speed.
-    package static func writeFile(_ data: Data, to path: String) throws(Failure) {
-        do {
-            let file = try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate, .closeOnExec],
-                                               permissions: [.ownerReadWrite, .groupRead, .otherRead])
-            try file.closeAfter { _ = try file.writeAll(data) }
-        } catch {
-            throw Failure(path: path, error)
-        }
-    }
-
-    /// Replaces a cache file whole: a hidden temporary file, then a rename, without fsync (a
-    /// kill leaves the old file or the new one, and a crash of the machine at worst none, which
-    /// costs only speed). False when it could not be written; nothing is left behind then.
-    @discardableResult
-    package static func replaceFile(_ data: Data, at path: String) -> Bool {
-        let temporary = (path as NSString).deletingLastPathComponent + "/." + (path as NSString).lastPathComponent
-            + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        do {
-            try writeFile(data, to: temporary)
-            try rename(temporary, to: path)
-            return true
-        } catch {
-            try? unlinkIfPresent(temporary)
-            return false
-        }
-    }
-
-    /// Writes a small file durably: a temporary file, fsync, then rename over the target, and
-    /// fsync of its folder.
-    /// The temporary file is hidden, so a run killed before the rename leaves nothing that
-    /// loads as content; the next write of the same target removes what such runs left.
-    package static func writeAtomically(_ data: Data, to path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        let stale = "." + (path as NSString).lastPathComponent + ".tmp-"
-        let temporary = folder + "/" + stale + "\(getpid())"
-        do {
-            let file = try FileDescriptor.open(temporary, .writeOnly, options: [.create, .truncate, .closeOnExec],
-                                               permissions: [.ownerReadWrite, .groupRead, .otherRead])
-            try file.closeAfter {
-                _ = try file.writeAll(data)
-                guard fsync(file.rawValue) == 0 else { throw Errno(rawValue: Glibc.errno) }
-            }
-        } catch {
-            unlink(temporary)
-            throw Failure(path: temporary, error)
-        }
-        guard Glibc.rename(temporary, path) == 0 else {
-            let failure = Failure.errno(path)
-            unlink(temporary)
-            throw failure
-        }
-        try syncFolder(folder)
-        // Temporaries of this kind (`.<name>.tmp-<pid>`) in the folder, of any name, but only of
-        // processes that are gone: a concurrent writer keeps its own. Those of this name alone
-        // were swept before, and a sync killed while filing a comment left its temporary in the
-        // comments folder until that very comment was filed again.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".") {
-            guard let marker = name.range(of: ".tmp-", options: .backwards), marker.lowerBound > name.index(after: name.startIndex),
-                  let pid = pid_t(name[marker.upperBound...]), pid > 0, kill(pid, 0) != 0, Glibc.errno == ESRCH else { continue }
-            unlink(folder + "/" + name)
-        }
     }
 }

@@ -228,7 +228,7 @@ package struct BuildStore: Sendable {
         return digests
     }
 
-    private static func columns(_ digest: ContentDigest) -> StatementArguments {
+    static func columns(_ digest: ContentDigest) -> StatementArguments {
         [Int64(bitPattern: digest.high), Int64(bitPattern: digest.low)]
     }
 
@@ -260,213 +260,25 @@ package struct BuildStore: Sendable {
 
     /// A unit's readers are page ids, 4 bytes each: the reverse index of a unit every page
     /// reads (the site's settings) is one row, rewritten only when its set of readers changes.
-    private static func pageIDs(_ blob: Data) -> [Int64] {
+    static func pageIDs(_ blob: Data) -> [Int64] {
         blob.withUnsafeBytes { raw in
             stride(from: 0, to: raw.count - 3, by: 4).map { Int64(raw.loadUnaligned(fromByteOffset: $0, as: UInt32.self).littleEndian) }
         }
     }
 
-    private static func blob(_ ids: some Collection<Int64>) -> Data {
+    static func blob(_ ids: some Collection<Int64>) -> Data {
         var data = Data(capacity: ids.count * 4)
         for id in ids.sorted() { withUnsafeBytes(of: UInt32(truncatingIfNeeded: id).littleEndian) { data.append(contentsOf: $0) } }
         return data
     }
 
     /// A page's reads: the unit keys, one a line.
-    private static func keys(_ text: String) -> [String] { text.split(separator: "\n").map(String.init) }
+    static func keys(_ text: String) -> [String] { text.split(separator: "\n").map(String.init) }
 
     // MARK: Writing
 
     /// From now until `record`, nothing vouches for what `tree` holds.
     package func open(tree: String) throws {
         try queue.write { db in try db.execute(sql: "UPDATE trees SET whole = 0 WHERE identity = ?", arguments: [tree]) }
-    }
-
-    /// What a publish changes, for `record`.
-    package struct Publish {
-        /// The tree about to be published, and what it holds now.
-        package let tree: String
-        package let outputs: [String: ContentDigest]
-        /// What the store held for that tree: only rows that differ are written.
-        package let previous: Spare?
-        /// What each page rendered by this build read; the other pages read what they did.
-        package let rendered: [String: [String]]
-        /// The tree published until now (identity) and its outputs, when known.
-        package let publishedTree: String?
-        package let published: [String: ContentDigest]?
-        /// The paths where `outputs` differs from `published` (every path when it is unknown).
-        package let changes: Set<String>
-        /// Whether the reads the store holds are the published tree's: when not, they are written anew.
-        package let readsKnown: Bool
-        /// The digest of every unit this build worked out; the units of carried machines keep theirs.
-        package let current: [String: ContentDigest]
-        /// The units whose digest differs from the stored one (new and gone ones too), found
-        /// once by the fingerprint step.
-        package let changedUnits: [String]
-        /// The bundles whose units this build digested.
-        package let bundles: Bundles
-    }
-
-    /// What a build learnt of the bundles: under which settings (`context`), which bundles'
-    /// units it digested with a signature the next build can trust, which it digested without
-    /// one, and which machines are gone.
-    package struct Bundles {
-        package let context: ContentDigest
-        package let digested: [(name: String, slug: String, signature: ContentDigest)]
-        package let unsettled: [String]
-        package let goneSlugs: [String]
-    }
-
-    /// Records `change` in one transaction: the tree's manifest, and the reads of its pages.
-    package func record(_ change: Publish) throws {
-        // A failure here (a full disk, say) fails the build, and names the file it could not write.
-        do { try write(change) } catch { throw FileSystem.Failure(path: path, error) }
-    }
-
-    private func write(_ change: Publish) throws {
-        try queue.write { db in
-            let tree = change.tree
-            let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO outputs(tree, path, high, low) VALUES (?, ?, ?, ?)")
-            let delete = try db.cachedStatement(sql: "DELETE FROM outputs WHERE tree = ? AND path = ?")
-            switch change.previous {
-            case .whole(let previous)?:
-                for (path, digest) in change.outputs where previous[path] != digest {
-                    try upsert.execute(arguments: [tree, path] + Self.columns(digest))
-                }
-                for path in previous.keys where change.outputs[path] == nil { try delete.execute(arguments: [tree, path]) }
-            case .lagging(let lag)? where change.published != nil:
-                // The tree held the published outputs but at the lag's paths; it now holds them but at the changes'.
-                for path in change.changes.union(lag.keys) {
-                    let held = lag[path] ?? change.published?[path]
-                    guard let digest = change.outputs[path] else {
-                        if held != nil { try delete.execute(arguments: [tree, path]) }
-                        continue
-                    }
-                    if held != digest { try upsert.execute(arguments: [tree, path] + Self.columns(digest)) }
-                }
-            default:
-                try db.execute(sql: "DELETE FROM outputs WHERE tree = ?", arguments: [tree])
-                let insert = try db.cachedStatement(sql: "INSERT INTO outputs(tree, path, high, low) VALUES (?, ?, ?, ?)")
-                for (path, digest) in change.outputs {
-                    try insert.execute(arguments: [tree, path] + Self.columns(digest))
-                }
-            }
-            try db.execute(sql: "INSERT OR REPLACE INTO trees(identity, whole) VALUES (?, 1)", arguments: [tree])
-
-            if change.readsKnown, change.published != nil {
-                try Self.update(db, change)
-            } else {
-                try Self.rewrite(db, change)
-            }
-            // After the swap, the tree published until now is the spare: it differs from this one at the changes.
-            try db.execute(sql: "DELETE FROM lag")
-            if let before = change.publishedTree, change.published != nil {
-                let insert = try db.cachedStatement(sql: "INSERT INTO lag(path) VALUES (?)")
-                for path in change.changes where change.outputs[path] != change.published?[path] {
-                    try insert.execute(arguments: [path])
-                }
-                try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('lag-pair', ?)", arguments: [tree + " " + before])
-            } else {
-                try db.execute(sql: "DELETE FROM meta WHERE name = 'lag-pair'")
-            }
-            try Self.record(db, change.bundles, whole: change.published == nil)
-            try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('reads-tree', ?)", arguments: [tree])
-        }
-    }
-
-    /// The reads of the pages this build rendered or removed, and the readers of the units
-    /// whose set of readers that changed: a page that read what it read before costs one lookup.
-    private static func update(_ db: Database, _ change: Publish) throws {
-        var added: [String: Set<Int64>] = [:], removed: [String: Set<Int64>] = [:]
-        let find = try db.cachedStatement(sql: "SELECT id, reads FROM pages WHERE path = ?")
-        let insert = try db.cachedStatement(sql: "INSERT INTO pages(path, reads) VALUES (?, ?)")
-        let rewrite = try db.cachedStatement(sql: "UPDATE pages SET reads = ? WHERE id = ?")
-        let forget = try db.cachedStatement(sql: "DELETE FROM pages WHERE id = ?")
-        for (page, keys) in change.rendered where change.outputs[page] != nil {
-            let text = Set(keys).sorted().joined(separator: "\n")
-            if let row = try Row.fetchOne(find, arguments: [page]) {
-                let id: Int64 = row[0], before: String = row[1]
-                guard before != text else { continue }
-                let old = Set(Self.keys(before)), new = Set(Self.keys(text))
-                for key in new.subtracting(old) { added[key, default: []].insert(id) }
-                for key in old.subtracting(new) { removed[key, default: []].insert(id) }
-                try rewrite.execute(arguments: [text, id])
-            } else {
-                try insert.execute(arguments: [page, text])
-                let id = db.lastInsertedRowID
-                for key in Set(keys) { added[key, default: []].insert(id) }
-            }
-        }
-        for page in change.changes where change.outputs[page] == nil {
-            guard let row = try Row.fetchOne(find, arguments: [page]) else { continue }
-            let id: Int64 = row[0]
-            for key in Self.keys(row[1]) { removed[key, default: []].insert(id) }
-            try forget.execute(arguments: [id])
-        }
-        let readers = try db.cachedStatement(sql: "SELECT readers FROM units WHERE key = ?")
-        let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO units(key, high, low, readers) VALUES (?, ?, ?, ?)")
-        // A carried unit keeps its digest; one the store lacks gets none, so it counts as changed next time.
-        let readersOnly = try db.cachedStatement(sql: """
-            INSERT INTO units(key, high, low, readers) VALUES (?, 0, 0, ?)
-            ON CONFLICT(key) DO UPDATE SET readers = excluded.readers
-            """)
-        let digestOnly = try db.cachedStatement(sql: """
-            INSERT INTO units(key, high, low, readers) VALUES (?, ?, ?, x'')
-            ON CONFLICT(key) DO UPDATE SET high = excluded.high, low = excluded.low
-            """)
-        let drop = try db.cachedStatement(sql: "DELETE FROM units WHERE key = ?")
-        let gone = change.changedUnits.filter { change.current[$0] == nil }
-        for key in gone { try drop.execute(arguments: [key]) }
-        let touched = Set(added.keys).union(removed.keys).subtracting(gone)
-        for key in touched {
-            var ids = Set(try Data.fetchOne(readers, arguments: [key]).map(Self.pageIDs) ?? [])
-            ids.formUnion(added[key] ?? [])
-            ids.subtract(removed[key] ?? [])
-            if let digest = change.current[key] {
-                try upsert.execute(arguments: [key] + Self.columns(digest) + [Self.blob(ids)])
-            } else {
-                try readersOnly.execute(arguments: [key, Self.blob(ids)])
-            }
-        }
-        for key in change.changedUnits where !touched.contains(key) {
-            guard let digest = change.current[key] else { continue }
-            try digestOnly.execute(arguments: [key] + Self.columns(digest))
-        }
-    }
-
-    /// The bundle rows after a build: `whole` when its units were all written anew.
-    private static func record(_ db: Database, _ bundles: Bundles, whole: Bool) throws {
-        let context = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'unit-context'")
-        if whole || context != bundles.context.description {
-            try db.execute(sql: "DELETE FROM bundles")
-            try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('unit-context', ?)",
-                           arguments: [bundles.context.description])
-        }
-        let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO bundles(name, slug, high, low) VALUES (?, ?, ?, ?)")
-        for bundle in bundles.digested {
-            try upsert.execute(arguments: [bundle.name, bundle.slug] + Self.columns(bundle.signature))
-        }
-        let forget = try db.cachedStatement(sql: "DELETE FROM bundles WHERE name = ?")
-        for name in bundles.unsettled { try forget.execute(arguments: [name]) }
-        let forgetSlug = try db.cachedStatement(sql: "DELETE FROM bundles WHERE slug = ?")
-        for slug in bundles.goneSlugs { try forgetSlug.execute(arguments: [slug]) }
-    }
-
-    /// Every page's reads and every unit's readers anew, as after a full render.
-    private static func rewrite(_ db: Database, _ change: Publish) throws {
-        try db.execute(sql: "DELETE FROM pages; DELETE FROM units; DELETE FROM bundles")
-        var readers: [String: [Int64]] = [:]
-        let insert = try db.cachedStatement(sql: "INSERT INTO pages(id, path, reads) VALUES (?, ?, ?)")
-        var id: Int64 = 0
-        for (page, keys) in change.rendered where change.outputs[page] != nil {
-            id += 1
-            let unique = Set(keys).sorted()
-            try insert.execute(arguments: [id, page, unique.joined(separator: "\n")])
-            for key in unique { readers[key, default: []].append(id) }
-        }
-        let unit = try db.cachedStatement(sql: "INSERT INTO units(key, high, low, readers) VALUES (?, ?, ?, ?)")
-        for (key, digest) in change.current {
-            try unit.execute(arguments: [key] + Self.columns(digest) + [Self.blob(readers[key] ?? [])])
-        }
     }
 }
