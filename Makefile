@@ -95,6 +95,8 @@ check: build
 test: deps
 	@# The library's layers: a cycle, an import upward or two folders that use each other fail here.
 	python3 Tests/Layers/check_layers_test.py
+	@# The view models' template fields are generated from their declarations: stale is a failure.
+	python3 Scripts/generate_template_fields.py --check
 	@# MALLOC_PERTURB_ fills freed memory, so C memory read after it is freed (cmark-gfm's
 	@# nodes point into each other's buffers) fails a test every time, not now and then.
 	MALLOC_PERTURB_=165 $(SWIFT) test --skip IntakeServerTests --skip PreviewServerTests
