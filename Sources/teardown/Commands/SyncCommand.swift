@@ -69,26 +69,43 @@ struct SyncCommand: ParsableCommand {
         } else {
             source = Inbox.source(location, scratch: cache.syncDownloads, token: token, timeout: TimeInterval(timeout))
         }
-        let syncer = Syncer(siteRoot: options.site, source: source)
         let builder = SiteBuilder(siteRoot: options.site, output: output)
-        // One walk of the site serves the review and the build after it.
-        let walkStart = Date()
-        let inputs = builder.walkInputs()
-        let reviewStart = Date()
-        let report: SyncReport
+        let sync = SiteSync(syncer: Syncer(siteRoot: options.site, source: source), builder: builder)
+        let start = Date()
+        let progress = ProgressLine()
+        let outcome: SiteSync.Outcome
         do {
-            report = try syncer.run(dryRun: dryRun, inputs: inputs)
-        } catch let failure as BuildFailure {
-            DiagnosticPrinter.print(failure.diagnostics, site: options.site)
-            Terminal.report("Sync stopped: the site has \(DiagnosticPrinter.summary(failure.diagnostics)); nothing was changed.")
-            throw ExitCode.failure
+            outcome = try sync.run(dryRun: dryRun, reviewed: { Self.print($0) }, progress: { progress.update($0) })
         } catch {
-            Terminal.report("Sync stopped: \(error)")
+            switch error {
+            case .review(let failure as BuildFailure):
+                DiagnosticPrinter.print(failure.diagnostics, site: options.site)
+                Terminal.report("Sync stopped: the site has \(DiagnosticPrinter.summary(failure.diagnostics)); nothing was changed.")
+            case .review(let failure):
+                Terminal.report("Sync stopped: \(failure)")
+            case .build(let failure, _):
+                DiagnosticPrinter.print(failure.diagnostics, site: options.site)
+                Terminal.write(BuildSummary.failed(failure, on: .error) + Terminal.safe(", after the sync; the output was not changed.") + "\n",
+                               to: .error)
+            }
             throw ExitCode.failure
         }
-        // The sync's own steps, before the build's: the walk is the only one that visits every input.
-        let syncTimings = [BuildSummary.timing("walk", seconds: reviewStart.timeIntervalSince(walkStart)),
-                           BuildSummary.timing("review", seconds: Date().timeIntervalSince(reviewStart))]
+        guard let build = outcome.build else { return }
+        DiagnosticPrinter.print(build.warnings, site: options.site)
+        let buildSeconds = Date().timeIntervalSince(start) - outcome.walkSeconds - outcome.reviewSeconds
+        BuildSummary.print(build, seconds: String(format: "%.2f", buildSeconds))
+        for notice in build.notices { Swift.print("note: \(notice)") }
+        if timings {
+            // The sync's own steps, before the build's: the walk is the only one that visits every input.
+            Swift.print([BuildSummary.timing("walk", seconds: outcome.walkSeconds),
+                         BuildSummary.timing("review", seconds: outcome.reviewSeconds),
+                         BuildSummary.timings(build.timings)].joined(separator: "\n"))
+        }
+        if deploy { try DeployOptions.parse([]).deploy(site: options.site, output: builder.output) }
+    }
+
+    /// Each action of the review, then its summary.
+    static func print(_ report: SyncReport) {
         let width = SyncAction.Kind.allCases.map(\.rawValue.count).max() ?? 0
         for action in report.actions {
             let kind = action.kind.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
@@ -102,26 +119,7 @@ struct SyncCommand: ParsableCommand {
             Terminal.write(Terminal.paint(kind, colour, on: .output) + "  " + Terminal.safe("\(action.id): \(action.detail)") + "\n",
                            to: .output)
         }
-        print(Terminal.safe(Self.summary(report)))
-        // Always build after a real sync, even one that changed nothing: the incremental build
-        // costs little when nothing changed, and it finishes the job of a sync killed before
-        // its build.
-        guard !report.dryRun else { return }
-        let start = Date()
-        do {
-            let progress = ProgressLine()
-            let filed = report.filed.map { (options.site as NSString).appendingPathComponent($0) }
-            let build = try builder.build(inputs: inputs, changed: filed) { progress.update($0) }
-            DiagnosticPrinter.print(build.warnings, site: options.site)
-            BuildSummary.print(build, seconds: String(format: "%.2f", Date().timeIntervalSince(start)))
-            for notice in build.notices { print("note: \(notice)") }
-            if timings { print((syncTimings + [BuildSummary.timings(build.timings)]).joined(separator: "\n")) }
-        } catch {
-            DiagnosticPrinter.print(error.diagnostics, site: options.site)
-            Terminal.write(BuildSummary.failed(error, on: .error) + Terminal.safe(", after the sync; the output was not changed.") + "\n", to: .error)
-            throw ExitCode.failure
-        }
-        if deploy { try DeployOptions.parse([]).deploy(site: options.site, output: builder.output) }
+        Swift.print(Terminal.safe(summary(report)))
     }
 
     static func summary(_ report: SyncReport) -> String {
