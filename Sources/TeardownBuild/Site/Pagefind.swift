@@ -58,7 +58,7 @@ package struct Pagefind: Sendable {
         do {
             try process.run()
         } catch {
-            throw Failure(description: "cannot run \(executable): \(error)")
+            throw Failure(description: "cannot run \(executable): \(ErrorText.text(error))")
         }
         process.waitUntilExit()
         try? output.close()

@@ -66,7 +66,7 @@ extension SiteBuilder {
             return Result { () throws(Pagefind.Failure) in
                 // What staging left of the shard's old files: they were not in the target.
                 do { try FileSystem.removeTree(spare + "/" + stale.shard.folder) } catch {
-                    throw Pagefind.Failure(description: "cannot clear \(stale.shard.folder): \(error)")
+                    throw Pagefind.Failure(description: "cannot clear \(stale.shard.folder): \(ErrorText.text(error))")
                 }
                 try Self.index(stale, from: spare, gatheredIn: publisher.pagesFolder(forIndex: stale.shard.folder), with: indexer)
                 return digest
@@ -121,7 +121,7 @@ extension SiteBuilder {
                 try FileSystem.hardLink(spare + "/" + page, to: pages + "/" + page)
             }
         } catch {
-            throw Pagefind.Failure(description: "cannot gather the pages of \(stale.shard.folder): \(error)")
+            throw Pagefind.Failure(description: "cannot gather the pages of \(stale.shard.folder): \(ErrorText.text(error))")
         }
         defer { try? FileSystem.removeTree(pages) }
         try indexer.index(pages, into: spare + "/" + stale.shard.folder)

@@ -105,7 +105,7 @@ public struct SiteBuilder: Sendable {
                                                     withIntermediateDirectories: true)
             lock = try FileSystem.lock(lockPath)
         } catch {
-            throw BuildFailure([.error(.outputFailed(reason: "cannot lock \(lockPath): \(error)"), at: SourceLocation(output))])
+            throw BuildFailure([.error(.outputFailed(reason: "cannot lock \(lockPath): \(ErrorText.text(error))"), at: SourceLocation(output))])
         }
         defer { FileSystem.unlock(lock) }
         return try buildHoldingLock(inputs: inputs, changed: changed, progress: progress)

@@ -141,7 +141,7 @@ package struct BundleArchive {
             file = try FileDescriptor.open(target, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
                                            permissions: [.ownerReadWrite, .groupRead, .otherRead])
         } catch {
-            throw EntryFailure(reason: "cannot be written: \(error)")
+            throw EntryFailure(reason: "cannot be written: \(ErrorText.text(error))")
         }
         defer { try? file.close() }
         var total = written
@@ -154,7 +154,7 @@ package struct BundleArchive {
             do {
                 _ = try file.writeAll(chunk)
             } catch {
-                throw EntryFailure(reason: "cannot be written: \(error)")
+                throw EntryFailure(reason: "cannot be written: \(ErrorText.text(error))")
             }
         }
         guard checksum == entry.checksum else { throw Archive.ArchiveError.invalidCRC32 }
@@ -171,7 +171,7 @@ package struct BundleArchive {
         switch error as? Archive.ArchiveError {
         case .invalidCRC32?: "its checksum does not match (the archive is damaged)"
         case .invalidCompressionMethod?: "it uses a compression method other than deflate"
-        case nil: "\(error)"
+        case nil: ErrorText.text(error)
         default: "the archive is damaged"
         }
     }

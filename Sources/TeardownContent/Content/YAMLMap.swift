@@ -27,7 +27,7 @@ package struct YAMLMap {
             diagnostics.append(.error(.yamlSyntax(explained.problem), at: at))
             return nil
         } catch {
-            diagnostics.append(.error(.yamlSyntax("\(error)"), at: file.location(line: lineOffset + 1)))
+            diagnostics.append(.error(.yamlSyntax(ErrorText.text(error)), at: file.location(line: lineOffset + 1)))
             return nil
         }
         guard let node else {

@@ -175,7 +175,7 @@ public final class IntakeInbox: Sendable {
             do {
                 try FileSystem.removeTree(path)
             } catch {
-                throw InboxFailure(source: path, reason: "cannot remove: \(error)")
+                throw InboxFailure(source: path, reason: "cannot remove: \(ErrorText.text(error))")
             }
         }
         try Self.syncFolder(pendingFolder)

@@ -75,7 +75,7 @@ public final class UploadFile: @unchecked Sendable {
             file = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
                                            permissions: .ownerReadWrite)
         } catch {
-            throw InboxFailure(source: path, reason: "\(error)")
+            throw InboxFailure(source: path, reason: ErrorText.text(error))
         }
     }
 
@@ -94,7 +94,7 @@ public final class UploadFile: @unchecked Sendable {
             guard let file else { throw Errno.badFileDescriptor }
             _ = try file.writeAll(raw)
         } catch {
-            throw InboxFailure(source: path, reason: "\(error)")
+            throw InboxFailure(source: path, reason: ErrorText.text(error))
         }
         size += raw.count
     }

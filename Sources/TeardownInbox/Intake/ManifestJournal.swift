@@ -31,7 +31,7 @@ package final class ManifestJournal: Sendable {
         } catch let failure as InboxFailure {
             throw failure
         } catch {
-            throw InboxFailure(source: folder + "/manifest.json", reason: "\(error)")
+            throw InboxFailure(source: folder + "/manifest.json", reason: ErrorText.text(error))
         }
     }
 
@@ -61,7 +61,7 @@ package final class ManifestJournal: Sendable {
             do {
                 try FileSystem.writeAtomically(Self.encode(entries), to: path)
             } catch {
-                throw InboxFailure(source: path, reason: "cannot be written: \(error)")
+                throw InboxFailure(source: path, reason: "cannot be written: \(ErrorText.text(error))")
             }
         }
     }

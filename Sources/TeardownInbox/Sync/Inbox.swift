@@ -105,7 +105,7 @@ public enum Inbox {
         case .dataCorrupted(let context):
             context.debugDescription
         default:
-            "\(error)"
+            ErrorText.text(error)
         }
     }
 

@@ -192,7 +192,7 @@ package final class ImageCache: @unchecked Sendable {
             lock.lock()
             unwritten.insert(key)
             lock.unlock()
-            return .failed(.unreadable("the image cache cannot be written: \(error)"))
+            return .failed(.unreadable("the image cache cannot be written: \(ErrorText.text(error))"))
         }
         do throws(ImageFailure) {
             let made = try make(temporary)
@@ -208,7 +208,7 @@ package final class ImageCache: @unchecked Sendable {
                         lock.lock()
                         unwritten.insert(key)
                         lock.unlock()
-                        return .failed(.unreadable("the image cache cannot be written: \(error)"))
+                        return .failed(.unreadable("the image cache cannot be written: \(ErrorText.text(error))"))
                     }
                 }
             }

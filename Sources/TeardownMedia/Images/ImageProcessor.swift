@@ -288,7 +288,7 @@ package struct ImageProcessor: Sendable {
                 } catch let failure as SVGSanitizer.Failure {
                     throw .undecodable(failure.reason)
                 } catch {
-                    throw .unreadable("\(error)")
+                    throw .unreadable(ErrorText.text(error))
                 }
                 return .layer(ProcessedLayer(key: key, published: "layer.svg", mask: mask))
             }

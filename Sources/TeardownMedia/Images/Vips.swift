@@ -44,7 +44,7 @@ package enum Vips {
             try Vips.call { td_save(pointer, path, format.code, Int32(quality), lossless ? 1 : 0, $0, $1) }
             if format == .webp {
                 // libvips 8.14's WebP saver writes an EXIF chunk whatever it is told.
-                do { try WebPMetadata.strip(path) } catch { throw Failure(reason: "\(error)") }
+                do { try WebPMetadata.strip(path) } catch { throw Failure(reason: ErrorText.text(error)) }
             }
         }
 
