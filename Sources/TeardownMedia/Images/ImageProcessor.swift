@@ -25,97 +25,13 @@ package struct ImageProcessor: Sendable {
     /// as the index holds them, without its sources being looked at or a key looked up.
     package func process(_ content: SiteContent, signatures: [String: ContentDigest] = [:],
                  progress: BuildProgress.Handler? = nil) -> ProcessedImages {
-        var jobs: [Job] = []
-        var bundles: [(name: String, signature: String?, jobs: Range<Int>)] = []
-        for machine in content.machines {
-            let first = jobs.count
-            for photo in machine.head.photos { jobs.append(.photo(photo.file, widths: settings.widths)) }
-            if let cover = machine.cover { jobs.append(.photo(cover, widths: Self.coverWidths)) }
-            for part in machine.outlines {
-                jobs.append(.layer(part.layer))
-                for photo in part.photos { jobs.append(.photo(photo.file, widths: settings.widths)) }
-            }
-            let name = (machine.folder.displayPath as NSString).lastPathComponent
-            bundles.append((name, signatures[name]?.description, first..<jobs.count))
-        }
+        var batch = ImageBatch(content, photoWidths: settings.widths, coverWidths: Self.coverWidths, signatures: signatures)
         let settingsKey = self.settingsKey
-        // Each bundle's stored row; those whose signature vouches for them are taken as they are.
-        let rows = bundles.map { cache.stored(bundle: $0.name, settings: settingsKey) }
-        let carried = bundles.indices.map { index -> Bool in
-            guard let row = rows[index] else { return false }
-            return row.holds(signature: bundles[index].signature, paths: jobs[bundles[index].jobs].lazy.map(\.source.absolutePath))
-                && cache.hasEntries(row)
-        }
-        // Each job's key and outcome, set in place: carried bundles' straight from their rows
-        // (wrapped in a Result per job and copied twice over, every image of the site went
-        // through several copies of its outcome, the larger part of this step in a one-comment sync).
-        var hints = [BundleImages.Image?](repeating: nil, count: jobs.count)
-        var jobKeys = [String?](repeating: nil, count: jobs.count)
-        var outcomes = [ImageCache.Outcome?](repeating: nil, count: jobs.count)
-        var resolved = [Bool](repeating: false, count: jobs.count)
-        for (index, bundle) in bundles.enumerated() {
-            guard let row = rows[index] else { continue }
-            for (job, image) in zip(bundle.jobs, row.images) where image.path == jobs[job].source.absolutePath {
-                if carried[index], let key = image.key {
-                    jobKeys[job] = key
-                    outcomes[job] = image.outcome
-                    resolved[job] = true
-                } else {
-                    hints[job] = image
-                }
-            }
-        }
-        // The other bundles' keys are worked out on all cores (each reads a source's stat, or
-        // its bytes), then looked up, their own stored row first.
-        let unknown = jobs.indices.filter { !resolved[$0] }
-        cache.prepareSources(for: unknown.count)
-        let worked = ParallelMap.map(unknown) { index in Result { () throws(ImageFailure) in try key(of: jobs[index]) } }
-        for (index, result) in zip(unknown, worked) {
-            switch result {
-            case .failure(let failure): outcomes[index] = .failed(failure)
-            case .success(let key):
-                jobKeys[index] = key
-                outcomes[index] = cache.outcome(key, hint: hints[index])
-            }
-        }
-        var missing: [(index: Int, job: Job, key: String)] = []
-        // Files with the same bytes and settings share one entry: made once, not by two
-        // workers racing to rename their copies into the same place.
-        var sharing: [String: [Int]] = [:]
-        for index in jobs.indices where outcomes[index] == nil {
-            guard let key = jobKeys[index] else { continue }
-            if sharing[key] != nil {
-                sharing[key]!.append(index)
-            } else {
-                sharing[key] = []
-                missing.append((index, jobs[index], key))
-            }
-        }
-        // Every machine's layers composed into one image: the cover of a machine whose
-        // machine.yaml names no photo, and the faded machine behind each of its part pages.
-        var composedStacks: [String: ProcessedPhoto] = [:]
-        var coverKeys: [String: String] = [:]
-        var missingCovers: [(Machine, String)] = []
-        for (index, machine) in content.machines.enumerated() where !machine.outlines.isEmpty {
-            if carried[index], let cover = rows[index]?.cover, let key = cover.key {
-                coverKeys[machine.slug] = key
-                if case .photo(let photo)? = cover.outcome { composedStacks[machine.slug] = photo; continue }
-                if cover.outcome != nil { continue }
-            }
-            // The machine's layers' keys, in stacking order as its jobs list them.
-            let layerKeys = bundles[index].jobs.compactMap { job -> String?? in
-                guard case .layer = jobs[job] else { return nil }
-                return .some(jobKeys[job])
-            }
-            guard let key = coverKeys[machine.slug] ?? coverKey(machine, layerKeys: layerKeys) else { continue }
-            coverKeys[machine.slug] = key
-            switch cache.outcome(key, hint: rows[index]?.cover) {
-            case .photo(let cover)?: composedStacks[machine.slug] = cover
-            case .failed?, .layer?: break
-            case nil: missingCovers.append((machine, key))
-            }
-        }
-        let total = missing.count + missingCovers.count
+        batch.takeStored(from: cache, settingsKey: settingsKey)
+        lookUpUnknown(&batch)
+        let (missing, sharing) = batch.missing()
+        var covers = findCovers(content, &batch)
+        let total = missing.count + covers.missing.count
         let counter = ProgressCounter(.images, total: total, handler: progress)
         let made = ParallelMap.map(missing) { index, job, key in
             let outcome = cache.store(key) { folder throws(ImageFailure) in try make(job, key: key, in: folder) }
@@ -123,57 +39,83 @@ package struct ImageProcessor: Sendable {
             return (index, key, outcome)
         }
         for (index, key, outcome) in made {
-            outcomes[index] = outcome
-            for other in sharing[key] ?? [] { outcomes[other] = outcome }
+            batch.outcomes[index] = outcome
+            for other in sharing[key] ?? [] { batch.outcomes[other] = outcome }
         }
-        let composed = ParallelMap.map(missingCovers) { machine, key in
+        let composed = ParallelMap.map(covers.missing) { machine, key in
             let outcome = cache.store(key) { folder throws(ImageFailure) in try compose(machine, key: key, in: folder) }
             counter.step()
             return (machine.slug, outcome)
         }
-        var coverOutcomes: [String: ImageCache.Outcome] = [:]
         for (slug, outcome) in composed {
-            coverOutcomes[slug] = outcome
-            if case .photo(let cover) = outcome { composedStacks[slug] = cover }
+            covers.outcomes[slug] = outcome
+            if case .photo(let cover) = outcome { covers.composed[slug] = cover }
         }
-        var covers: [String: ProcessedPhoto] = [:]
-        for machine in content.machines where machine.cover == nil { covers[machine.slug] = composedStacks[machine.slug] }
-        for (index, bundle) in bundles.enumerated() {
-            guard !carried[index] else {
+        remember(batch, covers: covers, content: content, settingsKey: settingsKey)
+        cache.finish()
+        return batch.result(content, composed: covers.composed, entries: cache.entries, processed: total)
+    }
+
+    /// Works out, on all cores, the keys of the images no carried row gave (each reads a
+    /// source's stat, or its bytes), then looks each up, its own stored row first.
+    private func lookUpUnknown(_ batch: inout ImageBatch) {
+        let unknown = batch.jobs.indices.filter { !batch.resolved[$0] }
+        cache.prepareSources(for: unknown.count)
+        let jobs = batch.jobs
+        let worked = ParallelMap.map(unknown) { index in Result { () throws(ImageFailure) in try key(of: jobs[index]) } }
+        for (index, result) in zip(unknown, worked) {
+            switch result {
+            case .failure(let failure): batch.outcomes[index] = .failed(failure)
+            case .success(let key):
+                batch.jobKeys[index] = key
+                batch.outcomes[index] = cache.outcome(key, hint: batch.hints[index])
+            }
+        }
+    }
+
+    /// Every machine's layers composed into one image: the cover of a machine whose
+    /// machine.yaml names no photo, and the faded machine behind each of its part pages.
+    private func findCovers(_ content: SiteContent, _ batch: inout ImageBatch) -> ImageBatch.Covers {
+        var covers = ImageBatch.Covers()
+        for (index, machine) in content.machines.enumerated() where !machine.outlines.isEmpty {
+            if batch.carried[index], let cover = batch.rows[index]?.cover, let key = cover.key {
+                covers.keys[machine.slug] = key
+                if case .photo(let photo)? = cover.outcome { covers.composed[machine.slug] = photo; continue }
+                if cover.outcome != nil { continue }
+            }
+            // The machine's layers' keys, in stacking order as its jobs list them.
+            let layerKeys = batch.bundles[index].jobs.compactMap { job -> String?? in
+                guard case .layer = batch.jobs[job] else { return nil }
+                return .some(batch.jobKeys[job])
+            }
+            guard let key = covers.keys[machine.slug] ?? coverKey(machine, layerKeys: layerKeys) else { continue }
+            covers.keys[machine.slug] = key
+            switch cache.outcome(key, hint: batch.rows[index]?.cover) {
+            case .photo(let cover)?: covers.composed[machine.slug] = cover
+            case .failed?, .layer?: break
+            case nil: covers.missing.append((machine, key))
+            }
+        }
+        return covers
+    }
+
+    /// Each changed bundle's row for the index, with its images' keys and outcomes.
+    private func remember(_ batch: ImageBatch, covers: ImageBatch.Covers, content: SiteContent, settingsKey: String) {
+        for (index, bundle) in batch.bundles.enumerated() {
+            guard !batch.carried[index] else {
                 cache.remember(bundle: bundle.name, settings: settingsKey, nil)
                 continue
             }
             let slug = content.machines[index].slug
             let images = bundle.jobs.map { job -> BundleImages.Image in
-                BundleImages.Image(path: jobs[job].source.absolutePath, key: jobKeys[job], outcome: outcomes[job])
+                BundleImages.Image(path: batch.jobs[job].source.absolutePath, key: batch.jobKeys[job], outcome: batch.outcomes[job])
             }
-            let cover = coverKeys[slug].map { key in
-                BundleImages.Image(path: "", key: key,
-                                   outcome: coverOutcomes[slug] ?? composedStacks[slug].map { .photo($0) })
+            let cover = covers.keys[slug].map { key in
+                BundleImages.Image(path: "", key: key, outcome: covers.outcomes[slug] ?? covers.composed[slug].map { .photo($0) })
             }
             cache.remember(bundle: bundle.name, settings: settingsKey,
                            BundleImages(signature: bundle.signature, images: images, cover: cover))
         }
-        cache.finish()
-
-        var photos: [String: ProcessedPhoto] = [:], layers: [String: ProcessedLayer] = [:]
-        var diagnostics: [Diagnostic] = []
-        photos.reserveCapacity(jobs.count)
-        layers.reserveCapacity(jobs.count)
-        for (job, outcome) in zip(jobs, outcomes) {
-            let path = job.source.absolutePath
-            switch (outcome, job) {
-            case (.photo(let photo)?, _): photos[path] = photo
-            case (.layer(let layer)?, _): layers[path] = layer
-            case (.failed(let failure)?, .photo(let file, _)):
-                diagnostics.append(.warning(.photoSkipped(reason: failure.reason), at: file.location()))
-            case (.failed(let failure)?, .layer(let layer)):
-                diagnostics.append(.error(.unreadableImage(layer.image.name, reason: failure.reason), at: layer.image.location()))
-            default: break
-            }
-        }
-        return ProcessedImages(entries: cache.entries, photos: photos, layers: layers, covers: covers, composed: composedStacks,
-                               diagnostics: diagnostics, processed: total)
     }
 
     // MARK: Jobs
