@@ -19,18 +19,8 @@ extension SiteBuilder {
         let carried = !readsKnown ? [] : try Self.carried(site.content, names: bundleNames, signatures: signatures,
                                                                stored: trees.store.bundles(context: context))
         let units = UnitDigests(site, carried: carried)
-        // The stored digests of every unit but the carried machines' ones, to find what changed;
-        // then only the readers of the units that changed are read from the store.
-        var goneSlugs: [String] = []
-        let changedUnits = try (readsKnown ? published : nil).map { _ in
-            let slugs = Set(site.content.machines.map(\.slug))
-            goneSlugs = try trees.store.machineSlugs().subtracting(slugs).sorted()
-            let machines = units.computedMachines.map { site.content.machines[$0].slug } + goneSlugs
-            let stored = try trees.store.units(keys: UnitDigests.siteKeys,
-                                               prefixes: UnitDigests.sitePrefixes + machines.flatMap(UnitDigests.keyPrefixes(ofMachine:)))
-            return stored.compactMap { units.computed[$0.key] != $0.value ? $0.key : nil }
-                + units.computed.keys.filter { stored[$0] == nil }
-        }
+        let (changedUnits, goneSlugs) = try readsKnown
+            ? Self.changedUnits(site, units: units, store: trees.store) : (nil, [])
         let stale = try changedUnits.map { try trees.store.readers(of: $0) }
         let bundles = BuildStore.Bundles(
             context: context,
@@ -42,80 +32,11 @@ extension SiteBuilder {
         // Each output's path, worked out once on all cores; the render step picks its outputs by them too.
         let pagePaths = ParallelMap.map(site.plan.pages) { $0.url.outputPath }
         let copied = ParallelMap.map(site.plan.copies) { ($0.url.outputPath, Self.fingerprint(copy: $0)) }
-        // The target starts as the published manifest and only what differs is written into it,
-        // noted as a change for the later steps: made anew, with every path looked up three
-        // times, it was most of this step in a one-comment sync at 10,000 parts.
-        var target = published ?? [:]
-        var changes = Set<String>()
-        // Published outputs the plan has again: when they and the carried search files are all
-        // the published ones, nothing is gone and the published paths need no look of their own.
-        var kept = 0
-        for path in pagePaths {
-            let held = published?[path] != nil
-            if held { kept += 1 }
-            if !held || stale == nil {
-                target[path] = Outputs.unrendered
-                changes.insert(path)
-            }
-        }
-        // Readers are pages; one no longer planned is taken out below, with everything else gone.
-        for path in stale ?? [] where published?[path] != nil {
-            target[path] = Outputs.unrendered
-            changes.insert(path)
-        }
-        for (path, digest) in copied {
-            let held = published?[path]
-            if held != nil { kept += 1 }
-            if held != digest {
-                target[path] = digest
-                changes.insert(path)
-            }
-        }
-        // A shard of the search index changes only when a page it indexes does: every file of
-        // it is marked with one digest of those pages, so an unchanged shard is carried over
-        // like a page.
-        var staleShards: [Outputs.Shard] = []
-        var carriedFiles: [String] = []
-        if let indexer = site.indexer, let shards = site.search.shards {
-            var pages = Array(repeating: [String](), count: shards.shards.count)
-            var later = Array(repeating: [String: [String]](), count: shards.shards.count)
-            // A discussion's pages are planned one after another (SitePlan): a later page
-            // belongs to the first page planned last.
-            var firstPage: String?
-            for (entry, path) in zip(site.plan.pages, pagePaths) {
-                guard let shard = shards.shard(of: entry.page) else { continue }
-                pages[shard].append(path)
-                switch entry.page {
-                case .machine(_, discussionPage: 1), .part(_, _, discussionPage: 1): firstPage = path
-                case .machine, .part: if let firstPage { later[shard][firstPage, default: []].append(path) }
-                default: break
-                }
-            }
-            let files = Self.shardFiles(published ?? [:], shards: shards)
-            for (number, shard) in shards.shards.enumerated() {
-                let held = files[number]
-                if !held.isEmpty, pages[number].allSatisfy({ target[$0] != Outputs.unrendered }),
-                   case let digest = Self.digest(of: shard, pages: pages[number], target, indexer: indexer),
-                   held.values.allSatisfy({ $0 == digest }) {
-                    carriedFiles += held.keys
-                } else {
-                    for path in held.keys {
-                        target[path] = nil
-                        changes.insert(path)
-                    }
-                    staleShards.append(Outputs.Shard(shard: shard, pages: pages[number], later: later[number]))
-                }
-            }
-        }
-        if let published, kept + carriedFiles.count != published.count {
-            var planned = Set(pagePaths)
-            planned.formUnion(copied.lazy.map(\.0))
-            planned.formUnion(carriedFiles)
-            for path in published.keys where !planned.contains(path) {
-                target[path] = nil
-                changes.insert(path)
-            }
-        }
+        var manifest = TargetManifest(published: published)
+        manifest.mark(pages: pagePaths, stale: stale)
+        manifest.mark(copies: copied)
+        let (staleShards, carriedFiles) = Self.markShards(site, pagePaths: pagePaths, &manifest)
+        manifest.removeGone(pages: pagePaths, copies: copied.map(\.0), carried: carriedFiles)
         // A full build stages against the spare's whole manifest: the published one but at the lag's paths.
         var spare = trees.spare
         if published == nil, case .lagging(let lag)? = spare {
@@ -125,11 +46,25 @@ extension SiteBuilder {
                 return .whole(manifest)
             }
         }
-        return Outputs(publisher: publisher, target: target, published: published, spare: spare, changes: changes,
+        return Outputs(publisher: publisher, target: manifest.target, published: published, spare: spare, changes: manifest.changes,
                        pagePaths: pagePaths, copyPaths: copied.map(\.0), units: units,
                        store: trees.store, readsKnown: readsKnown, changedUnits: changedUnits ?? [], bundles: bundles,
                        staleShards: staleShards,
                        notice: trees.notice)
+    }
+
+    /// The units whose digests differ from the stored ones, and the machines gone since. Only
+    /// the units of machines digested now are read from the store, the carried ones' are not.
+    static func changedUnits(_ site: PlannedSite, units: UnitDigests, store: BuildStore) throws
+        -> (units: [String]?, goneSlugs: [String]) {
+        let slugs = Set(site.content.machines.map(\.slug))
+        let goneSlugs = try store.machineSlugs().subtracting(slugs).sorted()
+        let machines = units.computedMachines.map { site.content.machines[$0].slug } + goneSlugs
+        let stored = try store.units(keys: UnitDigests.siteKeys,
+                                     prefixes: UnitDigests.sitePrefixes + machines.flatMap(UnitDigests.keyPrefixes(ofMachine:)))
+        let changed = stored.compactMap { units.computed[$0.key] != $0.value ? $0.key : nil }
+            + units.computed.keys.filter { stored[$0] == nil }
+        return (changed, goneSlugs)
     }
 
     /// The machines whose units the store holds as they are now: their bundle has the signature

@@ -1,0 +1,55 @@
+import TeardownBase
+
+/// The manifest a build aims at. It starts as the published manifest and only what differs is
+/// written into it, each path noted as a change for the later steps: made anew, with every
+/// path looked up three times, it was most of the fingerprint step of a one-comment sync.
+struct TargetManifest {
+    let published: [String: ContentDigest]?
+    var target: [String: ContentDigest]
+    var changes = Set<String>()
+    /// Published outputs the plan has again: when they and the carried search files are all the
+    /// published ones, nothing is gone and the published paths need no look of their own.
+    var kept = 0
+
+    init(published: [String: ContentDigest]?) {
+        self.published = published
+        target = published ?? [:]
+    }
+
+    /// A planned page is rendered when it is new, when the readers of what changed are not
+    /// known (`stale` nil), or when it read a unit that changed.
+    mutating func mark(pages: [String], stale: Set<String>?) {
+        for path in pages {
+            let held = published?[path] != nil
+            if held { kept += 1 }
+            if !held || stale == nil { render(path) }
+        }
+        // Readers are pages; one no longer planned is taken out by `removeGone`, with everything else gone.
+        for path in stale ?? [] where published?[path] != nil { render(path) }
+    }
+
+    /// A copied file is written again when its source's digest is not the published one.
+    mutating func mark(copies: [(String, ContentDigest)]) {
+        for (path, digest) in copies {
+            let held = published?[path]
+            if held != nil { kept += 1 }
+            if held != digest { set(path, digest) }
+        }
+    }
+
+    mutating func render(_ path: String) { set(path, Outputs.unrendered) }
+
+    mutating func set(_ path: String, _ digest: ContentDigest?) {
+        target[path] = digest
+        changes.insert(path)
+    }
+
+    /// Takes out every published output that is no longer planned nor carried.
+    mutating func removeGone(pages: [String], copies: [String], carried: [String]) {
+        guard let published, kept + carried.count != published.count else { return }
+        var planned = Set(pages)
+        planned.formUnion(copies)
+        planned.formUnion(carried)
+        for path in published.keys where !planned.contains(path) { set(path, nil) }
+    }
+}
