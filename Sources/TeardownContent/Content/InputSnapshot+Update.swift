@@ -107,146 +107,39 @@ extension InputSnapshot {
     /// or two into a snapshot of tens of thousands of entries. So are the bundles' signatures,
     /// but for the bundles the paths reach.
     package func updating(_ paths: [String], racyWindow: Double = racyWindow) -> InputSnapshot? {
-        let started = Date().timeIntervalSince1970
-        struct Located: Hashable {
-            let root: Int
-            let path: String
-        }
-        var fresh: [Located: Entry] = [:]
-        // Per root, the paths taken anew with all below them.
-        var retaken: [Int: [String]] = [:]
-        var touched = Set<String>(), everyBundle = false
-        func record(_ root: Int, _ relative: String, _ status: FileSystem.Status) {
-            let racy = status.changed > started - racyWindow
-            fresh[Located(root: root, path: relative)] = Entry(
-                root: root, path: relative, signature: status.signature,
-                content: racy ? Self.contentDigest(roots[root], relative, isDirectory: status.isDirectory) : nil)
-        }
+        var update = SnapshotUpdate(roots: roots, racyWindow: racyWindow)
         // Roots and paths may be written relative to the working folder or with "./" in them.
-        let absoluteRoots = roots.map { $0.isEmpty ? "" : URL(fileURLWithPath: $0).standardizedFileURL.path }
         for path in Set(paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }) {
-            guard let root = absoluteRoots.indices.first(where: {
-                !absoluteRoots[$0].isEmpty && (path == absoluteRoots[$0] || path.hasPrefix(absoluteRoots[$0] + "/"))
-            }) else { continue }
-            let relative = path == absoluteRoots[root] ? "" : String(path.dropFirst(absoluteRoots[root].count + 1))
-            guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { continue }
-            if root == 0 {
-                // Above the bundles (the content folder, machines/), any of them may have changed.
-                if let bundle = Self.bundle(of: relative) {
-                    touched.insert(String(bundle))
-                } else if relative.isEmpty || relative == "machines" {
-                    everyBundle = true
-                }
-            }
-            // The folders above: an entry added or removed changes its folder's signature.
-            var folder = relative
-            while !folder.isEmpty {
-                folder = (folder as NSString).deletingLastPathComponent
-                guard let status = FileSystem.status(folder.isEmpty ? roots[root] : roots[root] + "/" + folder) else {
-                    // A folder removed with the path: it goes, with all that was below it. (A
-                    // removed bundle made every sync and build after it walk the whole site.)
-                    if folder.isEmpty { return nil }
-                    retaken[root, default: []].append(folder)
-                    continue
-                }
-                record(root, folder, status)
-            }
-            // The path itself, and below it, anew.
-            retaken[root, default: []].append(relative)
-            guard FileSystem.exists(path) else { continue }
-            let prefix = relative.isEmpty ? "" : relative + "/"
-            let complete = FileSystem.walk(path) { below, status in
-                record(root, below.isEmpty ? relative : prefix + below, status)
-            }
-            if !complete {
-                guard let status = FileSystem.status(path), !status.isDirectory else { return nil }
-                record(root, relative, status)
-            }
+            guard update.look(at: path) else { return nil }
         }
-        // A few paths (a sync's, an edit's) are compared with each entry; many (a check after a
-        // branch was checked out) are looked up by each entry's path and the folders above it,
-        // so that no entry is compared with every path. Hashing every entry's path cost a
-        // one-file edit about 70 ms at 10,000 parts; comparing it with a few paths, next to nothing.
-        let below = retaken.mapValues { $0.map { $0.isEmpty ? "" : $0 + "/" } }
-        let retakenPaths = retaken.mapValues { Set($0.map { Substring($0) }) }
-        func isRetaken(_ entry: Entry) -> Bool {
-            guard let list = retaken[entry.root], let paths = retakenPaths[entry.root], let prefixes = below[entry.root]
-            else { return false }
-            // Prefixes compared as bytes: String's `hasPrefix` checks character boundaries, and entries
-            // longer than a filed comment's path (most of a catalog's) were all compared with it.
-            if list.count <= 16 {
-                return list.contains(entry.path) || prefixes.contains { ByteSearch.hasPrefix(entry.path, $0) }
-            }
-            if paths.contains("") || paths.contains(Substring(entry.path)) { return true }
-            var slash = entry.path.firstIndex(of: "/")
-            while let found = slash {
-                if paths.contains(entry.path[..<found]) { return true }
-                slash = entry.path[entry.path.index(after: found)...].firstIndex(of: "/")
-            }
-            return false
-        }
-        // Most entries are neither taken anew nor fresh: they are told apart by their paths'
-        // lengths before any path is hashed (a hash of every entry's path was most of applying
-        // one filed comment to the walk of 10,000 parts).
-        // (Flags indexed by length, and filters by root in an array: even an Int's hash per entry showed.)
-        func flags(_ lengths: some Sequence<Int>) -> [Bool] {
-            var flags = [Bool](repeating: false, count: (lengths.max() ?? 0) + 1)
-            for length in lengths { flags[length] = true }
-            return flags
-        }
-        let freshLengths = flags(fresh.keys.map { $0.path.utf8.count })
-        let filters = roots.indices.map { root -> (lengths: [Bool], shortestBelow: Int, many: Bool)? in
-            guard let list = retaken[root] else { return nil }
-            return (flags(list.map(\.utf8.count)), below[root]?.map(\.utf8.count).min() ?? .max, list.count > 16)
-        }
-        var updated: [Entry] = []
-        updated.reserveCapacity(entries.count + fresh.count)
-        for entry in entries {
-            let length = entry.path.utf8.count
-            if let filter = filters[entry.root],
-               filter.many || length >= filter.shortestBelow || (length < filter.lengths.count && filter.lengths[length]),
-               isRetaken(entry) {
-                continue
-            }
-            guard length >= freshLengths.count || !freshLengths[length]
-                || fresh[Located(root: entry.root, path: entry.path)] == nil else { continue }
-            guard let content = entry.content else {
-                updated.append(entry)
-                continue
-            }
-            // Racy entries that have left the window keep their signature alone (see `unchanged(at:)`):
-            // in a long serve session they would otherwise stay racy, and their bundles would never
-            // be taken from the content cache. One that changed unreported makes the walk necessary.
-            let full = entry.path.isEmpty ? roots[entry.root] : roots[entry.root] + "/" + entry.path
-            guard let status = FileSystem.status(full), status.signature == entry.signature else { return nil }
-            let settled = status.changed < started - racyWindow
-            updated.append(Entry(root: entry.root, path: entry.path, signature: entry.signature, content: settled ? nil : content))
-            if settled, entry.root == 0, let bundle = Self.bundle(of: entry.path) { touched.insert(String(bundle)) }
-        }
+        guard var updated = update.kept(entries) else { return nil }
         // The entries kept were checked when they were taken.
-        guard !fresh.keys.contains(where: { $0.path.utf8.contains(UInt8(ascii: "\n")) }) else { return nil }
-        updated += fresh.values
+        guard !update.fresh.keys.contains(where: { $0.path.utf8.contains(UInt8(ascii: "\n")) }) else { return nil }
+        updated += update.fresh.values
         var snapshot = InputSnapshot(key: key, roots: roots, entries: updated)
-        if !everyBundle, var signatures {
-            // The touched bundles' signatures, from their entries now; a bundle that is gone has none.
-            var entriesByBundle: [String: [Entry]] = [:]
-            // A bundle's entries lie together: a run of them is named and looked up once (a
-            // String made and hashed for each of every bundle's entries was a third of applying
-            // one filed comment at 10,000 parts).
-            var current: Substring = "", name = "", isTouched = false
-            for entry in updated where entry.root == 0 {
-                guard let bundle = Self.bundle(of: entry.path) else { continue }
-                if bundle != current {
-                    current = bundle
-                    name = String(bundle)
-                    isTouched = touched.contains(name)
-                }
-                if isTouched { entriesByBundle[name, default: []].append(entry) }
-            }
-            for bundle in touched { signatures.set(bundle, entriesByBundle[bundle].map(Self.signature(of:))) }
+        if !update.everyBundle, var signatures {
+            for (bundle, signature) in Self.signatures(of: update.touched, in: updated) { signatures.set(bundle, signature) }
             snapshot.signatures = signatures
         }
         return snapshot
+    }
+
+    /// The touched bundles' signatures, from their entries now; a bundle that is gone has none.
+    private static func signatures(of touched: Set<String>, in entries: [Entry]) -> [String: (ContentDigest, Bool)?] {
+        var entriesByBundle: [String: [Entry]] = [:]
+        // A bundle's entries lie together: a run of them is named and looked up once (a String
+        // made and hashed for each of every bundle's entries showed in profiles).
+        var current: Substring = "", name = "", isTouched = false
+        for entry in entries where entry.root == 0 {
+            guard let bundle = bundle(of: entry.path) else { continue }
+            if bundle != current {
+                current = bundle
+                name = String(bundle)
+                isTouched = touched.contains(name)
+            }
+            if isTouched { entriesByBundle[name, default: []].append(entry) }
+        }
+        return Dictionary(uniqueKeysWithValues: touched.map { ($0, entriesByBundle[$0].map(signature(of:))) })
     }
 
     /// Whether both record the same entries, in any order.
