@@ -22,13 +22,8 @@ package enum SiteConfigLoader {
         config.source = ContentDigest(of: text)
         if let title = yaml.string("title", diagnostics: &diagnostics) { config.title = title }
         if let description = yaml.string("description", diagnostics: &diagnostics) { config.description = description }
-        if let baseURL = yaml.string("base_url", diagnostics: &diagnostics) {
-            if baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://") {
-                config.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
-            } else {
-                diagnostics.append(.error(.invalidValue(key: "base_url", reason: "must start with http:// or https://"),
-                                          at: yaml.location(of: "base_url")))
-            }
+        if let baseURL = webAddress("base_url", in: yaml, diagnostics: &diagnostics) {
+            config.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
         }
         if let language = yaml.string("language", diagnostics: &diagnostics) { config.language = language }
         if let theme = yaml.string("theme", diagnostics: &diagnostics) {
@@ -49,47 +44,18 @@ package enum SiteConfigLoader {
         config.syncSource = yaml.string("sync_source", diagnostics: &diagnostics)
         config.bugReportURL = yaml.string("bug_report_url", diagnostics: &diagnostics)
         config.editURL = yaml.string("edit_url", diagnostics: &diagnostics)
-        if let search = yaml.bool("search", diagnostics: &diagnostics) { config.search = search }
-        if let shards = positive("search_shards", in: yaml, diagnostics: &diagnostics) {
-            if shards <= SiteConfig.maximumSearchShards {
-                config.searchShards = shards
-            } else {
-                diagnostics.append(.error(.invalidValue(key: "search_shards", reason: "must be at most \(SiteConfig.maximumSearchShards)"),
-                                          at: yaml.location(of: "search_shards")))
-            }
-        }
-        if let intake = yaml.string("intake_url", diagnostics: &diagnostics) {
-            if intake.hasPrefix("http://") || intake.hasPrefix("https://") {
-                config.intakeURL = intake.hasSuffix("/") ? String(intake.dropLast()) : intake
-            } else {
-                diagnostics.append(.error(.invalidValue(key: "intake_url", reason: "must start with http:// or https://"),
-                                          at: yaml.location(of: "intake_url")))
-            }
+        loadSearch(yaml, into: &config, diagnostics: &diagnostics)
+        if let intake = webAddress("intake_url", in: yaml, diagnostics: &diagnostics) {
+            config.intakeURL = intake.hasSuffix("/") ? String(intake.dropLast()) : intake
         }
         if let moderation = yaml.bool("moderation", diagnostics: &diagnostics) { config.moderation = moderation }
         if let icon = yaml.string("favicon", diagnostics: &diagnostics) {
-            let content = (file.absolutePath as NSString).deletingLastPathComponent
-            if icon.hasPrefix("/") || icon.split(separator: "/").contains("..") || !SiteConfig.faviconTypes.keys.contains(
-                (icon as NSString).pathExtension.lowercased()) {
-                diagnostics.append(.error(.invalidValue(key: "favicon", reason: "must be an .svg, .png or .ico file in content/"),
-                                          at: yaml.location(of: "favicon")))
-            } else if !FileSystem.isRegularFile(content + "/" + icon) {
-                diagnostics.append(.error(.missingFile("content/" + icon), at: yaml.location(of: "favicon")))
-            } else {
-                config.favicon = icon
-            }
+            config.favicon = favicon(icon, in: yaml, content: (file.absolutePath as NSString).deletingLastPathComponent,
+                                     diagnostics: &diagnostics)
         }
         config.location = file.location()
         if let limits = yaml.map("limits", diagnostics: &diagnostics) {
-            limits.warnUnknownKeys(known: knownLimitKeys, diagnostics: &diagnostics)
-            if let value = positive("author_min", in: limits, diagnostics: &diagnostics) { config.limits.authorMin = value }
-            if let value = positive("author_max", in: limits, diagnostics: &diagnostics) { config.limits.authorMax = value }
-            if let value = positive("comment_min", in: limits, diagnostics: &diagnostics) { config.limits.commentMin = value }
-            if let value = positive("comment_max", in: limits, diagnostics: &diagnostics) { config.limits.commentMax = value }
-            if let value = positive("photo_max_bytes", in: limits, diagnostics: &diagnostics) { config.limits.photoMaxBytes = value }
-            if let value = positive("photo_max_pixels", in: limits, diagnostics: &diagnostics) { config.limits.photoMaxPixels = value }
-            if let value = positive("bundle_max_bytes", in: limits, diagnostics: &diagnostics) { config.limits.bundleMaxBytes = value }
-            if let value = positive("quarantine_max_bytes", in: limits, diagnostics: &diagnostics) { config.limits.quarantineMaxBytes = value }
+            loadLimits(limits, into: &config.limits, diagnostics: &diagnostics)
         }
         if let photos = yaml.map("photos", diagnostics: &diagnostics) {
             loadPhotoSettings(photos, into: &config.photos, diagnostics: &diagnostics)
@@ -101,6 +67,56 @@ package enum SiteConfigLoader {
             loadDeploySettings(deploy, into: &config.deploy, diagnostics: &diagnostics)
         }
         return config
+    }
+
+    /// `search:` and `search_shards:`, at most `SiteConfig.maximumSearchShards`.
+    private static func loadSearch(_ yaml: YAMLMap, into config: inout SiteConfig, diagnostics: inout [Diagnostic]) {
+        if let search = yaml.bool("search", diagnostics: &diagnostics) { config.search = search }
+        guard let shards = positive("search_shards", in: yaml, diagnostics: &diagnostics) else { return }
+        if shards <= SiteConfig.maximumSearchShards {
+            config.searchShards = shards
+        } else {
+            diagnostics.append(.error(.invalidValue(key: "search_shards", reason: "must be at most \(SiteConfig.maximumSearchShards)"),
+                                      at: yaml.location(of: "search_shards")))
+        }
+    }
+
+    /// A value that must be an http(s) address.
+    private static func webAddress(_ key: String, in yaml: YAMLMap, diagnostics: inout [Diagnostic]) -> String? {
+        guard let value = yaml.string(key, diagnostics: &diagnostics) else { return nil }
+        guard value.hasPrefix("http://") || value.hasPrefix("https://") else {
+            diagnostics.append(.error(.invalidValue(key: key, reason: "must start with http:// or https://"), at: yaml.location(of: key)))
+            return nil
+        }
+        return value
+    }
+
+    /// The site's icon: an .svg, .png or .ico file in content/ that is there.
+    private static func favicon(_ icon: String, in yaml: YAMLMap, content: String, diagnostics: inout [Diagnostic]) -> String? {
+        if icon.hasPrefix("/") || icon.split(separator: "/").contains("..")
+            || !SiteConfig.faviconTypes.keys.contains((icon as NSString).pathExtension.lowercased()) {
+            diagnostics.append(.error(.invalidValue(key: "favicon", reason: "must be an .svg, .png or .ico file in content/"),
+                                      at: yaml.location(of: "favicon")))
+            return nil
+        }
+        guard FileSystem.isRegularFile(content + "/" + icon) else {
+            diagnostics.append(.error(.missingFile("content/" + icon), at: yaml.location(of: "favicon")))
+            return nil
+        }
+        return icon
+    }
+
+    /// `limits:` of community content; each a positive number.
+    private static func loadLimits(_ yaml: YAMLMap, into limits: inout CommunityLimits, diagnostics: inout [Diagnostic]) {
+        yaml.warnUnknownKeys(known: knownLimitKeys, diagnostics: &diagnostics)
+        let fields: [(String, WritableKeyPath<CommunityLimits, Int>)] = [
+            ("author_min", \.authorMin), ("author_max", \.authorMax), ("comment_min", \.commentMin),
+            ("comment_max", \.commentMax), ("photo_max_bytes", \.photoMaxBytes), ("photo_max_pixels", \.photoMaxPixels),
+            ("bundle_max_bytes", \.bundleMaxBytes), ("quarantine_max_bytes", \.quarantineMaxBytes),
+        ]
+        for (key, field) in fields {
+            if let value = positive(key, in: yaml, diagnostics: &diagnostics) { limits[keyPath: field] = value }
+        }
     }
 
     /// `collections: {slug: {title, description, machines: [slug, ...]}}`, in the order written.

@@ -59,23 +59,11 @@ public struct Syncer: Sendable {
     /// before (`SiteBuilder.walkInputs`): bundles it finds unchanged come from the content cache
     /// the builds keep, instead of every comment being parsed again to review a few.
     public func run(dryRun: Bool, inputs: BuildInputs? = nil) throws -> SyncReport {
-        let walk = inputs?.snapshot ?? InputSnapshot.take(roots: [siteRoot + "/content"], key: ContentDigest(high: 0, low: 0),
-                                                             counters: counters)
-        let memo = walk.map { walk in
-            let parts = InputSnapshot.PartSignatures(walk)
-            return ContentCache.Use(folder: CacheLayout(root: cacheFolder).content, signatures: walk.bundleSignatures().settled,
-                                    parts: { parts($0) })
-        }
-        let (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: CacheLayout(root: cacheFolder).bundles, memo: memo,
-                                                  counters: counters).load()
-        guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
+        let content = try load(inputs)
         let review = SubmissionReview(content: content)
         let ledger = SyncLedger(path: CacheLayout(root: cacheFolder).syncLedger)
         let submissions = try source.submissions()
-
-        var actions: [SyncAction] = []
-        var decisions: [(InboxSubmission, [String: Data], SyncDecision)] = []
-        var seenIDs = Set<String>()
+        let limits = content.config.limits
         // Takedowns go last, so a takedown can withdraw a submission from the same inbox.
         let ordered = submissions.filter { !$0.isTakedown } + submissions.filter(\.isTakedown)
         // Each takedown is fetched once, here, and reviewed from that copy below. Fetched again
@@ -83,35 +71,16 @@ public struct Syncer: Sendable {
         // of a target in the same inbox, and be recorded as done while the target went up.
         var takedowns: [String: Result<[String: Data], FetchProblem>] = [:]
         for takedown in ordered where takedown.isTakedown && takedowns[takedown.id] == nil {
-            takedowns[takedown.id] = SubmissionReview.nameProblem(takedown) == nil ? fetch(takedown, limits: content.config.limits)
+            takedowns[takedown.id] = SubmissionReview.nameProblem(takedown) == nil ? fetch(takedown, limits: limits)
                 : .failure(FetchProblem(reason: "not fetched"))
         }
         let withdrawn = Set(takedowns.values.compactMap { try? $0.get() }.compactMap(Self.takedownTarget))
+        var decisions: [(InboxSubmission, [String: Data], SyncDecision)] = []
+        var seenIDs = Set<String>()
         for submission in ordered {
-            if !seenIDs.insert(submission.id).inserted {
-                decisions.append((submission, [:], .reject(reason: "duplicate: id '\(submission.id)' appears twice in the inbox")))
-                continue
-            }
-            if let problem = submission.problem {
-                decisions.append((submission, [:], .reject(reason: problem)))
-                continue
-            }
-            if !submission.sha256.isEmpty, ledger.contains(submission) {
-                decisions.append((submission, [:], .alreadyPresent("synced before")))
-                continue
-            }
-            if let problem = SubmissionReview.nameProblem(submission) {
-                decisions.append((submission, [:], .reject(reason: problem)))
-                continue
-            }
-            if submission.files.count > Self.maxFilesPerSubmission {
-                decisions.append((submission, [:], .reject(reason: "it lists \(submission.files.count) files; a submission has at "
-                                                                + "most \(Self.maxFilesPerSubmission) (a comment one, a photo two)")))
-                continue
-            }
-            if source.requiresDigests, let unsigned = submission.files.first(where: { submission.sha256[$0] == nil }) {
-                decisions.append((submission, [:], .reject(reason: "the manifest gives no SHA-256 for \(unsigned): "
-                                                                + "a remote inbox must, so that a file cut short in transit is noticed")))
+            let unseen = seenIDs.insert(submission.id).inserted
+            if let decision = screen(submission, unseen: unseen, ledger: ledger) {
+                decisions.append((submission, [:], decision))
                 continue
             }
             // Rejected before with the same files: reviewed again (the part may exist now, or a
@@ -123,7 +92,7 @@ public struct Syncer: Sendable {
                 decisions.append((submission, [:], .reject(reason: "rejected before, not fetched again: \(reason) (its files were over "
                                                                 + "the quarantine's limit; delete its .reason file in content/.quarantine/ to fetch it again)")))
                 continue
-            case .none: fetched = takedowns[submission.id] ?? fetch(submission, limits: content.config.limits)
+            case .none: fetched = takedowns[submission.id] ?? fetch(submission, limits: limits)
             }
             switch fetched {
             case .failure(let problem):
@@ -131,21 +100,61 @@ public struct Syncer: Sendable {
             case .success(let files):
                 let checked = InboxSubmission(id: submission.id, files: submission.files,
                                               sha256: files.mapValues { SHA256Hex.of($0) })
-                if submission.sha256.isEmpty, ledger.contains(checked) {
-                    decisions.append((checked, files, .alreadyPresent("synced before")))
+                let decision: SyncDecision = if submission.sha256.isEmpty, ledger.contains(checked) {
+                    .alreadyPresent("synced before")
                 } else if withdrawn.contains(submission.id), !submission.isTakedown {
-                    decisions.append((checked, files, .alreadyPresent("withdrawn by a takedown in the same inbox")))
+                    .alreadyPresent("withdrawn by a takedown in the same inbox")
                 } else {
-                    decisions.append((checked, files, review.review(checked, files: files)))
+                    review.review(checked, files: files)
                 }
+                decisions.append((checked, files, decision))
             }
         }
+        return try file(decisions, listed: submissions, dryRun: dryRun, ledger: ledger, limits: limits)
+    }
+
+    /// The site's content as the review needs it: bundles the walk finds unchanged come from
+    /// the content cache.
+    private func load(_ inputs: BuildInputs?) throws -> SiteContent {
+        let walk = inputs?.snapshot ?? InputSnapshot.take(roots: [siteRoot + "/content"], key: ContentDigest(high: 0, low: 0),
+                                                             counters: counters)
+        let memo = walk.map { walk in
+            let parts = InputSnapshot.PartSignatures(walk)
+            return ContentCache.Use(folder: CacheLayout(root: cacheFolder).content, signatures: walk.bundleSignatures().settled,
+                                    parts: { parts($0) })
+        }
+        let (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: CacheLayout(root: cacheFolder).bundles, memo: memo,
+                                                  counters: counters).load()
+        guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
+        return content
+    }
+
+    /// What is decided about a submission before its files are fetched, if anything.
+    private func screen(_ submission: InboxSubmission, unseen: Bool, ledger: SyncLedger) -> SyncDecision? {
+        if !unseen { return .reject(reason: "duplicate: id '\(submission.id)' appears twice in the inbox") }
+        if let problem = submission.problem { return .reject(reason: problem) }
+        if !submission.sha256.isEmpty, ledger.contains(submission) { return .alreadyPresent("synced before") }
+        if let problem = SubmissionReview.nameProblem(submission) { return .reject(reason: problem) }
+        if submission.files.count > Self.maxFilesPerSubmission {
+            return .reject(reason: "it lists \(submission.files.count) files; a submission has at "
+                               + "most \(Self.maxFilesPerSubmission) (a comment one, a photo two)")
+        }
+        if source.requiresDigests, let unsigned = submission.files.first(where: { submission.sha256[$0] == nil }) {
+            return .reject(reason: "the manifest gives no SHA-256 for \(unsigned): "
+                               + "a remote inbox must, so that a file cut short in transit is noticed")
+        }
+        return nil
+    }
+
+    /// Applies each decision (but in a dry run) and reports it.
+    private func file(_ decisions: [(InboxSubmission, [String: Data], SyncDecision)], listed submissions: [InboxSubmission],
+                      dryRun: Bool, ledger: SyncLedger, limits: CommunityLimits) throws -> SyncReport {
+        var actions: [SyncAction] = []
         var filed: [String] = []
         let usage = QuarantineUsage(folder: quarantine, counters: counters)
         for (submission, files, decision) in decisions {
             if !dryRun {
-                filed += try apply(decision, submission: submission, files: files, ledger: ledger, limits: content.config.limits,
-                                   usage: usage)
+                filed += try apply(decision, submission: submission, files: files, ledger: ledger, limits: limits, usage: usage)
             }
             actions.append(Self.action(submission.id, decision))
         }
