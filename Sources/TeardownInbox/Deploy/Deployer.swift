@@ -67,6 +67,40 @@ public struct Deployer: Sendable {
         // Asked before anything is read or planned: wrong keys or a dead endpoint stop here.
         let manifestKey = prefix + DeployManifest.objectName
         let stored = try store.get(manifestKey, session: session)
+        let local = try scanLocal()
+        let remote = try compare(local, stored: stored, store: store, session: session, manifestKey: manifestKey)
+        let unchangedShards = (0..<DeployShards.count).filter { !remote.compared.contains($0) }
+        let plan = DeployPlan.make(local: remote.compared.sorted().flatMap { local.byShard[$0] }, manifest: remote.manifest,
+                                   listing: remote.listing, stored: { try? body(of: $0) },
+                                   unchangedElsewhere: unchangedShards.reduce(0) { $0 + local.byShard[$1].count })
+        onEvent(.planned(plan))
+        guard !options.dryRun else { return Report(plan: plan, uploaded: 0, deleted: 0) }
+        try upload(plan, store: store, onEvent: onEvent)
+        // The manifest is written after whatever deleting there is. A deploy stopped during the
+        // deletions leaves the previous manifest, so the next one compares with that, uploads
+        // the few changed files again and repeats the deletions. Refused deletions stay listed,
+        // so that the next deploy tries them again.
+        let refused = plan.deletions.count > options.maxDeletes
+        var kept: [String: DeployManifest.Entry] = [:]
+        if refused {
+            onEvent(.deletionsRefused(count: plan.deletions.count, limit: options.maxDeletes))
+            for step in plan.deletions {
+                kept[step.path] = remote.manifest?.entries[step.path]
+                    ?? DeployManifest.Entry(sha256: String(repeating: "0", count: 64), size: step.size)
+            }
+        } else if !plan.deletions.isEmpty {
+            try Self.inParallel(plan.deletions, workers: options.concurrency) { step, session throws(StoreFailure) in
+                try store.delete(prefix + step.path, session: session)
+                onEvent(.deleted(step))
+            }
+        }
+        try writeManifest(compared: remote.compared, local: local.byShard, localShards: local.shards, kept: kept,
+                          index: remote.index, key: manifestKey, store: store, session: session)
+        return Report(plan: plan, uploaded: plan.uploads.count, deleted: refused ? 0 : plan.deletions.count)
+    }
+
+    /// The output's files with their digests, by manifest shard, and each shard serialized.
+    private func scanLocal() throws(StoreFailure) -> (byShard: [[LocalOutputs.File]], shards: [(data: Data, digest: String)?]) {
         do {
             try FileManager.default.createDirectory(atPath: (cache as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         } catch {
@@ -76,24 +110,36 @@ public struct Deployer: Sendable {
         let local = try LocalOutputs.scan(output, cache: cache).map { headers.recorded($0) }
         var byShard = Array(repeating: [LocalOutputs.File](), count: DeployShards.count)
         for file in local { byShard[DeployShards.shard(of: file.path)].append(file) }
-        let localShards = ParallelMap.map(byShard) { files -> (data: Data, digest: String)? in
+        let shards = ParallelMap.map(byShard) { files -> (data: Data, digest: String)? in
             guard !files.isEmpty else { return nil }
             let data = DeployShards.serialized(files.map { ($0.path, DeployManifest.Entry(sha256: $0.sha256, size: $0.size)) })
             return (data, DeployShards.digest(of: data))
         }
+        return (byShard, shards)
+    }
 
-        // What the bucket holds, for the shards where it may differ from the output folder.
+    /// What the bucket holds, for the shards where it may differ from the output folder.
+    private struct Remote {
+        var index: DeployShards?
+        var compared: Set<Int>
+        var manifest: DeployManifest?
+        var listing: [String: S3Store.Listed]
+    }
+
+    private func compare(_ local: (byShard: [[LocalOutputs.File]], shards: [(data: Data, digest: String)?]), stored: Data?,
+                         store: S3Store, session: Curl.Session, manifestKey: String) throws(StoreFailure) -> Remote {
+        let prefix = options.location.prefix
         let index = options.verify ? nil : stored.flatMap(DeployShards.parse)
-        var remote: [String: DeployManifest.Entry]?
+        var entries: [String: DeployManifest.Entry]?
         var compared = Set(0..<DeployShards.count)
         if let index {
-            compared = Set((0..<DeployShards.count).filter { index.digests[$0] != localShards[$0]?.digest })
-            remote = try fetchShards(compared.filter { index.digests[$0] != nil }, store: store)
+            compared = Set((0..<DeployShards.count).filter { index.digests[$0] != local.shards[$0]?.digest })
+            entries = try fetchShards(compared.filter { index.digests[$0] != nil }, store: store)
         } else if !options.verify {
-            remote = stored.flatMap(DeployManifest.parse)?.entries
+            entries = stored.flatMap(DeployManifest.parse)?.entries
         }
         var listing: [String: S3Store.Listed] = [:]
-        if remote == nil {
+        if entries == nil {
             // Compared by listing, every shard is: the listing shows the whole bucket.
             compared = Set(0..<DeployShards.count)
             // An object whose name is not a plain path below the prefix is not the site's: a
@@ -104,13 +150,12 @@ public struct Deployer: Sendable {
                 listing[String(object.key.dropFirst(prefix.count))] = object
             }
         }
-        let manifest = remote.map(DeployManifest.init(entries:))
-        let unchangedShards = (0..<DeployShards.count).filter { !compared.contains($0) }
-        let plan = DeployPlan.make(local: compared.sorted().flatMap { byShard[$0] }, manifest: manifest, listing: listing,
-                                   stored: { try? body(of: $0) }, unchangedElsewhere: unchangedShards.reduce(0) { $0 + byShard[$1].count })
-        onEvent(.planned(plan))
-        guard !options.dryRun else { return Report(plan: plan, uploaded: 0, deleted: 0) }
+        return Remote(index: index, compared: compared, manifest: entries.map(DeployManifest.init(entries:)), listing: listing)
+    }
 
+    /// Uploads the plan's files, pages last: a page goes up after the files it points at.
+    private func upload(_ plan: DeployPlan, store: S3Store, onEvent: @escaping @Sendable (Event) -> Void) throws(StoreFailure) {
+        let prefix = options.location.prefix, headers = options.headers
         let split = plan.uploads.firstIndex { ObjectHeaders.isPage($0.path) } ?? plan.uploads.count
         for wave in [plan.uploads[..<split], plan.uploads[split...]] where !wave.isEmpty {
             try Self.inParallel(Array(wave), workers: options.concurrency) { step, session throws(StoreFailure) in
@@ -122,28 +167,6 @@ public struct Deployer: Sendable {
                 onEvent(.uploaded(step))
             }
         }
-
-        // The manifest is written after whatever deleting there is. A deploy stopped during the
-        // deletions leaves the previous manifest, so the next one compares with that, uploads
-        // the few changed files again and repeats the deletions. Refused deletions stay listed,
-        // so that the next deploy tries them again.
-        var kept: [String: DeployManifest.Entry] = [:]
-        let refused = plan.deletions.count > options.maxDeletes
-        if refused {
-            onEvent(.deletionsRefused(count: plan.deletions.count, limit: options.maxDeletes))
-            for step in plan.deletions {
-                kept[step.path] = manifest?.entries[step.path]
-                    ?? DeployManifest.Entry(sha256: String(repeating: "0", count: 64), size: step.size)
-            }
-        } else if !plan.deletions.isEmpty {
-            try Self.inParallel(plan.deletions, workers: options.concurrency) { step, session throws(StoreFailure) in
-                try store.delete(prefix + step.path, session: session)
-                onEvent(.deleted(step))
-            }
-        }
-        try writeManifest(compared: compared, local: byShard, localShards: localShards, kept: kept, index: index,
-                          key: manifestKey, store: store, session: session)
-        return Report(plan: plan, uploaded: plan.uploads.count, deleted: refused ? 0 : plan.deletions.count)
     }
 
     /// The bytes `path` is stored as: the file, compressed when its kind is (`ObjectHeaders`).
