@@ -64,49 +64,65 @@ public struct SitePlan: Sendable {
         for number in 1...Self.pageCount(photoCount, Self.photosPerPage) {
             pages.append((Routes.photos(page: number), .photos(number)))
         }
-        func addManual(_ manual: Manual, at base: URLPath, machine: Int?) {
-            for (index, page) in manual.pages.enumerated() {
-                pages.append((Routes.manualPage(page, in: base), .manual(ManualAddress(machine: machine, output: .page(index)))))
-            }
-            pages.append((Routes.manualContents(manual, in: base), .manual(ManualAddress(machine: machine, output: .contents))))
-            guard !manual.isEmpty else { return }
-            pages.append((Routes.manualPrint(in: base), .manual(ManualAddress(machine: machine, output: .print))))
-            if !manual.inlineNavigation {
-                pages.append((Routes.manualNavigation(in: base), .manual(ManualAddress(machine: machine, output: .navigation))))
-            }
-            for asset in manual.assets {
-                copies.append(Copy(url: Routes.manualAsset(asset, in: base), source: manual.folder.appending(asset).absolutePath))
-            }
-        }
         // The Help button always has a page to open, even before anyone writes the manual.
-        addManual(content.manual, at: Routes.manual, machine: nil)
+        Self.planManual(content.manual, at: Routes.manual, machine: nil, &pages, &copies)
         for (m, machine) in content.machines.enumerated() where !machine.manual.isEmpty {
-            addManual(machine.manual, at: Routes.manual(of: machine), machine: m)
+            Self.planManual(machine.manual, at: Routes.manual(of: machine), machine: m, &pages, &copies)
         }
         pages.append((Routes.search, .search))
         for (number, bucket) in index.names.enumerated() {
             pages.append((Routes.searchNames(bucket.key), .searchNames(number)))
         }
-        pages.append((Routes.partsIndex, .partsIndex))
-        // Lists that grow with the catalog come in pages of `list_page_size` items.
-        let size = content.config.listPageSize
+        pages += Self.indexPages(index, size: content.config.listPageSize)
+        sitemapPages = Self.planSitemaps(content, &pages)
+        self.pages = pages
+        self.copies = copies
+    }
+
+    /// A manual's pages, its contents, print and navigation pages, and its files.
+    private static func planManual(_ manual: Manual, at base: URLPath, machine: Int?, _ pages: inout [(URLPath, Page)],
+                                   _ copies: inout [Copy]) {
+        for (index, page) in manual.pages.enumerated() {
+            pages.append((Routes.manualPage(page, in: base), .manual(ManualAddress(machine: machine, output: .page(index)))))
+        }
+        pages.append((Routes.manualContents(manual, in: base), .manual(ManualAddress(machine: machine, output: .contents))))
+        guard !manual.isEmpty else { return }
+        pages.append((Routes.manualPrint(in: base), .manual(ManualAddress(machine: machine, output: .print))))
+        if !manual.inlineNavigation {
+            pages.append((Routes.manualNavigation(in: base), .manual(ManualAddress(machine: machine, output: .navigation))))
+        }
+        for asset in manual.assets {
+            copies.append(Copy(url: Routes.manualAsset(asset, in: base), source: manual.folder.appending(asset).absolutePath))
+        }
+    }
+
+    /// The parts A-Z, tags and collections, whose lists grow with the catalog and come in pages
+    /// of `list_page_size` items.
+    private static func indexPages(_ index: SiteIndex, size: Int) -> [(URLPath, Page)] {
+        var pages: [(URLPath, Page)] = [(Routes.partsIndex, .partsIndex)]
         for (number, letter) in index.letters.enumerated() {
-            for page in 1...Self.pageCount(letter.parts.count, size) {
+            for page in 1...pageCount(letter.parts.count, size) {
                 pages.append((Routes.parts(letter: letter.key, page: page), .partsLetter(number, page: page)))
             }
         }
         pages.append((Routes.tags, .tags))
         for (number, tag) in index.tags.enumerated() {
             // A tag's machines, then its parts, as one list.
-            for page in 1...Self.pageCount(tag.machines.count + tag.parts.count, size) {
+            for page in 1...pageCount(tag.machines.count + tag.parts.count, size) {
                 pages.append((Routes.tag(tag.slug, page: page), .tag(number, page: page)))
             }
         }
         for (number, collection) in index.collections.enumerated() {
-            for page in 1...Self.pageCount(collection.machines.count, size) {
+            for page in 1...pageCount(collection.machines.count, size) {
                 pages.append((Routes.collection(collection.slug, page: page), .collection(number, page: page)))
             }
         }
+        return pages
+    }
+
+    /// The site's documents and its sitemaps: one group of the pages planned so far that are
+    /// listed, and one a machine.
+    private static func planSitemaps(_ content: SiteContent, _ pages: inout [(URLPath, Page)]) -> SitemapPages {
         var site: [URLPath] = [], machines = Array(repeating: [URLPath](), count: content.machines.count)
         for (url, page) in pages where page.isListedInSitemap {
             if let m = page.machine { machines[m].append(url) } else { site.append(url) }
@@ -121,9 +137,7 @@ public struct SitePlan: Sendable {
                 pages.append((Routes.sitemap(of: content.machines[m], part: number), .sitemapGroup(machine: m, part: number)))
             }
         }
-        self.pages = pages
-        self.copies = copies
-        self.sitemapPages = SitemapPages(site: site, machines: machines)
+        return SitemapPages(site: site, machines: machines)
     }
 
     package static func pageCount(_ items: Int, _ perPage: Int) -> Int { Pagination.pageCount(items, perPage) }
