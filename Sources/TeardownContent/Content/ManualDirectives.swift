@@ -20,19 +20,27 @@ package struct ManualDirectives {
     /// `text` with its directives expanded, and where each of its lines came from.
     package func expand(_ text: String, file: SourceFile, firstLine: Int, diagnostics: inout [Diagnostic]) -> MarkdownSource {
         guard text.contains("{{") else { return MarkdownSource(text: text, file: file, firstLine: firstLine) }
-        var lines: [String] = []
-        var origins: [MarkdownSource.LineOrigin] = []
-        expand(text, file: file, firstLine: firstLine, depth: 0, into: &lines, origins: &origins, diagnostics: &diagnostics)
-        return MarkdownSource(text: lines.joined(separator: "\n"), file: file, firstLine: firstLine, origins: origins)
+        var expanded = Expanded()
+        expand(text, file: file, firstLine: firstLine, depth: 0, into: &expanded, diagnostics: &diagnostics)
+        return MarkdownSource(text: expanded.lines.joined(separator: "\n"), file: file, firstLine: firstLine, origins: expanded.origins)
     }
 
-    private func expand(_ text: String, file: SourceFile, firstLine: Int, depth: Int, into lines: inout [String],
-                        origins: inout [MarkdownSource.LineOrigin], diagnostics: inout [Diagnostic]) {
-        func mark(_ line: Int) {
+    /// The lines written so far, and where each run of them came from.
+    private struct Expanded {
+        var lines: [String] = []
+        var origins: [MarkdownSource.LineOrigin] = []
+
+        mutating func append(_ line: String, from file: SourceFile, at number: Int) {
             // A new run starts wherever the next line does not follow from the last run's.
-            if let last = origins.last, last.file == file, last.fileLine + (lines.count + 1 - last.line) == line { return }
-            origins.append(.init(line: lines.count + 1, file: file, fileLine: line))
+            if origins.last.map({ $0.file != file || $0.fileLine + (lines.count + 1 - $0.line) != number }) ?? true {
+                origins.append(.init(line: lines.count + 1, file: file, fileLine: number))
+            }
+            lines.append(line)
         }
+    }
+
+    private func expand(_ text: String, file: SourceFile, firstLine: Int, depth: Int, into expanded: inout Expanded,
+                        diagnostics: inout [Diagnostic]) {
         // Inside code (a fenced block, or between backticks) an unknown directive is text about
         // templates (Mustache's `{{#tags}}`), not a mistake: it is kept without a warning.
         var fence: Substring?
@@ -44,75 +52,65 @@ package struct ManualDirectives {
             } else if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
                 fence = trimmed.prefix { $0 == trimmed.first }
             }
-            let inFence = fence != nil
             guard line.contains("{{") else {
-                mark(number)
-                lines.append(String(line))
+                expanded.append(String(line), from: file, at: number)
                 continue
             }
-            var output = ""
-            var rest = Substring(line)
-            while let open = rest.range(of: "{{") {
-                let escaped = open.lowerBound > rest.startIndex && rest[rest.index(before: open.lowerBound)] == "\\"
-                guard let close = rest[open.upperBound...].range(of: "}}") else { break }
-                let inner = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-                guard inner.hasPrefix("#") else {
-                    output += rest[..<close.upperBound]
-                    rest = rest[close.upperBound...]
-                    continue
-                }
-                if escaped {
-                    output += rest[..<rest.index(before: open.lowerBound)] + rest[open.lowerBound..<close.upperBound]
-                    rest = rest[close.upperBound...]
-                    continue
-                }
-                let raw = String(rest[open.lowerBound..<close.upperBound])
-                output += rest[..<open.lowerBound]
-                rest = rest[close.upperBound...]
-                let words = inner.dropFirst().split(separator: " ", maxSplits: 1)
-                let name = words.first.map(String.init) ?? ""
-                let argument = words.count > 1 ? words[1].trimmingCharacters(in: .whitespaces) : ""
-                let location = file.location(line: number, column: line.distance(from: line.startIndex, to: open.lowerBound) + 1)
-                guard Self.supported.contains(name) else {
-                    let inCode = inFence || line[..<open.lowerBound].filter { $0 == "`" }.count % 2 == 1
-                    if !inCode { diagnostics.append(.warning(.unsupportedDirective(name), at: location)) }
-                    output += raw
-                    continue
-                }
-                guard depth < Self.maxDepth else {
-                    diagnostics.append(.warning(.directiveFailed(name, reason: "includes nest deeper than \(Self.maxDepth)"),
-                                                at: location))
-                    continue
-                }
-                let target = name == "playground" ? String(argument.split(separator: " ").first ?? "") : argument
-                guard let (included, source) = read(target, from: file, directive: name, at: location, diagnostics: &diagnostics)
-                else { continue }
-                // What came before the directive on its line stays a line of its own (a directive
-                // is almost always alone on its line, where this makes no difference).
-                if !output.isEmpty {
-                    mark(number)
-                    lines.append(output)
-                    output = ""
-                }
-                var body = included
-                if body.hasSuffix("\n") { body.removeLast() }
-                if name == "playground" {
-                    mark(number)
-                    lines.append("```rust")
-                }
-                expand(body, file: source, firstLine: 1, depth: depth + 1, into: &lines, origins: &origins,
-                       diagnostics: &diagnostics)
-                if name == "playground" {
-                    mark(number)
-                    lines.append("```")
-                }
-            }
-            output += rest
-            if !output.isEmpty || !line.contains("{{#") {
-                mark(number)
-                lines.append(output)
-            }
+            expand(line: line, number: number, inFence: fence != nil, file: file, depth: depth, into: &expanded,
+                   diagnostics: &diagnostics)
         }
+    }
+
+    /// One line with directives: what stands between them kept, each directive replaced by what it includes.
+    private func expand(line: Substring, number: Int, inFence: Bool, file: SourceFile, depth: Int, into expanded: inout Expanded,
+                        diagnostics: inout [Diagnostic]) {
+        var output = ""
+        var rest = line
+        while let open = rest.range(of: "{{") {
+            let escaped = open.lowerBound > rest.startIndex && rest[rest.index(before: open.lowerBound)] == "\\"
+            guard let close = rest[open.upperBound...].range(of: "}}") else { break }
+            let inner = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            guard inner.hasPrefix("#"), !escaped else {
+                output += escaped && inner.hasPrefix("#")
+                    ? rest[..<rest.index(before: open.lowerBound)] + rest[open.lowerBound..<close.upperBound]
+                    : rest[..<close.upperBound]
+                rest = rest[close.upperBound...]
+                continue
+            }
+            let raw = String(rest[open.lowerBound..<close.upperBound])
+            output += rest[..<open.lowerBound]
+            rest = rest[close.upperBound...]
+            let words = inner.dropFirst().split(separator: " ", maxSplits: 1)
+            let name = words.first.map(String.init) ?? ""
+            let argument = words.count > 1 ? words[1].trimmingCharacters(in: .whitespaces) : ""
+            let location = file.location(line: number, column: line.distance(from: line.startIndex, to: open.lowerBound) + 1)
+            guard Self.supported.contains(name) else {
+                let inCode = inFence || line[..<open.lowerBound].filter { $0 == "`" }.count % 2 == 1
+                if !inCode { diagnostics.append(.warning(.unsupportedDirective(name), at: location)) }
+                output += raw
+                continue
+            }
+            guard depth < Self.maxDepth else {
+                diagnostics.append(.warning(.directiveFailed(name, reason: "includes nest deeper than \(Self.maxDepth)"), at: location))
+                continue
+            }
+            let target = name == "playground" ? String(argument.split(separator: " ").first ?? "") : argument
+            guard let (included, source) = read(target, from: file, directive: name, at: location, diagnostics: &diagnostics)
+            else { continue }
+            // What came before the directive on its line stays a line of its own (a directive
+            // is almost always alone on its line, where this makes no difference).
+            if !output.isEmpty {
+                expanded.append(output, from: file, at: number)
+                output = ""
+            }
+            var body = included
+            if body.hasSuffix("\n") { body.removeLast() }
+            if name == "playground" { expanded.append("```rust", from: file, at: number) }
+            expand(body, file: source, firstLine: 1, depth: depth + 1, into: &expanded, diagnostics: &diagnostics)
+            if name == "playground" { expanded.append("```", from: file, at: number) }
+        }
+        output += rest
+        if !output.isEmpty || !line.contains("{{#") { expanded.append(output, from: file, at: number) }
     }
 
     /// The part of a file a directive's target names (`path`, `path:5:10`, `path:anchor`), and the file.
