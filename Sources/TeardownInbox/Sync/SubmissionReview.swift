@@ -178,43 +178,14 @@ package struct SubmissionReview: Sendable {
         }
         var reasons: [String] = []
         if let problem = authorProblem(author, at: yaml.location(of: "author")) { reasons.append(problem) }
-        for (key, value, limit) in [("caption", caption, CommunityText.maxCaption), ("credit", credit, CommunityText.maxCredit),
-                                    ("license", license, CommunityText.maxCredit)] {
-            guard let value else { continue }
-            if value.count > limit {
-                reasons.append("\(yaml.location(of: key)): the \(key) is \(value.count) characters long; the limit is \(limit)")
-            } else if let problem = CommunityText.problem(value, what: "the \(key)", maxCharacters: limit, multiline: false) {
-                reasons.append("\(yaml.location(of: key)): \(problem)")
-            }
-        }
+        reasons += Self.photoTextProblems(yaml, caption: caption, credit: credit, license: license)
         if let problem = CommunityText.dateProblem(date) { reasons.append("\(yaml.location(of: "date")): \(problem)") }
         if !reasons.isEmpty { return .reject(reason: reasons.joined(separator: "; ")) }
-        let fileAt = "\(yaml.location(of: "file"))"
         let ext = (imageName as NSString).pathExtension.lowercased()
-        guard imageName.hasPrefix(id + "."), !imageName.contains("/"), Self.imageExtensions.contains(ext) else {
-            return .reject(reason: "\(fileAt): 'file' must name \(id).jpg, .jpeg, .png or .webp in the submission")
-        }
-        guard let image = files[imageName] else {
-            return .reject(reason: "\(fileAt): the photo '\(imageName)' is not in the submission")
-        }
-        let limits = content.config.limits
-        guard image.count <= limits.photoMaxBytes else {
-            return .reject(reason: "\(imageName): \(image.count) bytes is over the limit of \(limits.photoMaxBytes)")
-        }
-        let format: ImageFormat = ext == "png" ? .png : ext == "webp" ? .webp : .jpeg
-        guard ImageFormat.sniff(image) == format, let size = try? ImageHeader.size(of: image, pathExtension: ext),
-              size.width > 0, size.height > 0
-        else {
-            return .reject(reason: "\(imageName): not a \(ext == "png" ? "PNG" : ext == "webp" ? "WebP" : "JPEG") image")
-        }
-        guard size.width * size.height <= limits.photoMaxPixels else {
-            return .reject(reason: "\(imageName): \(size.width)x\(size.height) pixels is over the limit of \(limits.photoMaxPixels)")
-        }
-        // A photo the build could not publish is refused now, while its sender can still be told.
-        do throws(Vips.Failure) {
-            try Vips.check(image, format: format, maxPixels: limits.photoMaxPixels)
-        } catch {
-            return .reject(reason: "\(imageName): the image cannot be decoded: \(error.reason)")
+        let image: Data
+        switch photoFile(imageName, of: id, in: files, at: yaml.location(of: "file")) {
+        case .success(let data): image = data
+        case .failure(let problem): return .reject(reason: problem.reason)
         }
         let stem = Self.contentName(image)
         var fields = YAMLFields()
@@ -230,6 +201,55 @@ package struct SubmissionReview: Sendable {
         // The sidecar is written first: a photo is never published without its credit.
         return settle(id, files: [("\(target)/photos/\(stem).yaml", Data(sidecar.utf8)), (imagePath, image)],
                       summary: "photo by \(author) of \(partSlug.map { "\(machineSlug)/\($0)" } ?? machineSlug) -> \(imagePath)")
+    }
+
+    /// A photo's caption, credit and license: each one line of plain text within its limit.
+    private static func photoTextProblems(_ yaml: YAMLMap, caption: String?, credit: String?, license: String?) -> [String] {
+        var reasons: [String] = []
+        for (key, value, limit) in [("caption", caption, CommunityText.maxCaption), ("credit", credit, CommunityText.maxCredit),
+                                    ("license", license, CommunityText.maxCredit)] {
+            guard let value else { continue }
+            if value.count > limit {
+                reasons.append("\(yaml.location(of: key)): the \(key) is \(value.count) characters long; the limit is \(limit)")
+            } else if let problem = CommunityText.problem(value, what: "the \(key)", maxCharacters: limit, multiline: false) {
+                reasons.append("\(yaml.location(of: key)): \(problem)")
+            }
+        }
+        return reasons
+    }
+
+    /// The photo a submission's details name, when it is in the submission, is an image of the
+    /// kind its name says, within the limits, and decodes: a photo the build could not publish is
+    /// refused now, while its sender can still be told.
+    private func photoFile(_ imageName: String, of id: String, in files: [String: Data], at fileAt: SourceLocation)
+        -> Result<Data, TargetProblem> {
+        let ext = (imageName as NSString).pathExtension.lowercased()
+        guard imageName.hasPrefix(id + "."), !imageName.contains("/"), Self.imageExtensions.contains(ext) else {
+            return .failure(TargetProblem(reason: "\(fileAt): 'file' must name \(id).jpg, .jpeg, .png or .webp in the submission"))
+        }
+        guard let image = files[imageName] else {
+            return .failure(TargetProblem(reason: "\(fileAt): the photo '\(imageName)' is not in the submission"))
+        }
+        let limits = content.config.limits
+        guard image.count <= limits.photoMaxBytes else {
+            return .failure(TargetProblem(reason: "\(imageName): \(image.count) bytes is over the limit of \(limits.photoMaxBytes)"))
+        }
+        let format: ImageFormat = ext == "png" ? .png : ext == "webp" ? .webp : .jpeg
+        guard ImageFormat.sniff(image) == format, let size = try? ImageHeader.size(of: image, pathExtension: ext),
+              size.width > 0, size.height > 0
+        else {
+            return .failure(TargetProblem(reason: "\(imageName): not a \(ext == "png" ? "PNG" : ext == "webp" ? "WebP" : "JPEG") image"))
+        }
+        guard size.width * size.height <= limits.photoMaxPixels else {
+            return .failure(TargetProblem(
+                reason: "\(imageName): \(size.width)x\(size.height) pixels is over the limit of \(limits.photoMaxPixels)"))
+        }
+        do throws(Vips.Failure) {
+            try Vips.check(image, format: format, maxPixels: limits.photoMaxPixels)
+        } catch {
+            return .failure(TargetProblem(reason: "\(imageName): the image cannot be decoded: \(error.reason)"))
+        }
+        return .success(image)
     }
 
     private func takedown(_ id: String, data: Data, name: String) -> SyncDecision {
