@@ -108,30 +108,14 @@ public final class IntakeDesk: Sendable {
         }
         if let problem = Self.targetProblem(machine: form.machine, part: form.part) { return refuse(problem) }
         let staged = upload.path(of: Self.imageUploadName(upload))
-        guard let size = FileSystem.size(of: staged), size > 0,
-              let image = try? Data(contentsOf: URL(fileURLWithPath: staged), options: .alwaysMapped)
-        else { return refuse("no photo was sent") }
-        guard size <= limits.photoMaxBytes else {
-            return refuse("the photo is \(size) bytes; the limit is \(limits.photoMaxBytes)")
-        }
-        guard let format = ImageFormat.sniff(image), [.jpeg, .png, .webp].contains(format) else {
-            return refuse("the photo must be a JPEG, PNG or WebP image")
+        let image: Data, format: ImageFormat
+        switch Self.stagedPhoto(staged, maxBytes: limits.photoMaxBytes) {
+        case .success(let photo): (image, format) = photo
+        case .failure(let problem): return refuse(problem.reason)
         }
         let imageName = upload.id + "." + format.fileExtension
-        let author = form.author.trimmingCharacters(in: .whitespacesAndNewlines)
-        var fields = YAMLFields()
-        fields.add("machine", form.machine)
-        fields.add("part", form.part)
-        fields.add("author", author)
-        fields.add("date", ISODate.rfc3339(now))
-        if let caption = form.caption?.trimmingCharacters(in: .whitespacesAndNewlines), !caption.isEmpty {
-            fields.add("caption", caption)
-        }
-        fields.add("location", form.shareLocation)
-        fields.add("file", imageName)
-        let details = fields.text
         let detailsName = upload.id + ".photo.yaml"
-        let yaml = Data(details.utf8)
+        let yaml = Self.photoDetails(form, imageName: imageName, now: now)
         let submission = InboxSubmission(id: upload.id, files: [detailsName, imageName], sha256: [:])
         let shared = form.shareLocation, uploadName = Self.imageUploadName(upload)
         // Everything that holds a copy of the image or decodes it happens a few uploads at a time.
@@ -176,6 +160,35 @@ public final class IntakeDesk: Sendable {
     }
 
     public static let unstored = "the submission could not be stored; please try again later"
+
+    private struct PhotoProblem: Error { let reason: String }
+
+    /// The uploaded photo, when one was sent, within the size limit, of a kind a catalog publishes.
+    private static func stagedPhoto(_ staged: String, maxBytes: Int) -> Result<(Data, ImageFormat), PhotoProblem> {
+        guard let size = FileSystem.size(of: staged), size > 0,
+              let image = try? Data(contentsOf: URL(fileURLWithPath: staged), options: .alwaysMapped)
+        else { return .failure(PhotoProblem(reason: "no photo was sent")) }
+        guard size <= maxBytes else { return .failure(PhotoProblem(reason: "the photo is \(size) bytes; the limit is \(maxBytes)")) }
+        guard let format = ImageFormat.sniff(image), [.jpeg, .png, .webp].contains(format) else {
+            return .failure(PhotoProblem(reason: "the photo must be a JPEG, PNG or WebP image"))
+        }
+        return .success((image, format))
+    }
+
+    /// The photo's `<id>.photo.yaml`, as sync reads it.
+    private static func photoDetails(_ form: PhotoForm, imageName: String, now: Date) -> Data {
+        var fields = YAMLFields()
+        fields.add("machine", form.machine)
+        fields.add("part", form.part)
+        fields.add("author", form.author.trimmingCharacters(in: .whitespacesAndNewlines))
+        fields.add("date", ISODate.rfc3339(now))
+        if let caption = form.caption?.trimmingCharacters(in: .whitespacesAndNewlines), !caption.isEmpty {
+            fields.add("caption", caption)
+        }
+        fields.add("location", form.shareLocation)
+        fields.add("file", imageName)
+        return Data(fields.text.utf8)
+    }
 
     /// Drops an upload that will not be submitted.
     public func discard(_ upload: IntakeUpload) { try? FileSystem.removeTree(upload.folder) }
