@@ -53,20 +53,14 @@ public struct ContentLoader: Sendable {
         return (SiteContent(root: siteRoot, config: config, machines: machines, manual: manual), diagnostics)
     }
 
+    /// What loading one entry of machines/ gave: the machine, the key of the archive it was
+    /// unpacked from, its diagnostics, and why the content cache could not give it.
+    private typealias Loaded = (machine: Machine?, archive: String?, diagnostics: [Diagnostic], notice: ContentCache.Notice?)
+
     private func loadMachines(_ folder: SourceFile, config: SiteConfig, notices: inout [ContentCache.Notice],
                               diagnostics: inout [Diagnostic]) -> [Machine] {
         let loader = MachineLoader(community: CommunityLoader(limits: config.limits), counters: counters)
-        var cache: ContentCache?
-        if let memo {
-            // Loading a bundle reads site.yaml's limits; a moved site names other files.
-            var key = Fingerprint()
-            key.add(TeardownVersion.build)
-            key.add(siteRoot)
-            key.add(config.source)
-            let (opened, notice) = ContentCache.open(memo.folder, key: key.digest, counters: counters)
-            cache = opened
-            if let notice { notices.append(notice) }
-        }
+        let cache = openCache(config, notices: &notices)
         let entries = TextFile.list(folder, diagnostics: &diagnostics)
         let names = entries.map(\.name)
         let folders = Set(entries.filter(\.isDirectory).map(\.name))
@@ -75,52 +69,76 @@ public struct ContentLoader: Sendable {
         }
         TextFile.reportCaseTwins(bundles, in: folder, diagnostics: &diagnostics)
         // Bundles are independent, so they load in parallel; results keep folder order.
-        let results = ParallelMap.map(names) { name -> (Machine?, String?, [Diagnostic], ContentCache.Notice?) in
-            var local: [Diagnostic] = []
+        let results = ParallelMap.map(names) { name -> Loaded in
             let entry = folder.appending(name)
-            if folders.contains(name) {
-                guard let cache, let memo else { return (loader.load(entry, diagnostics: &local), nil, local, nil) }
-                // A bundle without a settled signature (a comment just filed) is read, but not kept.
-                let signature = memo.signatures[name]
-                var notice: ContentCache.Notice?
-                if let signature {
-                    let (found, problem) = cache.lookup(name, folder: entry.absolutePath, signature: signature) {
-                        var ignored: [Diagnostic] = []
-                        return loader.load(entry, diagnostics: &ignored)
-                    }
-                    if let (machine, diagnostics) = found { return (machine, nil, diagnostics, nil) }
-                    notice = problem
-                }
-                let parts = memo.parts(name)
-                let machine = loader.load(entry, stored: cache.storedParts(name, folder: entry.absolutePath, current: parts),
-                                          diagnostics: &local)
-                if let signature, let machine, !local.hasErrors {
-                    cache.store(name, signature: signature, parts: parts, machine: machine, diagnostics: local)
-                }
-                return (machine, nil, local, notice)
-            }
-            guard entry.pathExtension == "zip", FileSystem.isRegularFile(entry.absolutePath) else {
-                local.append(.warning(.invalidValue(key: "machines",
-                                                    reason: "'\(name)' is neither a bundle folder nor a .zip of one and is ignored"),
-                                      at: entry.location()))
-                return (nil, nil, local, nil)
-            }
-            guard !folders.contains(entry.stem) else {
-                local.append(.error(.bundleTwice(entry.stem), at: entry.location()))
-                return (nil, nil, local, nil)
-            }
-            guard TextFile.isValidName(entry.stem) else {
-                local.append(.error(.invalidName(entry.stem), at: entry.location()))
-                return (nil, nil, local, nil)
-            }
-            let archive = BundleArchive(file: entry, cache: archiveCache, maxBytes: config.limits.bundleMaxBytes)
-            guard let (unpacked, key) = archive.unpack(diagnostics: &local) else { return (nil, nil, local, nil) }
-            return (loader.load(unpacked, diagnostics: &local), key, local, nil)
+            if folders.contains(name) { return loadFolder(entry, named: name, loader: loader, cache: cache) }
+            return loadArchive(entry, named: name, folders: folders, loader: loader, maxBytes: config.limits.bundleMaxBytes)
         }
-        diagnostics += results.flatMap(\.2)
-        notices += results.compactMap(\.3)
+        diagnostics += results.flatMap(\.diagnostics)
+        notices += results.compactMap(\.notice)
         cache?.prune(keeping: folders)
-        BundleArchive.prune(archiveCache, keeping: Set(results.compactMap(\.1)))
-        return results.compactMap(\.0)
+        BundleArchive.prune(archiveCache, keeping: Set(results.compactMap(\.archive)))
+        return results.compactMap(\.machine)
+    }
+
+    /// The content cache, for the key this site's loads have: loading a bundle reads site.yaml's
+    /// limits, and a moved site names other files.
+    private func openCache(_ config: SiteConfig, notices: inout [ContentCache.Notice]) -> ContentCache? {
+        guard let memo else { return nil }
+        var key = Fingerprint()
+        key.add(TeardownVersion.build)
+        key.add(siteRoot)
+        key.add(config.source)
+        let (opened, notice) = ContentCache.open(memo.folder, key: key.digest, counters: counters)
+        if let notice { notices.append(notice) }
+        return opened
+    }
+
+    /// A bundle folder: from the content cache when its signature vouches for the entry, else
+    /// read (the parts whose folders are unchanged taken as stored) and kept for the next load.
+    private func loadFolder(_ entry: SourceFile, named name: String, loader: MachineLoader, cache: ContentCache?) -> Loaded {
+        var local: [Diagnostic] = []
+        guard let cache, let memo else { return (loader.load(entry, diagnostics: &local), nil, local, nil) }
+        // A bundle without a settled signature (a comment just filed) is read, but not kept.
+        let signature = memo.signatures[name]
+        var notice: ContentCache.Notice?
+        if let signature {
+            let (found, problem) = cache.lookup(name, folder: entry.absolutePath, signature: signature) {
+                var ignored: [Diagnostic] = []
+                return loader.load(entry, diagnostics: &ignored)
+            }
+            if let (machine, diagnostics) = found { return (machine, nil, diagnostics, nil) }
+            notice = problem
+        }
+        let parts = memo.parts(name)
+        let machine = loader.load(entry, stored: cache.storedParts(name, folder: entry.absolutePath, current: parts),
+                                  diagnostics: &local)
+        if let signature, let machine, !local.hasErrors {
+            cache.store(name, signature: signature, parts: parts, machine: machine, diagnostics: local)
+        }
+        return (machine, nil, local, notice)
+    }
+
+    /// A `.zip` of a bundle, unpacked into the archive cache and loaded from there.
+    private func loadArchive(_ entry: SourceFile, named name: String, folders: Set<String>, loader: MachineLoader,
+                             maxBytes: Int) -> Loaded {
+        var local: [Diagnostic] = []
+        guard entry.pathExtension == "zip", FileSystem.isRegularFile(entry.absolutePath) else {
+            local.append(.warning(.invalidValue(key: "machines",
+                                                reason: "'\(name)' is neither a bundle folder nor a .zip of one and is ignored"),
+                                  at: entry.location()))
+            return (nil, nil, local, nil)
+        }
+        guard !folders.contains(entry.stem) else {
+            local.append(.error(.bundleTwice(entry.stem), at: entry.location()))
+            return (nil, nil, local, nil)
+        }
+        guard TextFile.isValidName(entry.stem) else {
+            local.append(.error(.invalidName(entry.stem), at: entry.location()))
+            return (nil, nil, local, nil)
+        }
+        let archive = BundleArchive(file: entry, cache: archiveCache, maxBytes: maxBytes)
+        guard let (unpacked, key) = archive.unpack(diagnostics: &local) else { return (nil, nil, local, nil) }
+        return (loader.load(unpacked, diagnostics: &local), key, local, nil)
     }
 }
