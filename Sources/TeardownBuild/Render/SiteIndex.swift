@@ -73,26 +73,14 @@ package struct SiteIndex: Sendable {
     private init(_ content: ContentView, reads: ReadSet) {
         let machines = content.machines
         var drawers: [String: [PartAddress]] = [:]
-        var tagged: [String: (names: [String], machines: [Int], parts: [PartAddress])] = [:]
-        // A catalog has a few tags on thousands of parts: each name is made a slug once.
-        var slugs: [String: String] = [:]
-        func slug(_ name: String) -> String {
-            if let known = slugs[name] { return known }
-            let made = Self.slug(ofTag: name)
-            slugs[name] = made
-            return made
-        }
+        var tagged = TagFiler()
         for (m, machine) in machines.enumerated() {
-            for name in Set(machine.tags).sorted() {
-                let slug = slug(name)
-                tagged[slug, default: ([], [], [])].machines.append(m)
-                if !tagged[slug]!.names.contains(name) { tagged[slug]!.names.append(name) }
-            }
+            for name in Set(machine.tags).sorted() { tagged.file(machine: m, named: name) }
         }
         // Every part is sorted by name once, and filed in that order: each drawer and tag is then
         // in order without a sort of its own (sorting each, by three strings a comparison, was
-        // most of the index's time at 10,000 parts). Names are folded once, and read through the
-        // views once, not per comparison.
+        // most of the index's time). Names are folded once, and read through the views once, not
+        // per comparison.
         var keys: [(String, String, String)] = [], addresses: [PartAddress] = [], drawerOf: [String] = [], tagsOf: [[String]] = []
         for (m, machine) in machines.enumerated() {
             let name = machine.name
@@ -104,46 +92,75 @@ package struct SiteIndex: Sendable {
                 tagsOf.append(part.tags)
             }
         }
-        var words: [String: (count: Int, items: [Item])] = [:]
-        func file(_ item: Item, named folded: String) {
-            for word in Set(Self.words(of: folded)) {
-                words[word, default: (0, [])].count += 1
-                if words[word]!.items.count < Self.namesPerWord { words[word]!.items.append(item) }
-            }
-        }
+        var words = WordFiler()
         let machineKeys = machines.map { Self.sortKey($0.name) }
         for m in machineKeys.indices.sorted(by: { machineKeys[$0] < machineKeys[$1] }) {
-            file(.machine(m), named: machineKeys[m])
+            words.file(.machine(m), named: machineKeys[m])
         }
         for index in keys.indices.sorted(by: { keys[$0] < keys[$1] }) {
-            file(.part(addresses[index]), named: keys[index].0)
+            words.file(.part(addresses[index]), named: keys[index].0)
             drawers[drawerOf[index], default: []].append(addresses[index])
             let tags = tagsOf[index]
-            for name in tags.count < 2 ? tags : Set(tags).sorted() {
-                let slug = slug(name)
-                tagged[slug, default: ([], [], [])].parts.append(addresses[index])
-                if !tagged[slug]!.names.contains(name) { tagged[slug]!.names.append(name) }
-            }
+            for name in tags.count < 2 ? tags : Set(tags).sorted() { tagged.file(part: addresses[index], named: name) }
         }
         letters = (Self.alphabet + ["other"]).compactMap { key in
             guard let parts = drawers[key] else { return nil }
             return Letter(key: key, label: key == "other" ? "#" : key.uppercased(), parts: parts)
         }
-        var buckets: [String: [(word: String, count: Int, items: [Item])]] = [:]
-        for word in words.keys.sorted() {
-            buckets[String(word.prefix(2)), default: []].append((word, words[word]!.count, words[word]!.items))
-        }
-        names = buckets.keys.sorted().map { NameBucket(key: $0, words: buckets[$0]!) }
-        tags = tagged.keys.sorted().map { slug in
-            let entry = tagged[slug]!
-            return Tag(slug: slug, names: entry.names.sorted(), machines: entry.machines, parts: entry.parts)
-        }
+        names = words.buckets()
+        tags = tagged.tags()
         let bySlug = Dictionary(machines.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
         collections = content.config.collections.map { collection in
             Collection(slug: collection.slug, title: collection.title, description: collection.description,
                        machines: collection.machines.compactMap { bySlug[$0] })
         }
         self.reads = reads.units
+    }
+
+    /// Tags by slug as machines and parts are filed under them. A catalog has a few tags on
+    /// thousands of parts: each name is made a slug once.
+    private struct TagFiler {
+        private var slugs: [String: String] = [:]
+        private var tagged: [String: (names: [String], machines: [Int], parts: [PartAddress])] = [:]
+
+        private mutating func entry(_ name: String) -> String {
+            let slug = slugs[name] ?? SiteIndex.slug(ofTag: name)
+            slugs[name] = slug
+            if tagged[slug] == nil { tagged[slug] = ([], [], []) }
+            if !tagged[slug]!.names.contains(name) { tagged[slug]!.names.append(name) }
+            return slug
+        }
+
+        mutating func file(machine: Int, named name: String) { tagged[entry(name)]!.machines.append(machine) }
+        mutating func file(part: PartAddress, named name: String) { tagged[entry(name)]!.parts.append(part) }
+
+        func tags() -> [Tag] {
+            tagged.keys.sorted().map { slug in
+                let entry = tagged[slug]!
+                return Tag(slug: slug, names: entry.names.sorted(), machines: entry.machines, parts: entry.parts)
+            }
+        }
+    }
+
+    /// The names' words, each with the first `namesPerWord` machines and parts filed under it.
+    private struct WordFiler {
+        private var words: [String: (count: Int, items: [Item])] = [:]
+
+        mutating func file(_ item: Item, named folded: String) {
+            for word in Set(SiteIndex.words(of: folded)) {
+                words[word, default: (0, [])].count += 1
+                if words[word]!.items.count < SiteIndex.namesPerWord { words[word]!.items.append(item) }
+            }
+        }
+
+        /// The words by their first two letters, as the search page asks for them.
+        func buckets() -> [NameBucket] {
+            var buckets: [String: [(word: String, count: Int, items: [Item])]] = [:]
+            for word in words.keys.sorted() {
+                buckets[String(word.prefix(2)), default: []].append((word, words[word]!.count, words[word]!.items))
+            }
+            return buckets.keys.sorted().map { NameBucket(key: $0, words: buckets[$0]!) }
+        }
     }
 
     /// How a name is filed: without case or accents, so "écrou" sits with the E's.
