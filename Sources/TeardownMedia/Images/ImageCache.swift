@@ -246,8 +246,30 @@ package final class ImageCache: @unchecked Sendable {
     package func finish() {
         lock.lock()
         defer { lock.unlock() }
+        var (changes, dropped) = rowChanges()
+        changes.sources = sourcesNow
+        removeUnused(dropped)
+        // The index vouches for the entries only while the folder is as this build found it:
+        // a folder this build changed is listed by the next one, which vouches from then on.
+        let now = FileSystem.status(entries)
+        if !foldersChanged, vouched || listing != nil, let now, let before = reference.status, now.signature == before.signature {
+            changes.entriesStamp = Self.stamp(now, taken: reference.taken)
+        }
+        let stampChanged = changes.entriesStamp != index?.entriesStamp()
+        guard !changes.bundles.isEmpty || !changes.goneBundles.isEmpty || !changes.sources.isEmpty
+            || !changes.goneSources.isEmpty || stampChanged else { return }
+        // Losing the index costs only time: a folder that cannot be made leaves it unwritten.
+        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        index?.write(changes, counters: counters)
+        if index?.isNew == true {
+            for file in ["outcomes.bin", "outcomes", "sources", "bundles.bin"] { try? FileSystem.unlinkIfPresent(root + "/" + file) }
+        }
+    }
+
+    /// The rows made again and those gone, and the keys with files that rows rewritten or
+    /// removed held and no longer hold themselves.
+    private func rowChanges() -> (ImageIndex.Changes, dropped: Set<String>) {
         var changes = ImageIndex.Changes()
-        // Keys with files that rows rewritten or removed held and no longer hold themselves.
         var dropped = Set<String>()
         func keys(_ images: BundleImages?) -> [String] {
             ((images?.images ?? []) + (images?.cover.map { [$0] } ?? [])).compactMap { $0.outcome?.hasFiles == true ? $0.key : nil }
@@ -265,53 +287,33 @@ package final class ImageCache: @unchecked Sendable {
             dropped.formUnion(keys(row.images))
             changes.goneSources += (row.images?.images ?? []).map(\.path)
         }
-        changes.sources = sourcesNow
-        // The keys every bundle uses now, worked out only when a row changed its keys.
-        let keysNow: () -> Set<String> = {
-            var keys = Set<String>()
-            for (name, row) in self.rows {
-                guard let images = row.images ?? self.stored[name]?.images else { continue }
-                for image in images.images + (images.cover.map { [$0] } ?? []) { if let key = image.key { keys.insert(key) } }
-            }
-            return keys
-        }
-        var used: Set<String>?
-        if !dropped.isEmpty || listing != nil {
-            let keys = keysNow()
-            used = keys
-            for key in dropped where !keys.contains(key) {
-                try? FileSystem.removeTree(entries + "/" + key)
-                foldersChanged = true
-            }
-        }
-        // A listing was taken: entries of no bundle (from a build killed after making them) go too.
-        if let listing, let used {
-            for name in listing where !used.contains(name) {
-                // Hidden folders are other builds' entries in the making, unless their process is gone.
-                if name.hasPrefix("."), let pid = pid_t(name.split(separator: "-").dropFirst().first ?? ""),
-                   kill(pid, 0) == 0 || Glibc.errno != ESRCH {
-                    continue
-                }
-                try? FileSystem.removeTree(entries + "/" + name)
-                foldersChanged = true
-            }
-        }
-        // The index vouches for the entries only while the folder is as this build found it:
-        // a folder this build changed is listed by the next one, which vouches from then on.
-        let now = FileSystem.status(entries)
-        if !foldersChanged, vouched || listing != nil, let now, let before = reference.status, now.signature == before.signature {
-            changes.entriesStamp = Self.stamp(now, taken: reference.taken)
-        }
-        let stampChanged = changes.entriesStamp != index?.entriesStamp()
-        guard !changes.bundles.isEmpty || !changes.goneBundles.isEmpty || !changes.sources.isEmpty
-            || !changes.goneSources.isEmpty || stampChanged else { return }
-        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        index?.write(changes, counters: counters)
-        if index?.isNew == true {
-            for file in ["outcomes.bin", "outcomes", "sources", "bundles.bin"] { try? FileSystem.unlinkIfPresent(root + "/" + file) }
-        }
+        return (changes, dropped)
     }
 
+    /// Removes the dropped keys' entries that no bundle uses now, and, when the folder was
+    /// listed, entries of no bundle (from a build killed after making them). The keys in use are
+    /// worked out only then. A removal that fails leaves an entry for a later build to remove.
+    private func removeUnused(_ dropped: Set<String>) {
+        guard !dropped.isEmpty || listing != nil else { return }
+        var used = Set<String>()
+        for (name, row) in rows {
+            guard let images = row.images ?? stored[name]?.images else { continue }
+            for image in images.images + (images.cover.map { [$0] } ?? []) { if let key = image.key { used.insert(key) } }
+        }
+        for key in dropped where !used.contains(key) {
+            try? FileSystem.removeTree(entries + "/" + key)
+            foldersChanged = true
+        }
+        for name in listing ?? [] where !used.contains(name) {
+            // Hidden folders are other builds' entries in the making, unless their process is gone.
+            if name.hasPrefix("."), let pid = pid_t(name.split(separator: "-").dropFirst().first ?? ""),
+               kill(pid, 0) == 0 || Glibc.errno != ESRCH {
+                continue
+            }
+            try? FileSystem.removeTree(entries + "/" + name)
+            foldersChanged = true
+        }
+    }
 }
 
 extension ImageCache.Outcome {
