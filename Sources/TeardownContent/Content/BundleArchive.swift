@@ -27,18 +27,7 @@ package struct BundleArchive {
     /// Nil, with an error naming the archive and the entry, when the archive cannot be trusted.
     package func unpack(diagnostics: inout [Diagnostic]) -> (folder: SourceFile, key: String)? {
         let slug = file.stem
-        let key: String
-        do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: file.absolutePath), options: .mappedIfSafe)
-            var fingerprint = Fingerprint()
-            fingerprint.add(Self.version)
-            fingerprint.add(SHA256Hex.of(data))
-            fingerprint.add(maxBytes)
-            key = fingerprint.digest.description
-        } catch {
-            diagnostics.append(.error(.unreadableArchive(reason: error.localizedDescription), at: file.location()))
-            return nil
-        }
+        guard let key = key(diagnostics: &diagnostics) else { return nil }
         let folder = SourceFile(absolutePath: cache + "/" + key + "/" + slug, displayPath: file.displayPath)
         // Only a completely unpacked archive is ever renamed into place.
         if FileSystem.isDirectory(folder.absolutePath) { return (folder, key) }
@@ -60,9 +49,35 @@ package struct BundleArchive {
                                       at: file.location()))
             return nil
         }
+        guard extractAll(entries, archive: archive, into: temporary + "/" + slug, diagnostics: &diagnostics) else { return nil }
+        if rename(temporary, cache + "/" + key) != 0, !FileSystem.isDirectory(folder.absolutePath) {
+            diagnostics.append(.error(.unreadableArchive(reason: "cannot unpack into \(cache)"), at: file.location()))
+            return nil
+        }
+        return (folder, key)
+    }
+
+    /// The archive's cache key: its bytes, the unpacking's version and the size limit.
+    private func key(diagnostics: inout [Diagnostic]) -> String? {
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: file.absolutePath), options: .mappedIfSafe)
+            var fingerprint = Fingerprint()
+            fingerprint.add(Self.version)
+            fingerprint.add(SHA256Hex.of(data))
+            fingerprint.add(maxBytes)
+            return fingerprint.digest.description
+        } catch {
+            diagnostics.append(.error(.unreadableArchive(reason: error.localizedDescription), at: file.location()))
+            return nil
+        }
+    }
+
+    /// Extracts the checked entries below `root`; false, with an error naming the entry, when one cannot be.
+    private func extractAll(_ entries: [(Entry, String)], archive: Archive, into root: String,
+                            diagnostics: inout [Diagnostic]) -> Bool {
         var written = 0
         for (entry, relative) in entries {
-            let target = temporary + "/" + slug + (relative.isEmpty ? "" : "/" + relative)
+            let target = root + (relative.isEmpty ? "" : "/" + relative)
             do {
                 if entry.type == .directory {
                     try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
@@ -73,18 +88,14 @@ package struct BundleArchive {
                 try extract(entry, archive: archive, to: target, written: &written)
             } catch let failure as EntryFailure {
                 diagnostics.append(.error(.unsafeArchiveEntry(entry.path, reason: failure.reason), at: file.location()))
-                return nil
+                return false
             } catch {
                 diagnostics.append(.error(.unsafeArchiveEntry(entry.path, reason: "cannot be unpacked: \(Self.describe(error))"),
                                           at: file.location()))
-                return nil
+                return false
             }
         }
-        if rename(temporary, cache + "/" + key) != 0, !FileSystem.isDirectory(folder.absolutePath) {
-            diagnostics.append(.error(.unreadableArchive(reason: "cannot unpack into \(cache)"), at: file.location()))
-            return nil
-        }
-        return (folder, key)
+        return true
     }
 
     private struct EntryFailure: Error { package let reason: String }
