@@ -137,24 +137,7 @@ private struct MachineUnits: Sendable {
     package init(_ machine: Machine, manual book: RenderedManual?, images: ProcessedImages, download: MachineDownload?,
          sitemap listed: [URLPath]) {
         let prefix = "m/" + machine.slug + "/"
-        var head = Fingerprint()
-        head.add(machine.slug)
-        head.add(machine.folder.displayPath)
-        head.add(machine.source)
-        var counts = Fingerprint()
-        counts.add(machine.head.commentCount)
-        counts.add(machine.head.photos.count)
-        for part in machine.outlines {
-            head.add(part.slug)
-            head.add(part.source)
-            // A layer's size and mask are read from the image, so the image is part of the head:
-            // its processed key names its bytes.
-            head.add(images.layers[part.layer.image.absolutePath]?.key)
-            // Whether the layer is published as an optimized copy changes its URL.
-            head.add(images.isOptimized(part.layer))
-            counts.add(part.commentCount)
-            counts.add(part.photos.count)
-        }
+        let (head, counts) = Self.headAndCounts(machine, images)
         var cover = Fingerprint()
         cover.add(images.cover(of: machine)?.key)
         var downloaded = Fingerprint()
@@ -169,16 +152,7 @@ private struct MachineUnits: Sendable {
             return ([partPrefix + "text", partPrefix + "photos", partPrefix + "description"],
                     [part.textDigest, Self.photos(part.photos, images), part.descriptionDigest])
         }
-        // What feeds show: the newest comments (each one's place gives its discussion page) and the photos.
-        var feed = Fingerprint()
-        for recent in machine.head.recent.all {
-            feed.add(recent.part ?? -1)
-            feed.add(recent.position)
-            feed.add(recent.comment.id)
-            feed.add(recent.comment.author)
-            feed.add(recent.comment.date.text)
-            feed.add(recent.comment.body.text)
-        }
+        var feed = Self.recentComments(machine)
         var gallery = Fingerprint()
         gallery.add(photos)
         for part in parts { gallery.add(part.digests[1]) }
@@ -197,6 +171,43 @@ private struct MachineUnits: Sendable {
         }
         all.merge(manual.all) { first, _ in first }
         self.all = all
+    }
+
+    /// The machine's head (its parts, their sources and layers) and its counts.
+    private static func headAndCounts(_ machine: Machine, _ images: ProcessedImages) -> (head: Fingerprint, counts: Fingerprint) {
+        var head = Fingerprint()
+        head.add(machine.slug)
+        head.add(machine.folder.displayPath)
+        head.add(machine.source)
+        var counts = Fingerprint()
+        counts.add(machine.head.commentCount)
+        counts.add(machine.head.photos.count)
+        for part in machine.outlines {
+            head.add(part.slug)
+            head.add(part.source)
+            // A layer's size and mask are read from the image, so the image is part of the head:
+            // its processed key names its bytes.
+            head.add(images.layers[part.layer.image.absolutePath]?.key)
+            // Whether the layer is published as an optimized copy changes its URL.
+            head.add(images.isOptimized(part.layer))
+            counts.add(part.commentCount)
+            counts.add(part.photos.count)
+        }
+        return (head, counts)
+    }
+
+    /// What feeds show of the newest comments: each one's place gives its discussion page.
+    private static func recentComments(_ machine: Machine) -> Fingerprint {
+        var feed = Fingerprint()
+        for recent in machine.head.recent.all {
+            feed.add(recent.part ?? -1)
+            feed.add(recent.position)
+            feed.add(recent.comment.id)
+            feed.add(recent.comment.author)
+            feed.add(recent.comment.date.text)
+            feed.add(recent.comment.body.text)
+        }
+        return feed
     }
 
     private static func photos(_ photos: [Photo], _ images: ProcessedImages) -> ContentDigest {
