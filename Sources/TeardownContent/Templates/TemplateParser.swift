@@ -58,24 +58,13 @@ package struct TemplateParser {
     }
 
     private mutating func tag(at tagStart: Int) throws(TemplateSyntaxError) {
-        var cursor = tagStart + open.count
-        var sigil: UInt8 = 0
-        if cursor < bytes.count, Self.sigils.contains(bytes[cursor]) {
-            sigil = bytes[cursor]
-            cursor += 1
-        }
-        let terminator = sigil == UInt8(ascii: "{") ? [UInt8(ascii: "}")] + close
-            : sigil == UInt8(ascii: "=") ? [UInt8(ascii: "=")] + close : close
-        guard let contentEnd = find(terminator, from: cursor) else {
-            throw error("a tag is not closed with \(String(decoding: terminator, as: UTF8.self))", at: tagStart)
-        }
-        let content = Self.trimmed(bytes[cursor..<contentEnd])
-        let tagEnd = contentEnd + terminator.count
+        let hasSigil = tagStart + open.count < bytes.count && Self.sigils.contains(bytes[tagStart + open.count])
+        let sigil = hasSigil ? bytes[tagStart + open.count] : 0, cursor = tagStart + open.count + (hasSigil ? 1 : 0)
+        let (content, tagEnd) = try tagContent(from: cursor, sigil: sigil, tagStart: tagStart)
         let lineStart = self.lineStart(before: tagStart)
         let blankBefore = bytes[lineStart..<tagStart].allSatisfy(Self.isBlank)
         let lineEnd = endOfBlankLine(from: tagEnd)
-        let standalone = blankBefore && lineEnd != nil
-        let leading = String(decoding: bytes[lineStart..<tagStart], as: UTF8.self)
+        let standalone = blankBefore && lineEnd != nil, leading = String(decoding: bytes[lineStart..<tagStart], as: UTF8.self)
 
         // Moves past the tag, and past its whole line when it stands alone there.
         func advance(_ parser: inout TemplateParser, standalone: Bool) {
@@ -104,19 +93,18 @@ package struct TemplateParser {
             appendText(position, blankBefore ? lineStart : tagStart)
             position = tagEnd
             var frame = Frame(kind: .parent, name: try name(content, at: tagStart), offset: tagStart)
-            frame.blankBefore = blankBefore
-            frame.indent = blankBefore ? leading : ""
+            (frame.blankBefore, frame.indent) = (blankBefore, blankBefore ? leading : "")
             frames.append(frame)
         case UInt8(ascii: "$"):
             var frame = Frame(kind: .block, name: try name(content, at: tagStart), offset: tagStart)
             if case .parent = frames.last!.kind {
+                // A block inside a parent overrides the parent's block of that name.
                 frame.overrides = true
                 frame.reindents = lineEnd != nil
                 position = lineEnd ?? tagEnd
             } else {
                 advance(&self, standalone: standalone)
-                frame.indent = blankBefore ? leading : ""
-                frame.reindents = standalone
+                (frame.indent, frame.reindents) = (blankBefore ? leading : "", standalone)
             }
             frames.append(frame)
         case UInt8(ascii: "/"):
@@ -128,6 +116,17 @@ package struct TemplateParser {
             let escaped = sigil == 0
             append(.variable(try name(content, at: tagStart), escaped: escaped))
         }
+    }
+
+    /// The tag's content, trimmed, and where the tag ends: `}}}` after a triple mustache,
+    /// `=}}` after a change of delimiters.
+    private func tagContent(from cursor: Int, sigil: UInt8, tagStart: Int) throws(TemplateSyntaxError) -> (String, Int) {
+        let terminator = sigil == UInt8(ascii: "{") ? [UInt8(ascii: "}")] + close
+            : sigil == UInt8(ascii: "=") ? [UInt8(ascii: "=")] + close : close
+        guard let contentEnd = find(terminator, from: cursor) else {
+            throw error("a tag is not closed with \(String(decoding: terminator, as: UTF8.self))", at: tagStart)
+        }
+        return (Self.trimmed(bytes[cursor..<contentEnd]), contentEnd + terminator.count)
     }
 
     private mutating func closeSection(_ content: String, at tagStart: Int, blankBefore: Bool, lineStart: Int,
