@@ -226,32 +226,36 @@ public struct MarkdownRenderer: Sendable {
                 append(term.nodes, to: target, as: "dt")
                 term.end.map { cmark_node_unlink($0); cmark_node_free($0) }
             }
-            var definition: OpaquePointer?
-            let rest = Array(lines[firstDefinition...])
-            for (number, line) in rest.enumerated() {
-                if definitionMarker(of: line.nodes) {
-                    definition = append(dropMarker(line.nodes), to: target, as: "dd")
-                } else if let definition {
-                    // A line under a definition goes on with it.
-                    for node in line.nodes {
-                        cmark_node_unlink(node)
-                        _ = cmark_node_append_child(definition, node)
-                    }
-                }
-                guard let end = line.end else { continue }
-                cmark_node_unlink(end)
-                if let definition, number + 1 < rest.count, !definitionMarker(of: rest[number + 1].nodes) {
-                    _ = cmark_node_append_child(definition, end)
-                } else {
-                    cmark_node_free(end)
-                }
-            }
+            appendDefinitions(Array(lines[firstDefinition...]), to: target)
             for emptied in [termParagraph, paragraph].compactMap({ $0 }) where cmark_node_first_child(emptied) == nil {
                 cmark_node_unlink(emptied)
                 emptiedParagraphs.append(emptied)
             }
         }
         return emptiedParagraphs
+    }
+
+    /// Each `: ` line as a `<dd>` of `list`; a line under a definition goes on with it, and
+    /// the breaks between its lines stay, the others are freed.
+    private static func appendDefinitions(_ lines: [(nodes: [OpaquePointer], end: OpaquePointer?)], to list: OpaquePointer) {
+        var definition: OpaquePointer?
+        for (number, line) in lines.enumerated() {
+            if definitionMarker(of: line.nodes) {
+                definition = append(dropMarker(line.nodes), to: list, as: "dd")
+            } else if let definition {
+                for node in line.nodes {
+                    cmark_node_unlink(node)
+                    _ = cmark_node_append_child(definition, node)
+                }
+            }
+            guard let end = line.end else { continue }
+            cmark_node_unlink(end)
+            if let definition, number + 1 < lines.count, !definitionMarker(of: lines[number + 1].nodes) {
+                _ = cmark_node_append_child(definition, end)
+            } else {
+                cmark_node_free(end)
+            }
+        }
     }
 
     /// A paragraph's inline nodes by line, each with the break that ends it.
