@@ -56,33 +56,10 @@ public struct MultipartReader: Sendable {
                 consumed = found + delimiter.count
                 state = .afterDelimiter
             case .afterDelimiter:
-                guard buffer.count - consumed >= 2 else { return events }
-                if buffer[consumed] == 0x2D, buffer[consumed + 1] == 0x2D {
-                    state = .done
-                    consumed = buffer.count
-                    return events
-                }
-                // Transport padding may sit between the boundary and its line break.
-                guard let lineEnd = find([0x0D, 0x0A], from: consumed) else {
-                    if buffer.count - consumed > 256 { throw Failure(description: "a boundary line is too long") }
-                    return events
-                }
-                consumed = lineEnd + 2
-                state = .headers
+                guard try readBoundaryEnd(&consumed) else { return events }
             case .headers:
-                if buffer.count - consumed >= 2, buffer[consumed] == 0x0D, buffer[consumed + 1] == 0x0A {
-                    consumed += 2
-                    events.append(.part(MultipartPart(headerBlock: "")))
-                    state = .body
-                    continue
-                }
-                guard let end = find([0x0D, 0x0A, 0x0D, 0x0A], from: consumed) else {
-                    if buffer.count - consumed > Self.maxHeaderBytes { throw Failure(description: "a part's headers are too long") }
-                    return events
-                }
-                let block = String(decoding: buffer[consumed..<end], as: UTF8.self)
-                consumed = end + 4
-                events.append(.part(MultipartPart(headerBlock: block)))
+                guard let headers = try readHeaders(&consumed) else { return events }
+                events.append(.part(MultipartPart(headerBlock: headers)))
                 state = .body
             case .body:
                 if let found = find(delimiter, from: consumed) {
@@ -103,6 +80,40 @@ public struct MultipartReader: Sendable {
                 return events
             }
         }
+    }
+
+    /// Reads the rest of a boundary's line: `--` ends the form, a line break starts a part's
+    /// headers. False when more bytes are needed.
+    private mutating func readBoundaryEnd(_ consumed: inout Int) throws(Failure) -> Bool {
+        guard buffer.count - consumed >= 2 else { return false }
+        if buffer[consumed] == 0x2D, buffer[consumed + 1] == 0x2D {
+            state = .done
+            consumed = buffer.count
+            return true
+        }
+        // Transport padding may sit between the boundary and its line break.
+        guard let lineEnd = find([0x0D, 0x0A], from: consumed) else {
+            if buffer.count - consumed > 256 { throw Failure(description: "a boundary line is too long") }
+            return false
+        }
+        consumed = lineEnd + 2
+        state = .headers
+        return true
+    }
+
+    /// A part's header block, up to the blank line that ends it; nil when more bytes are needed.
+    private func readHeaders(_ consumed: inout Int) throws(Failure) -> String? {
+        if buffer.count - consumed >= 2, buffer[consumed] == 0x0D, buffer[consumed + 1] == 0x0A {
+            consumed += 2
+            return ""
+        }
+        guard let end = find([0x0D, 0x0A, 0x0D, 0x0A], from: consumed) else {
+            if buffer.count - consumed > Self.maxHeaderBytes { throw Failure(description: "a part's headers are too long") }
+            return nil
+        }
+        let block = String(decoding: buffer[consumed..<end], as: UTF8.self)
+        consumed = end + 4
+        return block
     }
 
     /// Throws unless the closing boundary was read.
