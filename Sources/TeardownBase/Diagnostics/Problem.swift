@@ -61,20 +61,14 @@ public enum Problem: Hashable, Sendable, Codable {
         case .notAMapping(let expected): "expected a mapping of \(expected)"
         case .missingKey(let key): "missing required key '\(key)'"
         case .wrongType(let key, let expected): "'\(key)' must be \(expected)"
-        case .unknownKey(let key, let known):
-            "unknown key '\(key)' is ignored"
-                + (KeySuggestion.closest(to: key, in: known).map { ": did you mean '\($0)'?" } ?? (known.isEmpty ? "" : "."))
-                + (known.isEmpty ? "" : " Valid keys are " + known.sorted().joined(separator: ", ") + ".")
+        case .unknownKey(let key, let known): Self.unknownKey(key, known: known)
         case .invalidValue(let key, let reason): "invalid '\(key)': \(reason)"
         case .invalidDate(let key, let value):
             "'\(key)' is not an ISO 8601 date (YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ): '\(value)'"
         case .missingFile(let name): "missing \(name)"
         case .missingLayerImage(let name): "layer image '\(name)' does not exist in the part folder"
         case .unreadableImage(let name, let reason): "cannot read image '\(name)': \(reason)"
-        case .invalidName(let name):
-            name.utf8.count > Problem.maxNameLength
-                ? "'\(name.prefix(40))…' is not a valid name: it is \(name.utf8.count) characters long; the limit is \(Problem.maxNameLength)"
-                : "'\(name)' is not a valid name: use letters, digits, '-' and '_' (it becomes part of a URL)"
+        case .invalidName(let name): Self.invalidName(name)
         case .unclosedFrontMatter: "front matter starts with '---' but has no closing '---' line"
         case .authorLength(let author, let min, let max):
             "author '\(author)' must be \(min)-\(max) characters long"
@@ -85,9 +79,7 @@ public enum Problem: Hashable, Sendable, Codable {
         case .templateSyntax(let problem): "template syntax error: \(problem)"
         case .missingPartial(let name): "partial '\(name)' does not exist in the theme"
         case .missingTemplate(let name): "the theme has no template '\(name).mustache'"
-        case .themeNotFound(let name):
-            name == "default" ? "the built-in default theme is missing from this installation"
-                : "theme '\(name)' not found: there is no folder Themes/\(name)"
+        case .themeNotFound(let name): Self.themeNotFound(name)
         case .outputFailed(let reason): "cannot write output: \(reason)"
         case .cacheFailed(let reason): "cannot write the site's cache: \(reason)"
         case .summaryLine:
@@ -115,5 +107,22 @@ public enum Problem: Hashable, Sendable, Codable {
         case .specValue(let label, let value, let reason):
             "spec '\(label)' value '\(value)' is not a quantity: \(reason). The page shows it as written, without conversions"
         }
+    }
+
+    private static func unknownKey(_ key: String, known: [String]) -> String {
+        "unknown key '\(key)' is ignored"
+            + (KeySuggestion.closest(to: key, in: known).map { ": did you mean '\($0)'?" } ?? (known.isEmpty ? "" : "."))
+            + (known.isEmpty ? "" : " Valid keys are " + known.sorted().joined(separator: ", ") + ".")
+    }
+
+    private static func invalidName(_ name: String) -> String {
+        name.utf8.count > maxNameLength
+            ? "'\(name.prefix(40))…' is not a valid name: it is \(name.utf8.count) characters long; the limit is \(maxNameLength)"
+            : "'\(name)' is not a valid name: use letters, digits, '-' and '_' (it becomes part of a URL)"
+    }
+
+    private static func themeNotFound(_ name: String) -> String {
+        name == "default" ? "the built-in default theme is missing from this installation"
+            : "theme '\(name)' not found: there is no folder Themes/\(name)"
     }
 }
