@@ -97,6 +97,8 @@ test: deps
 	python3 Tests/Layers/check_layers_test.py
 	@# The view models' template fields are generated from their declarations: stale is a failure.
 	python3 Scripts/generate_template_fields.py --check
+	@# Files of at most 400 lines, functions of at most 60.
+	python3 Scripts/check_sizes.py
 	@# MALLOC_PERTURB_ fills freed memory, so C memory read after it is freed (cmark-gfm's
 	@# nodes point into each other's buffers) fails a test every time, not now and then.
 	MALLOC_PERTURB_=165 $(SWIFT) test --skip IntakeServerTests --skip PreviewServerTests
