@@ -5,9 +5,9 @@ import Foundation
 /// fields in the order they are encoded, which synthesized and hand-written `encode(to:)`
 /// keep in step with `init(from:)`. Optionals carry a presence byte, arrays a count.
 ///
-/// Hand-written because a profile showed it: a one-comment rebuild of 10,000 parts spent
-/// 1.1 s of 4 s in JSONDecoder reading the content cache (its cost is per value: key lookups
-/// and boxing), where a positional reader needs none of that.
+/// Hand-written because a profile showed it: a one-comment rebuild spent a large share of its
+/// time in JSONDecoder reading the content cache (its cost is per value: key lookups and
+/// boxing), where a positional reader needs none of that (Benchmarks/README.md).
 /// Not for enums with associated values (their synthesized coding needs stored keys): give
 /// such types an encoding of their own.
 package struct BinaryEncoder {

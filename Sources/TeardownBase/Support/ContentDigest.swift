@@ -45,7 +45,7 @@ public struct ContentDigest: Hashable, Sendable, CustomStringConvertible {
 public struct Fingerprint {
     private var hasher = SHA256()
     /// Small values gathered before they are hashed: a call into SHA-256 per path and
-    /// signature was a third of the time taken to sign a catalog's bundles during a walk.
+    /// signature costs more than the hashing of so few bytes.
     /// (The digest is the same however the bytes are split.)
     private var pending: [UInt8] = []
     private static let flushAt = 16 * 1024

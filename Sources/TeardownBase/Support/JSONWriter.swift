@@ -1,6 +1,6 @@
 /// JSON written by hand into bytes, for the file a build writes once per machine and the
 /// machine view reads: `machine.json`. JSONEncoder with sorted keys, through Codable's
-/// containers, was 4.6% of a cold build's samples. The writer leaves key order to its caller,
+/// containers, showed in cold builds' profiles. The writer leaves key order to its caller,
 /// which writes keys sorted, so that the bytes are the same as JSONEncoder's with
 /// `.sortedKeys` and `.withoutEscapingSlashes` (a test compares the two).
 package struct JSONWriter {

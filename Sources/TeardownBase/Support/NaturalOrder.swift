@@ -3,9 +3,9 @@ import Foundation
 /// The order a reader expects of names: "Gear 2" before "Gear 10", without regard to case or
 /// accents. Each name is turned into a key once, and keys compare as bytes.
 ///
-/// Hand-written because `localizedStandardCompare`, called for each comparison of a sort, was
-/// 3.3% of a cold build's samples; its order also followed the locale of the machine that built
-/// the site.
+/// Hand-written because `localizedStandardCompare`, called for each comparison of a sort,
+/// showed in cold builds' profiles; its order also followed the locale of the machine that
+/// built the site.
 package struct NaturalOrder: Comparable {
     private let key: [UInt8]
     private let name: String

@@ -2,7 +2,7 @@ import CTeardownDigest
 import Foundation
 
 /// SHA-256 over the system's libcrypto, through the CTeardownDigest shim: the only file that
-/// calls it. (A second, vendored copy of the same code in swift-crypto took a third of a fresh
+/// calls it. (swift-crypto compiles a second, vendored copy of the same code into every fresh
 /// clone's first build, for these three functions.)
 public struct SHA256: Sendable {
     private var state = td_sha256_state()

@@ -27,8 +27,8 @@ public struct SourceFile: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     // Not NSString, whose bridging showed in build profiles, and not a FilePath of the whole
-    // path, whose parsing was 3% of a cold build's samples (each part's layer link asks for
-    // its name): the last component is cut out, and only it is parsed.
+    // path, whose parsing showed too (each part's layer link asks for its name): the last
+    // component is cut out, and only it is parsed.
     public var name: String { lastComponent?.string ?? "" }
     public var stem: String { lastComponent?.stem ?? "" }
     public var pathExtension: String { lastComponent?.extension?.lowercased() ?? "" }

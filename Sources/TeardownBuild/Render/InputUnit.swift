@@ -36,7 +36,7 @@ package enum InputUnit: Hashable, Sendable {
         case download
         /// What feeds show of it: the newest comments of the machine and its parts, and every
         /// photo. The site's feed reads this one unit per machine, not the text and photos of
-        /// every part (20,000 units at 10,000 parts, digested on every comment).
+        /// every part (two units a part, digested on every comment).
         case feed
         /// The download of its comments.
         case commentsDownload

@@ -5,8 +5,8 @@ import TeardownMedia
 
 /// machine.json: what the interactive machine view needs to draw a machine and take it apart,
 /// with URLs relative to the file itself. Version 2 of a documented format (manual: machine view):
-/// version 1 held the comments too, so every comment rewrote it whole (119 KB for a 100-part
-/// machine of a generated catalog); they are in discussion.json now (`DiscussionData`).
+/// version 1 held the comments too, so every comment rewrote it whole; they are in
+/// discussion.json now (`DiscussionData`).
 package struct MachineData: Encodable {
     package struct Box: Encodable {
         package let x: Int

@@ -101,8 +101,8 @@ extension PageRenderer {
 
     /// The site's newest items: every machine's dated photos, and the comments of the machines
     /// whose newest comment can still make the list, the machines with the newest first. A
-    /// machine's comments are decoded only then: they were half of decoding every machine's
-    /// head, which the site's feed did on every new comment.
+    /// machine's comments are decoded only then: they are the larger part of a machine's head,
+    /// and the site's feed is made again on every new comment.
     private func siteFeedItems() -> [FeedItem] {
         var top = Self.newest(content.machines.indices.flatMap(photoItems), limit: Self.feedLimit)
         let dates = content.machines.indices.map { content.machines[$0].newestCommentDate }

@@ -191,7 +191,7 @@ package struct PageRenderer {
     /// A machine's card. `community`: with its counts of comments and photos, which change
     /// with every comment synced. The catalog shows them; tag and collection pages list a
     /// machine among thousands of parts and leave them out, so a comment does not rewrite
-    /// every tag page of its machine (two of 1.5 MB each at 10,000 parts).
+    /// every tag page of its machine.
     package func card(_ index: Int, at url: URLPath, community: Bool = true) -> MachineCardModel {
         let machine = content.machines[index]
         return MachineCardModel(

@@ -27,7 +27,7 @@ package final class RenderSource: Sendable {
     private let sharedImage: SharingImageModel?
     /// Descriptions' HTML that a machine's `machine.json` rendered, by Markdown text, for the
     /// part pages planned after it: on a catalog of long documents, rendering each description
-    /// twice was a tenth of a cold build. A page takes its entry out; past `keptLimit` bytes
+    /// twice showed in cold builds' profiles. A page takes its entry out; past `keptLimit` bytes
     /// (entries no page took, as when only `machine.json` is rendered again) all are dropped.
     private let keptDescriptions = Locked(KeptHTML())
     /// By `SiteLinks.key`: a build has a few dozen.
@@ -153,8 +153,7 @@ package final class RenderSource: Sendable {
 
     /// The value `get` finds, made by `make` the first time. It is made outside the lock, so
     /// pages rendering on other cores wait for no one; two that race make it twice, alike.
-    /// (Closures, not a key path: a subscript key path is built at run time on every call,
-    /// which took 4% of a cold build.)
+    /// (Closures, not a key path: a subscript key path is built at run time on every call.)
     private static func memo<Memo, Value>(_ store: Locked<Memo>, get: (Memo) -> Value?, set: (inout Memo, Value) -> Void,
                                           _ make: () -> Value) -> Value {
         if let made = store.withLock({ get($0) }) { return made }

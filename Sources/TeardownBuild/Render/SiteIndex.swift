@@ -164,8 +164,8 @@ package struct SiteIndex: Sendable {
     }
 
     /// How a name is filed: without case or accents, so "écrou" sits with the E's.
-    /// Most names are plain ASCII, lowercased without Foundation: folding every part's name was
-    /// a quarter of the index's time in a one-comment sync at 10,000 parts.
+    /// Most names are plain ASCII, lowercased without Foundation: every part's name is folded
+    /// on every build.
     package static func sortKey(_ name: String) -> String {
         if name.utf8.allSatisfy({ $0 < 0x80 }) { return name.lowercased() }
         return name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)

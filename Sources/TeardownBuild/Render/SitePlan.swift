@@ -21,7 +21,7 @@ public struct SitePlan: Sendable {
     public let copies: [Copy]
     /// The pages the sitemaps list, in plan order: the site's own (`site`), and each machine's
     /// by its index. Each machine's are a sitemap of their own, so a page a comment adds rewrites
-    /// its machine's sitemap only: in one file, at 10,000 parts, it rewrote 1 MB.
+    /// its machine's sitemap only, not one file of the whole site's pages.
     public let sitemapPages: SitemapPages
 
     public struct SitemapPages: Sendable {
@@ -49,8 +49,7 @@ public struct SitePlan: Sendable {
         if let icon = content.config.favicon, let type = content.config.faviconExtension {
             copies.append(Copy(url: Routes.favicon(extension: type), source: content.root + "/content/" + icon))
         }
-        // Each machine's outputs are planned on its own, on all cores: one after another, the
-        // plan of 10,000 parts was a fifth of a one-comment sync's steps.
+        // Each machine's outputs are planned on its own, on all cores.
         let perPage = content.config.commentsPerPage
         let planned = ParallelMap.map(Array(content.machines.enumerated())) { m, machine in
             Self.plan(machine, m, perPage: perPage, images: images, download: downloads[machine.slug])

@@ -116,9 +116,8 @@ public struct Theme: Sendable {
 
     /// Regular files below `folder`, as sorted relative paths.
     private static func files(under folder: String) -> [String] {
-        // The walk the input snapshot takes, run on every build: Foundation's enumerator made a
-        // URL and asked for its resource values a file, half of the load step's own time in a
-        // one-comment sync at 10,000 parts. It stops at a link to a folder, which the enumerator
+        // The walk the input snapshot takes, run on every build: Foundation's enumerator makes a
+        // URL and asks for its resource values a file. It stops at a link to a folder, which the enumerator
         // below lists; both take a link to a file as the file.
         var found: [String] = []
         let walked = FileSystem.walk(folder) { path, status in

@@ -5,8 +5,7 @@ import TeardownContent
 
 /// The input snapshot of the last build (`InputSnapshot`), kept in the build store a row per
 /// machine bundle, with one row for every other input. It was one file of every input's
-/// signature, written whole after each build (5.2 MB at 10,000 parts, for a comment that
-/// changes one bundle); now a build rewrites the rows of the bundles whose signature changed,
+/// signature, written whole after each build (for a comment that changes one bundle); now a build rewrites the rows of the bundles whose signature changed,
 /// and the row of the rest. Its rows put together are the snapshot's stored form, which the
 /// check reads as before.
 extension BuildStore {
@@ -24,8 +23,7 @@ extension BuildStore {
         try? queue.read { db in
             guard let head = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'inputs-head'") else { return nil }
             // Each row's lines are copied once, straight from SQLite's buffer into the stored form:
-            // a copy of each row, then a copy of them all, touched three times the 5.6 MB of a
-            // 10,000-part snapshot, and its page faults were a tenth of the walk.
+            // a copy of each row, then a copy of them all, would touch the snapshot three times.
             let size = try Int.fetchOne(db, sql: "SELECT sum(length(lines)) FROM inputs") ?? 0
             var bytes = InputSnapshot.storedFormStart(head: Array(head.utf8), capacity: size)
             var count = 0
@@ -64,7 +62,7 @@ extension BuildStore {
                 if whole || now == "-" || stored[bundle] != now { writing.insert(bundle) }
             }
             // Each entry is told by its path's bytes against the few bundles written: finding
-            // every entry's bundle by name (a Substring and a hash each) was 12 ms at 10,000 parts.
+            // every entry's bundle by name would make a Substring and a hash for each.
             let bundles = writing.filter { $0 != Self.restGroup }.map { ($0, Array($0.utf8)) }
             let machines = Array("machines/".utf8)
             var entries: [String: [InputSnapshot.Entry]] = [:]

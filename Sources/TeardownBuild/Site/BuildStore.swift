@@ -7,8 +7,8 @@ import TeardownBase
 /// transaction: what each output tree holds (path and digest), and what each page of the
 /// published tree read (unit -> pages, with each unit's digest then).
 ///
-/// It replaces files rewritten whole on every publish: at 10,000 parts a one-comment build
-/// parsed and wrote a 1.8 MB manifest and a 1.9 MB dependency index to change a dozen rows.
+/// It replaces files rewritten whole on every publish: a one-comment build parsed and wrote
+/// the whole manifest and dependency index to change a dozen rows.
 /// Now a build reads the two manifests, the units' digests and the readers of the units that
 /// changed, and writes only the rows that differ. (SQLite was chosen over files per machine
 /// for its indexes, partial reads and writes and crash-safe transactions; `sqlite3` opens it.)
@@ -16,7 +16,7 @@ import TeardownBase
 /// The spare tree is the site one publish ago: it differs from the published tree only where
 /// the last publish changed something, and the store keeps those paths (`lag`), so a build
 /// brings the spare up to date from them and the changes of its own, never comparing whole
-/// manifests (three passes over 11,000 paths were a tenth of a one-comment sync).
+/// manifests.
 ///
 /// It also keeps, for each machine bundle, the signature its units were last digested under
 /// (`bundles`): a build finding a bundle with that signature, under the same settings, takes

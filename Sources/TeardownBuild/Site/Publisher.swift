@@ -27,7 +27,7 @@ package struct Publisher: Sendable {
     /// Where the state of this output's trees is kept.
     package let state: CacheLayout.OutputState
     /// Kept, not worked out on each use: every output path is joined to it, and making it
-    /// through `URL` each time was 1% of a cold build.
+    /// through `URL` each time showed in cold builds' profiles.
     package let spare: String
     /// Used only where the file system cannot exchange two folders in one step.
     private let previous: String

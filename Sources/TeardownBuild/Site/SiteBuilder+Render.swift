@@ -21,8 +21,7 @@ extension SiteBuilder {
                       pagefind: Result<Pagefind, Pagefind.Unavailable>, signatures: [String: ContentDigest]) throws(BuildFailure) -> PlannedSite {
         var diagnostics = images.warnings
         // The index is made on one core while the downloads are found and a changed machine's is
-        // zipped, also on one: one after the other, each left a core idle (a fifth of the plan
-        // step in a one-comment sync at 10,000 parts).
+        // zipped, also on one: one after the other, each would leave a core idle.
         let indexed = Prefetch { SiteIndex(content) }
         let manuals = ManualSet(content, diagnostics: &diagnostics)
         let downloads: [String: MachineDownload]

@@ -57,8 +57,7 @@ extension SiteBuilder {
         let counter = ProgressCounter(.search, total: outputs.staleShards.count, handler: progress)
         let target = outputs.target
         // Pagefind keeps about one and a half cores busy, less while it writes its files, so
-        // shards are indexed two at a time (or half as many as there are cores): on two
-        // cores that took a 4,000-part catalog's index from 5.8 to 3.2 s.
+        // shards are indexed two at a time (or half as many as there are cores).
         let width = max(2, ProcessInfo.processInfo.activeProcessorCount / 2)
         let indexed = ParallelMap.map(outputs.staleShards, width: width) { stale -> Result<ContentDigest, Pagefind.Failure> in
             defer { counter.step() }
@@ -87,8 +86,7 @@ extension SiteBuilder {
     }
 
     /// Pagefind indexes a folder, walking all of it and reading every HTML file its glob
-    /// matches: each shard walked the whole spare tree (0.9 s of a 3,100-page shard's 5.8 s
-    /// at 100,000 parts) and read pages no shard indexes, such as galleries and a manual's
+    /// matches: each shard walked the whole spare tree and read pages no shard indexes, such as galleries and a manual's
     /// print page. So a shard's pages are hard-linked into a folder of their own, at the same
     /// paths (so the URLs Pagefind records are the site's), and Pagefind indexes that folder
     /// into the spare tree. (A kill meanwhile leaves the folder behind; the publisher's

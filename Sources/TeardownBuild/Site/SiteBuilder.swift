@@ -146,8 +146,8 @@ public struct SiteBuilder: Sendable {
             return Report(pages: record.pages, files: record.files, written: 0, removed: 0, warnings: record.warnings,
                           output: output, timings: clock.timings)
         }
-        // The image cache's index is read and decoded while the content loads: it was a fifth of
-        // the image step in a one-comment sync at 10,000 parts, and needs nothing the load makes.
+        // The image cache's index is read and decoded while the content loads: it needs nothing
+        // the load makes.
         let imageFolder = cache.images
         let imageCache = Prefetch { [counters] in ImageCache(root: imageFolder, counters: counters) }
         let (loaded, theme, notices) = try clock.run(.load) { try load(inputs.snapshot, signatures?.settled) }

@@ -10,7 +10,7 @@ import TeardownMedia
 /// A machine whose bundle the build store vouches for (`carried`: its signature and the
 /// site's settings are those its units were last digested under) is not digested again: its
 /// units keep the digests the store holds, and only their keys are made, for the pages that
-/// read them. At 10,000 parts, digesting every part's units took a tenth of a one-comment sync.
+/// read them, so a comment digests its own machine's units.
 package struct UnitDigests: Sendable {
     /// The digests worked out by this build: the site's units and those of every machine not carried.
     package let computed: [String: ContentDigest]

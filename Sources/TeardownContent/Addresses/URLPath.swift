@@ -26,7 +26,7 @@ public struct URLPath: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The file in the output tree that serves this URL ("machines/pc/index.html").
     public var outputPath: String {
         let trimmed = String(value.dropFirst())
-        // Foundation's decoding showed as 8% of a one-comment rebuild; most paths hold no escape.
+        // Foundation's decoding showed in a one-comment rebuild's profile; most paths hold no escape.
         let decoded = trimmed.utf8.contains(UInt8(ascii: "%")) ? trimmed.removingPercentEncoding ?? trimmed : trimmed
         if decoded.isEmpty { return "index.html" }
         return decoded.hasSuffix("/") ? decoded + "index.html" : decoded
@@ -34,8 +34,8 @@ public struct URLPath: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// This URL written relative to the page at `base`, e.g. "../../assets/style.css".
     ///
-    /// Every link of every page goes through here. Splitting both paths into components took
-    /// 7% of a build's samples, so it walks their bytes once instead: the folders they share
+    /// Every link of every page goes through here. Splitting both paths into components showed
+    /// in builds' profiles, so it walks their bytes once instead: the folders they share
     /// end at the last "/" of their common prefix, and each "/" of the page's path after it is
     /// one folder to climb out of.
     public func relative(from base: URLPath) -> String {

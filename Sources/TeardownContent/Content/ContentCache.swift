@@ -72,8 +72,7 @@ package struct ContentCache: Sendable {
 
 
     /// The heads this process decoded or stored, by entry file: sync's review and the build
-    /// after it, or serve's builds one after another, decode each unchanged head once. (At
-    /// 10,000 parts the heads' decoding was a tenth of a one-comment sync, done twice.) A head
+    /// after it, or serve's builds one after another, decode each unchanged head once. A head
     /// is used only for the key and signature it was stored under; the text stays on disk.
     private struct Remembered: Sendable {
         package let key: ContentDigest
@@ -115,7 +114,7 @@ package struct ContentCache: Sendable {
         -> (value: (Machine, [Diagnostic])?, notice: Notice?) {
         let file = path(bundle), counters = counters
         // The text, after the head, is read only when a page shows it: sync's review reads every
-        // head and no text, and reading whole entries was a tenth of the review at 10,000 parts.
+        // head and no text.
         func text(after length: Int, digest: ContentDigest) -> MachineTextStore {
             MachineTextStore(read: {
                 counters.count(.textsRead)

@@ -57,7 +57,7 @@ public struct ISODate: Hashable, Sendable, Comparable {
             guard index == scalars.count else { return nil }
         }
         // Worked out here rather than by a Calendar: heads decoded from the content cache parse
-        // every recent comment's date, and the Calendar was a tenth of a one-comment sync's review.
+        // every recent comment's date, and a Calendar showed in the review's profile.
         let since1970 = Self.daysSince1970(year: year, month: month, day: day) * 86_400 + seconds - offset
         self.date = Date(timeIntervalSince1970: TimeInterval(since1970))
         self.text = trimmed

@@ -40,8 +40,8 @@ extension InputSnapshot {
         return Array(text.utf8)
     }
 
-    /// The stored form of `entries`, a line each. Bytes appended in place: built as a String,
-    /// this was most of the publish step's own time in a one-comment sync at 10,000 parts.
+    /// The stored form of `entries`, a line each, as bytes appended in place: a String built
+    /// piece by piece costs more than the publish step's other work.
     package static func lines(_ entries: some Collection<Entry>) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(entries.count * 80)
@@ -105,8 +105,8 @@ extension InputSnapshot {
     ///
     /// Racy entries that have since left the racy window are stored again without their
     /// content digest, as git refreshes racily clean index entries: their `stat` signature now
-    /// vouches for them, and otherwise every later build would read and hash them again (a
-    /// catalog built right after a checkout re-read a third of its files on every build).
+    /// vouches for them, and otherwise every later build would read and hash them again (as a
+    /// catalog built right after a checkout did).
     package static func check(at path: String, roots: [String], key: ContentDigest, racyWindow: Double = racyWindow,
                       tree: (String) -> Bool = { _ in true }) -> Check? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
@@ -193,7 +193,7 @@ extension InputSnapshot {
                        collecting: Bool = false) -> (settled: [Range<Int>], changed: [String], entries: [Entry])? {
         let prefixes = roots.map { Array($0.utf8) + [UInt8(ascii: "/")] }
         // Entries are looked up from their root, opened once, rather than by their whole path:
-        // four fewer folders to resolve a `stat` took a fifth off the walk of a 10,000-part catalog.
+        // fewer folders for the kernel to resolve on every `stat`.
         let folders = roots.map(FileSystem.openFolder)
         defer { folders.forEach(FileSystem.closeFolder) }
         let results = ParallelMap.map(lineChunks(bytes, lines)) { range in

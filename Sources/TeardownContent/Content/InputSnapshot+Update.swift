@@ -24,8 +24,8 @@ extension InputSnapshot {
     /// other roots or settings: the caller then walks.
     ///
     /// This is what a walk (`take`) finds, for less: a walk also opens and lists every folder,
-    /// where a folder whose signature held has the entries it had. At 10,000 parts the walk
-    /// was a third of a one-comment sync.
+    /// where a folder whose signature held has the entries it had: a one-comment sync costs
+    /// what the comment touched, not what the catalog holds.
     ///
     /// `unchanged` is the stored record when every entry is as stored, content digests included
     /// (none settled since), so that the stored snapshot stands as it is.
@@ -77,9 +77,9 @@ extension InputSnapshot {
         return signatures
     }
 
-    /// The entries of the stored form's `lines`, parsed on all cores: split into Strings line
-    /// by line, reading a 10,000-part snapshot took 0.4 s of every build `serve` made after an
-    /// edit. Nil when a line does not parse.
+    /// The entries of the stored form's `lines`, parsed on all cores and never split into
+    /// Strings: every build `serve` makes after an edit reads them. Nil when a line does not
+    /// parse.
     package static func entries(in bytes: [UInt8], _ lines: Range<Int>, roots: [String]) -> [Entry]? {
         let parsed = ParallelMap.map(lineChunks(bytes, lines)) { range -> [Entry]? in
             var entries: [Entry] = []

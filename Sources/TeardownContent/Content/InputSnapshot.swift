@@ -129,8 +129,7 @@ package struct InputSnapshot: Sendable {
     /// For each part folder among `entries` (those below one bundle's parts/ folder), a digest of
     /// what the snapshot saw of it, as for a bundle; a part with a racy entry is left out. A
     /// bundle whose signature changed reads again only the parts whose signature did
-    /// (`ContentCache.Use.parts`): one comment re-read every part of its machine, a tenth of a
-    /// one-comment sync at 10,000 parts.
+    /// (`ContentCache.Use.parts`), so one comment does not read every part of its machine again.
     package static func partSignatures(of entries: [Entry], bundle: String) -> [String: ContentDigest] {
         let prefix = "machines/" + bundle + "/parts/"
         var byPart: [String: [Entry]] = [:]
@@ -150,10 +149,9 @@ package struct InputSnapshot: Sendable {
 
     /// Each bundle's part signatures (`partSignatures(of:bundle:)`), for a load that asks for
     /// any number of them: the first few bundles' entries are found by a pass over every entry
-    /// each, and from then on all are grouped by bundle once. (A pass a bundle, a cold build
-    /// asking for every one, was a twentieth of it at 10,000 parts; grouping as soon as a
-    /// second bundle was asked for cost a one-comment sync 13 ms a load, where the bundle
-    /// synced the time before is still racy and is asked for too, and a pass takes 3.5 ms.)
+    /// each, and from then on all are grouped by bundle once: a pass a bundle would cost a
+    /// cold build, which asks for every one, and grouping at the second bundle would cost a
+    /// one-comment sync, which asks for two (the bundle synced the time before is still racy).
     package final class PartSignatures: Sendable {
         private let snapshot: InputSnapshot?
         private let state = Locked<(asked: Int, grouped: [String: [Entry]]?)>((0, nil))

@@ -5,9 +5,8 @@ import TeardownBase
 // writes for the synthesized `Codable` conformances (fields in declaration order, optionals
 // behind a flag, arrays behind a four-byte count). Kept by a profile: every build and every
 // sync's review decode every machine's head, and through `Decodable` most of that time went
-// to the generic containers' witness and metadata lookups, not to the bytes (the review was a
-// tenth of a one-comment sync at 10,000 parts). Types that are rare or small in a head (the
-// machine's manual, the diagnostics) still go through `Decodable`. A test decodes real heads
+// to the generic containers' witness and metadata lookups, not to the bytes. Types that are
+// rare or small in a head (the machine's manual, the diagnostics) still go through `Decodable`. A test decodes real heads
 // both ways and compares them; `make fuzz` feeds this reader damaged entries.
 
 /// A value read straight from the binary coder's bytes.

@@ -34,7 +34,7 @@ package struct MachineLoader {
         let partNames = TextFile.list(partsFolder, diagnostics: &diagnostics).filter(\.isDirectory).map(\.name)
         TextFile.reportCaseTwins(partNames, in: partsFolder, diagnostics: &diagnostics)
         // Parts are read on all cores: a sync of one comment reads its machine again, all its
-        // parts, on a core of its own while the others wait (the load step at 10,000 parts).
+        // parts, on a core of its own while the others would wait.
         let stored = stored?.canvas == canvas ? stored?.parts ?? [:] : [:]
         counters.count(.partsRead, by: partNames.count(where: { stored[$0] == nil }))
         let loaded = ParallelMap.map(partNames) { name -> (part: Part?, diagnostics: [Diagnostic]) in

@@ -271,7 +271,7 @@ public struct Machine: Sendable, Hashable, Codable {
 
     /// The same machine with only the photos `keep` accepts; its text is not read.
     package func keepingPhotos(_ keep: (Photo) -> Bool) -> Machine {
-        // Nearly always every photo is kept: remaking each head was a fifth of the image step.
+        // Nearly always every photo is kept, and then the head is not made again.
         if head.photos.allSatisfy(keep), head.parts.allSatisfy({ $0.photos.allSatisfy(keep) }) { return self }
         let head = head
         let parts = head.parts.map { part in

@@ -2,8 +2,8 @@ import Foundation
 import TeardownBase
 
 /// A machine's newest comments, as many as a feed lists, decoded when first read. Every
-/// build decodes every machine's head, and these were nearly half of it (50 comments with
-/// their text a machine); the site's feed and catalog.json need only the date of each
+/// build decodes every machine's head, and these are the larger part of it (up to 50 comments
+/// with their text a machine); the site's feed and catalog.json need only the date of each
 /// machine's newest comment to know whose comments they show.
 package final class RecentComments: Codable, Hashable, @unchecked Sendable {
     /// The date of the newest comment, when there is one.

@@ -109,8 +109,8 @@ public enum SpecConverter {
 
     /// Without trailing zeros, without exponents, and the same in every locale.
     ///
-    /// Written with integers: `String(format:)` was 1.7% of a cold build's samples, as every
-    /// part page shows its specs converted. Numbers too large for that use it still.
+    /// Written with integers: `String(format:)` showed in cold builds' profiles, as every part
+    /// page shows its specs converted. Numbers too large for that use it still.
     package static func format(_ value: Double) -> String {
         let decimals = decimals(for: value)
         let scale = pow(10, Double(decimals))

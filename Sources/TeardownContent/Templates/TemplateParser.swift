@@ -3,7 +3,7 @@ import Foundation
 /// Compiles Mustache text into nodes once per build, following the Mustache specification:
 /// standalone lines, set delimiters, partials and their indentation, and inheritance.
 /// Hand-written because swift-mustache resolves every name through dynamic casts at render
-/// time, which a profile of cold builds put at a fifth of their time; see TemplateRenderer.
+/// time, which a profile of cold builds showed (Benchmarks/README.md); see TemplateRenderer.
 package struct TemplateParser {
     private let bytes: [UInt8]
     private var position = 0

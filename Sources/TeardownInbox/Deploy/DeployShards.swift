@@ -2,7 +2,7 @@ import Foundation
 import TeardownBase
 
 /// The deploy manifest in shards, so that a deploy after one comment reads and writes a few
-/// small objects, not a line for every file of the site (2.7 MB each way at 10,000 parts).
+/// small objects, not a line for every file of the site each way.
 ///
 /// Each path belongs to one of `count` shards by a hash of its bytes; a shard is stored at
 /// `.teardown-deploy.d/<xx>` with its paths' lines, and the index at `.teardown-deploy` holds

@@ -16,7 +16,7 @@ package struct LocalOutputs {
     /// Every visible file below `root`; the cache file is read and rewritten.
     package static func scan(_ root: String, cache: String) throws(StoreFailure) -> [File] {
         // The top two levels are walked here, the folders below them (a machine's, a tag's) on
-        // all cores: one walk after another was a third of a deploy after one comment at 10,000 parts.
+        // all cores, not one walk after another.
         var stamps: [(path: String, status: FileSystem.Status)] = [], folders: [String] = []
         var complete = FileSystem.walk(root, descend: { !$0.contains("/") }) { path, status in
             if !status.isDirectory {
@@ -64,8 +64,8 @@ package struct LocalOutputs {
         return files.compactMap { $0 }
     }
 
-    /// Lines are cut from the bytes (`ByteSearch.lines`): split into Strings, reading this file
-    /// was a quarter of a deploy after one comment at 10,000 parts.
+    /// Lines are cut from the bytes (`ByteSearch.lines`), not split into Strings: the file has a
+    /// line for every published file.
     private static func readCache(_ path: String) -> [String: (signature: UInt64, sha256: String)] {
         guard let data = FileManager.default.contents(atPath: path),
               let lines = ByteSearch.lines(after: cacheHeader, in: [UInt8](data)) else { return [:] }

@@ -2,8 +2,8 @@ import Foundation
 import TeardownBase
 
 /// The bytes each quarantined submission's files take, measured once a sync and kept up to
-/// date as rejections are filed: walking the whole quarantine for each rejection made a sync
-/// of 5,000 rejections run 14 minutes.
+/// date as rejections are filed: walking the whole quarantine for each rejection made a sync's
+/// time grow with the square of its rejections.
 package final class QuarantineUsage {
     private let folder: String
     private var sizes: [String: Int]?

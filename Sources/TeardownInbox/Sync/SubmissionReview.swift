@@ -59,9 +59,8 @@ package struct SubmissionReview: Sendable {
     }
 
     /// Whether `needle`'s bytes occur in `text`'s, through the C library's `memmem`: Foundation's
-    /// `contains` went through UTF-16 (a twentieth of a sync), and the standard library's
-    /// generic search over every machine's comment ids still took 13 ms of a one-comment sync at
-    /// 10,000 parts.
+    /// `contains` goes through UTF-16, and the standard library's generic search is slow over
+    /// every machine's comment ids.
     package static func contains(_ text: String, _ needle: String) -> Bool {
         var text = text, needle = needle
         return text.withUTF8 { haystack in

@@ -4,8 +4,8 @@ import TeardownContent
 
 // Hand-written readers of the image index's rows, in the layout `BinaryEncoder` writes for
 // their `Codable` conformances (see MachineHead+Binary.swift for the reader itself). Kept by a
-// profile: every build decodes every bundle's row, about 20,000 outcomes at 10,000 parts, and
-// through `Decodable` that was two thirds of the image step's own time in a one-comment sync.
+// profile: every build decodes every bundle's row, two outcomes a part, and through
+// `Decodable` that was most of the image step's own time in a one-comment sync.
 // A test reads real rows both ways and compares them.
 
 extension BundleImages: BinaryReadable {

@@ -96,8 +96,8 @@ package final class ImageCache: @unchecked Sendable {
     }
 
     /// Readies the source digests for keying `count` images: past a few hundred, every stored
-    /// digest is read in one query (a query per image made a full build's image step of
-    /// 10,000 parts 0.6 s slower); below, each is looked up by its path.
+    /// digest is read in one query (a query per image slows a full build's image step); below,
+    /// each is looked up by its path.
     package func prepareSources(for count: Int) {
         guard count > 256, let index else { return }
         let all = index.sources()

@@ -7,7 +7,7 @@ import TeardownBase
 /// and per source file, the digest of its bytes under its `stat` signature.
 ///
 /// It replaces three files read and rewritten whole on every build (an outcome per key, the
-/// keys per bundle, a line per source: 6.6 MB at 10,000 parts): a one-comment sync looked up
+/// keys per bundle, a line per source, megabytes for a large catalog): a one-comment sync looked up
 /// 20,000 outcomes by key, worked out 200 cover keys and rewrote the bundle index to change
 /// one bundle. Now an unchanged bundle's row is taken as it is, and a build writes the rows of
 /// the bundles whose images changed. The cache is the site's, shared by the builds of every
