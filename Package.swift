@@ -2,14 +2,25 @@
 import PackageDescription
 
 /// Every layer of the library, lowest first.
-let kit: [Target.Dependency] = ["TeardownBase", "TeardownContent", "TeardownMedia", "TeardownBuild", "TeardownInbox"]
+let layers = ["TeardownBase", "TeardownContent", "TeardownMedia", "TeardownBuild", "TeardownInbox"]
+let kit = layers.map { Target.Dependency.target(name: $0) }
+
+/// A layer of the library: it depends on every layer before it and on `others`.
+func layer(_ name: String, _ others: [Target.Dependency]) -> Target {
+    .target(name: name, dependencies: layers.prefix { $0 != name }.map { .target(name: $0) } + others)
+}
+
+let yams = Target.Dependency.product(name: "Yams", package: "Yams")
+let zip = Target.Dependency.product(name: "ZIPFoundation", package: "ZIPFoundation")
+let system = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
+let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
 
 let package = Package(
     name: "Teardown",
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "teardown", targets: ["teardown"]),
-        .library(name: "TeardownKit", targets: ["TeardownBase", "TeardownContent", "TeardownMedia", "TeardownBuild", "TeardownInbox"]),
+        .library(name: "TeardownKit", targets: layers),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -52,72 +63,23 @@ let package = Package(
             sources: ["DefaultTheme.swift"],
             resources: [.copy("default")]
         ),
-        // The library, in layers the compiler keeps: each target imports only those above it in
-        // this list, and SwiftPM refuses a cycle. docs/MAP.md names every folder of each.
-        // Base: diagnostics, file and process support, digests, downloads.
-        .target(
-            name: "TeardownBase",
-            dependencies: [
-                "CTeardownSystem",
-                "CTeardownFetch",
-                "CTeardownDigest",
-                .product(name: "Yams", package: "Yams"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                .product(name: "SystemPackage", package: "swift-system"),
-                // What a build counts goes to the factory its caller passes (BuildCounters).
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-            ]
-        ),
+        // The library, in layers the compiler keeps: each depends on every layer before it in
+        // `layers` and on nothing after, and SwiftPM refuses a cycle. docs/MAP.md names every
+        // folder of each.
+        // Base: diagnostics, file and process support, digests, downloads; what a build counts
+        // goes to the swift-metrics factory its caller passes (BuildCounters).
+        layer("TeardownBase", ["CTeardownSystem", "CTeardownFetch", "CTeardownDigest", yams, zip, system,
+                               .product(name: "CoreMetrics", package: "swift-metrics")]),
         // Content: the site's configuration, machines, manuals and specs as values, their
         // Markdown and templates, and the addresses every page and file is published at.
-        .target(
-            name: "TeardownContent",
-            dependencies: [
-                "TeardownBase",
-                "CCmarkGFM",
-                .product(name: "Yams", package: "Yams"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                .product(name: "SystemPackage", package: "swift-system"),
-            ]
-        ),
-        // Media: images decoded, composed and resized over libvips, and the bundles to download.
-        .target(
-            name: "TeardownMedia",
-            dependencies: [
-                "TeardownBase",
-                "TeardownContent",
-                "CTeardownImage",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                // The image index: a processed image by the digest of its source.
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ]
-        ),
-        // Build: pages rendered from the content and the media, written and published at once.
-        .target(
-            name: "TeardownBuild",
-            dependencies: [
-                "TeardownBase",
-                "TeardownContent",
-                "TeardownMedia",
-                "TeardownThemes",
-                .product(name: "SystemPackage", package: "swift-system"),
-                // The build's state (manifests, what each page read), updated in place.
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ]
-        ),
+        layer("TeardownContent", ["CCmarkGFM", yams, zip, system]),
+        // Media: images over libvips, their index (SQLite), and the bundles to download.
+        layer("TeardownMedia", ["CTeardownImage", zip, grdb]),
+        // Build: pages rendered from the content and the media, written and published at once;
+        // the build store (manifests, what each page read) is SQLite, updated in place.
+        layer("TeardownBuild", ["TeardownThemes", system, grdb]),
         // Inbox: community submissions taken in, reviewed and synced; the site deployed to a bucket.
-        .target(
-            name: "TeardownInbox",
-            dependencies: [
-                "TeardownBase",
-                "TeardownContent",
-                "TeardownMedia",
-                "TeardownBuild",
-                "CTeardownSystem",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                .product(name: "SystemPackage", package: "swift-system"),
-            ]
-        ),
+        layer("TeardownInbox", ["CTeardownSystem", zip, system]),
         // The preview server lives apart from the generator, so the library stays free of a web stack.
         .target(
             name: "TeardownServe",

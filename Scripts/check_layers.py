@@ -2,7 +2,7 @@
 """Checks the package's layers: lists every target's dependencies and fails when
 
 - the targets' dependencies form a cycle;
-- a library layer depends on a layer later in Package.swift's `kit` list (a lower layer on a
+- a library layer depends on a layer later in Package.swift's `layers` list (a lower layer on a
   higher one);
 - a Swift file imports a target of this package that its own target does not declare (the
   build path holds every module, so such an import can compile by the order of a build);
@@ -58,11 +58,11 @@ def dependency_names(target):
 
 
 def layer_order():
-    """The library's layers in the order Package.swift's `kit` list gives them, lowest first."""
+    """The library's layers in the order Package.swift's `layers` list gives them, lowest first."""
     text = open(os.path.join(ROOT, "Package.swift")).read()
-    match = re.search(r"let kit: \[Target\.Dependency\] = \[([^\]]*)\]", text)
+    match = re.search(r"let layers = \[([^\]]*)\]", text)
     if not match:
-        sys.exit("Package.swift: no `let kit` list of the library's layers")
+        sys.exit("Package.swift: no `let layers` list of the library's layers")
     return re.findall(r'"(\w+)"', match.group(1))
 
 
