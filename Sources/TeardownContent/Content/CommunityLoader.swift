@@ -3,8 +3,6 @@ import TeardownBase
 
 /// Reads the comments/ and photos/ folders of a machine or a part.
 package struct CommunityLoader {
-    package static let commentKeys: Set<String> = ["author", "date", "id"]
-    package static let photoKeys: Set<String> = ["caption", "author", "date", "credit", "license", "location", "id"]
     package static let photoExtensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
 
     package let limits: CommunityLimits
@@ -39,7 +37,7 @@ package struct CommunityLoader {
         guard let yaml = YAMLMap.parse(yamlText, file: file, lineOffset: 1, expected: "comment details",
                                        diagnostics: &diagnostics)
         else { return nil }
-        yaml.warnUnknownKeys(known: Self.commentKeys, diagnostics: &diagnostics)
+        yaml.warnUnknownKeys(known: CommunityFiles.commentKeys, diagnostics: &diagnostics)
         let author = yaml.string("author", required: true, diagnostics: &diagnostics)
         let date = yaml.date("date", required: true, diagnostics: &diagnostics)
         let id = yaml.string("id", diagnostics: &diagnostics) ?? file.stem
@@ -100,7 +98,7 @@ package struct CommunityLoader {
             return Photo(file: file, sidecar: nil, id: nil, caption: nil, author: nil, date: nil, credit: nil, license: nil,
                          showsLocation: false)
         }
-        yaml.warnUnknownKeys(known: Self.photoKeys, diagnostics: &diagnostics)
+        yaml.warnUnknownKeys(known: CommunityFiles.photoKeys, diagnostics: &diagnostics)
         return Photo(
             file: file,
             sidecar: sidecar,

@@ -45,7 +45,7 @@ package struct BucketShelf: Sendable {
             where object.key.hasSuffix(BucketInbox.manifestSuffix) {
                 guard let data = try store.get(object.key, session: session),
                       let entry = try? Inbox.parseManifest(data, source: object.key).first else { continue }
-                let text = try entry.files.first { $0.hasSuffix(".comment.md") || $0.hasSuffix(".photo.yaml") }
+                let text = try entry.files.first(where: SubmissionFiles.isDetails)
                     .flatMap { file throws(StoreFailure) in try store.get(prefix + Self.pending + file, session: session) }
                     .flatMap(TextFile.decode) ?? ""
                 found.append(HeldSubmission(id: entry.id, files: entry.files, sha256: entry.sha256, text: text))

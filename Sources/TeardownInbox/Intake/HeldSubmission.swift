@@ -39,7 +39,7 @@ public struct HeldSubmission: Sendable {
         for name in files {
             guard let digest = SHA256Hex.of(file: folder + "/" + name) else { return nil }
             sha256[name] = digest
-            if name.hasSuffix(".comment.md") || name.hasSuffix(".photo.yaml") {
+            if SubmissionFiles.isDetails(name) {
                 text = FileManager.default.contents(atPath: folder + "/" + name).flatMap(TextFile.decode) ?? ""
             }
         }

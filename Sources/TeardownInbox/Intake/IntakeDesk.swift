@@ -64,15 +64,9 @@ public final class IntakeDesk: Sendable {
             return .received(id: earlier.id, held: earlier.held)
         }
         let id = IntakeID.make(now: now)
-        let name = id + ".comment.md"
-        var fields = YAMLFields()
-        fields.add("machine", form.machine)
-        fields.add("part", form.part)
-        fields.add("author", author)
-        fields.add("date", ISODate.rfc3339(now))
-        var text = fields.frontMatter + body
-        if !text.hasSuffix("\n") { text += "\n" }
-        let data = Data(text.utf8)
+        let name = SubmissionFiles.comment(id)
+        let data = SubmissionFiles.comment(machine: form.machine, part: form.part, author: author, date: ISODate.rfc3339(now),
+                                           body: body)
         let submission = InboxSubmission(id: id, files: [name], sha256: [name: SHA256Hex.of(data)])
         if case .reject(let reason) = review.review(submission, files: [name: data]) {
             return .refused(Self.forSender(reason, id: id))
@@ -114,8 +108,12 @@ public final class IntakeDesk: Sendable {
         case .failure(let problem): return refuse(problem.reason)
         }
         let imageName = upload.id + "." + format.fileExtension
-        let detailsName = upload.id + ".photo.yaml"
-        let yaml = Self.photoDetails(form, imageName: imageName, now: now)
+        let detailsName = SubmissionFiles.photo(upload.id)
+        let caption = form.caption?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let yaml = SubmissionFiles.photo(machine: form.machine, part: form.part,
+                                         author: form.author.trimmingCharacters(in: .whitespacesAndNewlines),
+                                         date: ISODate.rfc3339(now), caption: caption?.isEmpty == false ? caption : nil,
+                                         location: form.shareLocation, file: imageName)
         let submission = InboxSubmission(id: upload.id, files: [detailsName, imageName], sha256: [:])
         let shared = form.shareLocation, uploadName = Self.imageUploadName(upload)
         // Everything that holds a copy of the image or decodes it happens a few uploads at a time.
@@ -175,20 +173,6 @@ public final class IntakeDesk: Sendable {
         return .success((image, format))
     }
 
-    /// The photo's `<id>.photo.yaml`, as sync reads it.
-    private static func photoDetails(_ form: PhotoForm, imageName: String, now: Date) -> Data {
-        var fields = YAMLFields()
-        fields.add("machine", form.machine)
-        fields.add("part", form.part)
-        fields.add("author", form.author.trimmingCharacters(in: .whitespacesAndNewlines))
-        fields.add("date", ISODate.rfc3339(now))
-        if let caption = form.caption?.trimmingCharacters(in: .whitespacesAndNewlines), !caption.isEmpty {
-            fields.add("caption", caption)
-        }
-        fields.add("location", form.shareLocation)
-        fields.add("file", imageName)
-        return Data(fields.text.utf8)
-    }
 
     /// Drops an upload that will not be submitted.
     public func discard(_ upload: IntakeUpload) { try? FileSystem.removeTree(upload.folder) }

@@ -18,9 +18,6 @@ package enum SyncDecision: Sendable {
 /// an accepted one goes. It reads nothing but its inputs and writes nothing.
 package struct SubmissionReview: Sendable {
     package static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
-    package static let commentKeys: Set<String> = ["machine", "part", "author", "date"]
-    package static let photoKeys: Set<String> = ["machine", "part", "author", "date", "caption", "location", "file", "license", "credit"]
-    package static let takedownKeys: Set<String> = ["target", "reason"]
 
     package let content: SiteContent
 
@@ -89,16 +86,11 @@ package struct SubmissionReview: Sendable {
 
     package func review(_ submission: InboxSubmission, files: [String: Data]) -> SyncDecision {
         let id = submission.id
-        if let data = files[id + ".comment.md"] {
-            return comment(id, data: data, name: id + ".comment.md")
-        }
-        if let data = files[id + ".photo.yaml"] {
-            return photo(id, data: data, name: id + ".photo.yaml", files: files)
-        }
-        if let data = files[id + ".takedown.yaml"] {
-            return takedown(id, data: data, name: id + ".takedown.yaml")
-        }
-        return .reject(reason: "no \(id).comment.md, \(id).photo.yaml or \(id).takedown.yaml in the submission")
+        let (comment, photo, takedown) = (SubmissionFiles.comment(id), SubmissionFiles.photo(id), SubmissionFiles.takedown(id))
+        if let data = files[comment] { return self.comment(id, data: data, name: comment) }
+        if let data = files[photo] { return self.photo(id, data: data, name: photo, files: files) }
+        if let data = files[takedown] { return self.takedown(id, data: data, name: takedown) }
+        return .reject(reason: "no \(comment), \(photo) or \(takedown) in the submission")
     }
 
     // MARK: Kinds
@@ -140,13 +132,7 @@ package struct SubmissionReview: Sendable {
         }
         if let problem = CommunityText.dateProblem(date) { reasons.append("\(yaml.location(of: "date")): \(problem)") }
         if !reasons.isEmpty { return .reject(reason: reasons.joined(separator: "; ")) }
-        var body = split.body
-        if !body.hasSuffix("\n") { body += "\n" }
-        var fields = YAMLFields()
-        fields.add("id", id)
-        fields.add("author", author)
-        fields.add("date", date.text)
-        let written = Data((fields.frontMatter + body).utf8)
+        let written = CommunityFiles.comment(id: id, author: author, date: date.text, body: split.body)
         let path = "\(target)/comments/\(Self.contentName(written)).md"
         return settle(id, files: [(path, written)],
                       summary: "comment by \(author) on \(partSlug.map { "\(machineSlug)/\($0)" } ?? machineSlug) -> \(path)")
@@ -187,18 +173,11 @@ package struct SubmissionReview: Sendable {
         case .failure(let problem): return .reject(reason: problem.reason)
         }
         let stem = Self.contentName(image)
-        var fields = YAMLFields()
-        fields.add("id", id)
-        fields.add("author", author)
-        fields.add("date", date.text)
-        fields.add("caption", caption)
-        fields.add("license", license)
-        fields.add("credit", credit)
-        fields.add("location", location)
-        let sidecar = fields.text
+        let sidecar = CommunityFiles.photoSidecar(id: id, author: author, date: date.text, caption: caption, license: license,
+                                                  credit: credit, location: location)
         let imagePath = "\(target)/photos/\(stem).\(ext == "jpeg" ? "jpg" : ext)"
         // The sidecar is written first: a photo is never published without its credit.
-        return settle(id, files: [("\(target)/photos/\(stem).yaml", Data(sidecar.utf8)), (imagePath, image)],
+        return settle(id, files: [("\(target)/photos/\(stem).yaml", sidecar), (imagePath, image)],
                       summary: "photo by \(author) of \(partSlug.map { "\(machineSlug)/\($0)" } ?? machineSlug) -> \(imagePath)")
     }
 

@@ -166,7 +166,7 @@ public struct Syncer: Sendable {
 
     /// The id a fetched takedown withdraws.
     private static func takedownTarget(_ files: [String: Data]) -> String? {
-        guard let data = files.first(where: { $0.key.hasSuffix(".takedown.yaml") })?.value,
+        guard let data = files.first(where: { SubmissionFiles.isTakedown($0.key) })?.value,
               let text = SubmissionReview.text(data) else { return nil }
         var ignored: [Diagnostic] = []
         let file = SourceFile(absolutePath: "takedown", displayPath: "takedown")
@@ -311,7 +311,7 @@ public struct Syncer: Sendable {
 }
 
 extension InboxSubmission {
-    package var isTakedown: Bool { files.contains(id + ".takedown.yaml") }
+    package var isTakedown: Bool { files.contains(SubmissionFiles.takedown(id)) }
 }
 
 extension Syncer {
