@@ -109,11 +109,7 @@ public final class IntakeDesk: Sendable {
         }
         let imageName = upload.id + "." + format.fileExtension
         let detailsName = SubmissionFiles.photo(upload.id)
-        let caption = form.caption?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let yaml = SubmissionFiles.photo(machine: form.machine, part: form.part,
-                                         author: form.author.trimmingCharacters(in: .whitespacesAndNewlines),
-                                         date: ISODate.rfc3339(now), caption: caption?.isEmpty == false ? caption : nil,
-                                         location: form.shareLocation, file: imageName)
+        let yaml = Self.photoDetails(form, imageName: imageName, now: now)
         let submission = InboxSubmission(id: upload.id, files: [detailsName, imageName], sha256: [:])
         let shared = form.shareLocation, uploadName = Self.imageUploadName(upload)
         // Everything that holds a copy of the image or decodes it happens a few uploads at a time.
@@ -158,6 +154,15 @@ public final class IntakeDesk: Sendable {
     }
 
     public static let unstored = "the submission could not be stored; please try again later"
+
+    /// The photo's details file, as sync reads it: a caption of only spaces is none.
+    private static func photoDetails(_ form: PhotoForm, imageName: String, now: Date) -> Data {
+        let caption = form.caption?.trimmingCharacters(in: .whitespacesAndNewlines)
+        return SubmissionFiles.photo(machine: form.machine, part: form.part,
+                                     author: form.author.trimmingCharacters(in: .whitespacesAndNewlines),
+                                     date: ISODate.rfc3339(now), caption: caption?.isEmpty == false ? caption : nil,
+                                     location: form.shareLocation, file: imageName)
+    }
 
     private struct PhotoProblem: Error { let reason: String }
 
