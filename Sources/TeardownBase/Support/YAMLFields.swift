@@ -1,3 +1,4 @@
+import Foundation
 import Yams
 
 /// A YAML mapping of fields, in the order they are added, written by Yams' emitter: it quotes
@@ -35,4 +36,10 @@ package struct YAMLFields {
 
     /// The fields between `---` lines, as Markdown front matter.
     package var frontMatter: String { "---\n" + text + "---\n" }
+
+    /// A Markdown file: the fields as front matter, then `body`, ending with a line feed.
+    package func markdown(_ body: String) -> Data {
+        let text = frontMatter + body
+        return Data((text.hasSuffix("\n") ? text : text + "\n").utf8)
+    }
 }

@@ -11,9 +11,6 @@ import TeardownBase
 /// which costs more than rendering on a site of thousands of pages. An existing file is
 /// unlinked, never rewritten in place: the published tree may share it as a hard link.
 package struct OutputWriter: Sendable {
-    /// A write's failure names the file and keeps the system's error number.
-    package typealias Failure = FileSystem.Failure
-
     package let root: String
 
     /// Creates every folder the given output paths need, once, before parallel writes.
@@ -29,10 +26,10 @@ package struct OutputWriter: Sendable {
         // calls a build makes, and a catalog has a folder per page.
         let levels = Dictionary(grouping: folders) { $0.split(separator: "/").count }
         for depth in levels.keys.sorted() {
-            let failures = ParallelMap.map(levels[depth] ?? []) { folder -> Failure? in
+            let failures = ParallelMap.map(levels[depth] ?? []) { folder -> FileSystem.Failure? in
                 let full = root + "/" + folder
                 guard mkdir(full, 0o755) != 0, errno != EEXIST else { return nil }
-                return Failure(path: full, Errno(rawValue: errno))
+                return FileSystem.Failure(path: full, Errno(rawValue: errno))
             }
             if let failure = failures.compactMap({ $0 }).first { throw failure }
         }
@@ -50,7 +47,7 @@ package struct OutputWriter: Sendable {
             let file = try Self.create(full)
             try file.closeAfter { _ = try file.writeAll(UnsafeRawBufferPointer(bytes)) }
         } catch {
-            throw Failure(path: full, error)
+            throw FileSystem.Failure(path: full, error)
         }
     }
 
@@ -59,7 +56,7 @@ package struct OutputWriter: Sendable {
         do {
             input = try FileDescriptor.open(source, .readOnly, options: .closeOnExec)
         } catch {
-            throw Failure(path: source, error)
+            throw FileSystem.Failure(path: source, error)
         }
         defer { try? input.close() }
         let full = root + "/" + path
@@ -76,7 +73,7 @@ package struct OutputWriter: Sendable {
                 }
             }
         } catch {
-            throw Failure(path: full, error)
+            throw FileSystem.Failure(path: full, error)
         }
     }
 

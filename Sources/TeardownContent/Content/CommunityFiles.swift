@@ -14,7 +14,7 @@ package enum CommunityFiles {
         fields.add("id", id)
         fields.add("author", author)
         fields.add("date", date)
-        return Data((fields.frontMatter + (body.hasSuffix("\n") ? body : body + "\n")).utf8)
+        return fields.markdown(body)
     }
 
     /// A filed photo's sidecar: who took it and on what terms.

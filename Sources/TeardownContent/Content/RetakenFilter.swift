@@ -5,23 +5,20 @@ import TeardownBase
 /// hash of every entry's path was most of applying one filed comment to a large snapshot.
 /// (Flags indexed by length, and filters by root in an array: even an Int's hash per entry showed.)
 struct RetakenFilter {
-    private struct Root {
-        let list: [String]
-        let paths: Set<Substring>
-        let prefixes: [String]
-        let lengths: [Bool]
-        let shortestBelow: Int
-        var many: Bool { list.count > 16 }
-    }
-
-    private let roots: [Root?]
+    /// What tells most entries apart at once, by root: the lengths of the paths taken anew, the
+    /// shortest path they have below them, and whether they are many. Kept apart from the paths
+    /// themselves so that an entry the lengths rule out copies nothing else.
+    private let quick: [(lengths: [Bool], shortestBelow: Int, many: Bool)?]
+    private let paths: [(list: [String], set: Set<Substring>, prefixes: [String])?]
 
     init(_ retaken: [Int: [String]], roots count: Int) {
-        roots = (0..<count).map { root in
-            guard let list = retaken[root] else { return nil }
-            let prefixes = list.map { $0.isEmpty ? "" : $0 + "/" }
-            return Root(list: list, paths: Set(list.map { Substring($0) }), prefixes: prefixes,
-                        lengths: Self.flags(list.map(\.utf8.count)), shortestBelow: prefixes.map(\.utf8.count).min() ?? .max)
+        paths = (0..<count).map { root in
+            retaken[root].map { list in (list, Set(list.map { Substring($0) }), list.map { $0.isEmpty ? "" : $0 + "/" }) }
+        }
+        quick = paths.map { root in
+            root.map { ($0.list, $0.prefixes) }.map { list, prefixes in
+                (Self.flags(list.map(\.utf8.count)), prefixes.map(\.utf8.count).min() ?? .max, list.count > 16)
+            }
         }
     }
 
@@ -32,20 +29,21 @@ struct RetakenFilter {
     }
 
     func contains(_ entry: InputSnapshot.Entry, length: Int) -> Bool {
-        guard let root = roots[entry.root],
-              root.many || length >= root.shortestBelow || (length < root.lengths.count && root.lengths[length])
+        guard let filter = quick[entry.root],
+              filter.many || length >= filter.shortestBelow || (length < filter.lengths.count && filter.lengths[length]),
+              let root = paths[entry.root]
         else { return false }
         // A few paths (a sync's, an edit's) are compared with each entry, as bytes: String's
         // `hasPrefix` checks character boundaries. Many (a check after a branch was checked out)
         // are looked up by the entry's path and the folders above it, so that no entry is
         // compared with every path.
-        if !root.many {
+        if !filter.many {
             return root.list.contains(entry.path) || root.prefixes.contains { ByteSearch.hasPrefix(entry.path, $0) }
         }
-        if root.paths.contains("") || root.paths.contains(Substring(entry.path)) { return true }
+        if root.set.contains("") || root.set.contains(Substring(entry.path)) { return true }
         var slash = entry.path.firstIndex(of: "/")
         while let found = slash {
-            if root.paths.contains(entry.path[..<found]) { return true }
+            if root.set.contains(entry.path[..<found]) { return true }
             slash = entry.path[entry.path.index(after: found)...].firstIndex(of: "/")
         }
         return false

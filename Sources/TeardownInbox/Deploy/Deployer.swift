@@ -99,8 +99,10 @@ public struct Deployer: Sendable {
         return Report(plan: plan, uploaded: plan.uploads.count, deleted: refused ? 0 : plan.deletions.count)
     }
 
-    /// The output's files with their digests, by manifest shard, and each shard serialized.
-    private func scanLocal() throws(StoreFailure) -> (byShard: [[LocalOutputs.File]], shards: [(data: Data, digest: String)?]) {
+    /// The output folder's files by manifest shard, and each shard serialized with its digest.
+    private typealias Scanned = (byShard: [[LocalOutputs.File]], shards: [(data: Data, digest: String)?])
+
+    private func scanLocal() throws(StoreFailure) -> Scanned {
         do {
             try FileManager.default.createDirectory(atPath: (cache as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         } catch {
@@ -126,7 +128,7 @@ public struct Deployer: Sendable {
         var listing: [String: S3Store.Listed]
     }
 
-    private func compare(_ local: (byShard: [[LocalOutputs.File]], shards: [(data: Data, digest: String)?]), stored: Data?,
+    private func compare(_ local: Scanned, stored: Data?,
                          store: S3Store, session: Curl.Session, manifestKey: String) throws(StoreFailure) -> Remote {
         let prefix = options.location.prefix
         let index = options.verify ? nil : stored.flatMap(DeployShards.parse)

@@ -22,8 +22,7 @@ package enum SubmissionFiles {
         fields.add("part", part)
         fields.add("author", author)
         fields.add("date", date)
-        let text = fields.frontMatter + body
-        return Data((text.hasSuffix("\n") ? text : text + "\n").utf8)
+        return fields.markdown(body)
     }
 
     /// A photo's details as intake writes them; `file` names the image in the same submission.

@@ -52,6 +52,9 @@ public struct Syncer: Sendable {
         self.cacheFolder = cacheFolder ?? CacheLayout(siteRoot: siteRoot).root
     }
 
+    /// Where the site's stores and caches live.
+    private var cache: CacheLayout { CacheLayout(root: cacheFolder) }
+
     /// The folder rejected submissions are kept in, with a `<id>.reason` file each.
     public var quarantine: String { siteRoot + "/content/.quarantine" }
 
@@ -61,7 +64,7 @@ public struct Syncer: Sendable {
     public func run(dryRun: Bool, inputs: BuildInputs? = nil) throws -> SyncReport {
         let content = try load(inputs)
         let review = SubmissionReview(content: content)
-        let ledger = SyncLedger(path: CacheLayout(root: cacheFolder).syncLedger)
+        let ledger = SyncLedger(path: cache.syncLedger)
         let submissions = try source.submissions()
         let limits = content.config.limits
         // Takedowns go last, so a takedown can withdraw a submission from the same inbox.
@@ -120,10 +123,10 @@ public struct Syncer: Sendable {
                                                              counters: counters)
         let memo = walk.map { walk in
             let parts = InputSnapshot.PartSignatures(walk)
-            return ContentCache.Use(folder: CacheLayout(root: cacheFolder).content, signatures: walk.bundleSignatures().settled,
+            return ContentCache.Use(folder: cache.content, signatures: walk.bundleSignatures().settled,
                                     parts: { parts($0) })
         }
-        let (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: CacheLayout(root: cacheFolder).bundles, memo: memo,
+        let (content, diagnostics) = ContentLoader(siteRoot: siteRoot, archiveCache: cache.bundles, memo: memo,
                                                   counters: counters).load()
         guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
         return content
