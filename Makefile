@@ -99,6 +99,8 @@ test: deps
 	python3 Scripts/generate_template_fields.py --check
 	@# Files of at most 400 lines, functions of at most 60.
 	python3 Scripts/check_sizes.py
+	@# Each `try?` says beside it why its failure is normal there.
+	python3 Scripts/check_try.py
 	@# MALLOC_PERTURB_ fills freed memory, so C memory read after it is freed (cmark-gfm's
 	@# nodes point into each other's buffers) fails a test every time, not now and then.
 	MALLOC_PERTURB_=165 $(SWIFT) test --skip IntakeServerTests --skip PreviewServerTests

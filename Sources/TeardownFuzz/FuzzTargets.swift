@@ -27,12 +27,13 @@ enum FuzzTargets {
         ]
         for (path, text) in files {
             let full = root + "/" + path
+            // A fixture that cannot be written makes the bundle's load fail, which the target exercises too.
             try? FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
                                                      withIntermediateDirectories: true)
             _ = FileManager.default.createFile(atPath: full, contents: Data(text.utf8))
         }
         // libFuzzer ends the process with exit(), which runs this; a crash leaves the folder for a look.
-        atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "teardown-fuzz-\(getpid())") }
+        atexit { FileSystem.discard(NSTemporaryDirectory() + "teardown-fuzz-\(getpid())") }
         return root
     }()
 
@@ -68,6 +69,7 @@ enum FuzzTargets {
         let data = Data(input.dropFirst())
         switch selector % 4 {
         case 0:
+            // The target looks for crashes: a rejected input is a normal outcome.
             for submission in (try? Inbox.parseManifest(data, source: "manifest.json")) ?? [] {
                 _ = SubmissionReview.nameProblem(submission)
             }
@@ -93,6 +95,7 @@ enum FuzzTargets {
         case 0:
             var reader = MultipartReader(boundary: "b0und")
             let cut = rest.isEmpty ? 0 : Int(input[1]) % rest.count
+            // The target looks for crashes: a rejected input is a normal outcome.
             _ = try? reader.feed(rest[..<cut])
             _ = try? reader.feed(rest[cut...])
             _ = try? reader.finish()
@@ -126,6 +129,7 @@ enum FuzzTargets {
                 precondition(body == text, "the front matter did not give the body back: \(text.debugDescription)")
             } else {
                 fields.add("author", text)
+                // The target looks for crashes: YAML that does not parse is a normal outcome.
                 let loaded = try? Yams.load(yaml: fields.text) as? [String: Any]
                 precondition(loaded?["author"] as? String == text, "YAML did not give the text back: \(fields.text.debugDescription)")
             }

@@ -179,6 +179,7 @@ struct SubmissionFields: Decodable {
         }
         var values: [String: String] = [:]
         for key in container.allKeys where FormBody.knownFields.contains(key.stringValue) {
+            // A field is a string or a flag; one that is neither is left out, and the form's check names it.
             if let text = try? container.decode(String.self, forKey: key) {
                 values[key.stringValue] = text
             } else if let flag = try? container.decode(Bool.self, forKey: key) {
@@ -220,6 +221,7 @@ extension FormBody {
                 try take(chunk)
             } catch let problem as FormProblem where problem.status == .contentTooLarge {
                 var left = drainBytes
+                // Draining an oversized body only keeps the connection usable; the answer is already decided.
                 while left > 0, let rest = try? await chunks.next() { left -= rest.readableBytes }
                 throw problem
             }

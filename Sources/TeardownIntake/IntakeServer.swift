@@ -270,6 +270,7 @@ public struct IntakeServer: Sendable {
             IntakeEvent.unreadable(reason: "the inbox's manifest cannot be read: \(error.reason)").log(to: logger)
             return text(.internalServerError, "the inbox's manifest cannot be read\n")
         }
+        // A listed file that cannot be read is answered as not found below.
         guard listed, let data = try? Data(contentsOf: URL(fileURLWithPath: desk.inbox.folder + "/" + name), options: .alwaysMapped)
         else { return text(.notFound, "not in the inbox\n") }
         let type = name.hasSuffix(".json") ? "application/json" : "application/octet-stream"
@@ -293,6 +294,7 @@ private func text(_ status: HTTPResponse.Status, _ body: String) -> Response {
 }
 
 private func json(_ status: HTTPResponse.Status, _ object: [String: String]) -> Response {
+    // A dictionary of strings: serializing it cannot fail.
     let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
     return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
 }

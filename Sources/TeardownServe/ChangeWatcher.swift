@@ -1,5 +1,6 @@
 import Foundation
 import SystemPackage
+import TeardownBase
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -56,7 +57,7 @@ final class ChangeWatcher: @unchecked Sendable {
                 continue
             }
             watches[watch] = next
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: next)) ?? [] {
+            for name in FileSystem.names(in: next) {
                 pending.append(next + "/" + name)
             }
         }
@@ -121,6 +122,7 @@ final class ChangeWatcher: @unchecked Sendable {
                 at: URL(fileURLWithPath: folder), includingPropertiesForKeys: [.contentModificationDateKey, .fileSizeKey])
             else { continue }
             for case let url as URL in enumerator {
+                // A file gone between listing and reading is a change the next poll sees.
                 let values = try? url.resourceValues(forKeys: [.contentModificationDateKey, .fileSizeKey])
                 result[url.path] = [Int((values?.contentModificationDate?.timeIntervalSince1970 ?? 0) * 1e6), values?.fileSize ?? -1]
             }

@@ -38,6 +38,7 @@ struct PreviewFiles: FileProvider {
 
     func getAttributes(id: String) async throws -> FileAttributes? {
         guard let real = contained(id),
+              // A file gone or unreadable is served as not found.
               let attributes = try? FileManager.default.attributesOfItem(atPath: real),
               let modified = attributes[.modificationDate] as? Date,
               let size = (attributes[.size] as? NSNumber)?.intValue

@@ -111,6 +111,7 @@ struct PreviewResponses<Context: RequestContext>: RouterMiddleware {
         } catch let error as any HTTPResponseError where error.status == .notFound {
             let headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"]
             guard let page = files.contained(files.root + "/404.html"),
+                  // With no readable 404 page, the plain answer below is the page.
                   let data = try? Data(contentsOf: URL(fileURLWithPath: page)) else {
                 return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
                                 body: .init(byteBuffer: ByteBuffer(string: "Not found\n")))

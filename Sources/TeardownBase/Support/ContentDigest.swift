@@ -107,6 +107,7 @@ public enum SHA256Hex {
     /// The digest of a file, read a megabyte at a time, so a large file is never whole in memory.
     public static func of(file path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+// Closing a file opened for reading loses nothing.
         defer { try? handle.close() }
         var hasher = SHA256()
         do {

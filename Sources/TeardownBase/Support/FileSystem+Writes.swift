@@ -29,6 +29,7 @@ extension FileSystem {
             try rename(temporary, to: path)
             return true
         } catch {
+            // The write's own error is the one thrown; the scratch file is tidied if it can be.
             try? unlinkIfPresent(temporary)
             return false
         }
@@ -63,7 +64,7 @@ extension FileSystem {
         // processes that are gone: a concurrent writer keeps its own. Those of this name alone
         // were swept before, and a sync killed while filing a comment left its temporary in the
         // comments folder until that very comment was filed again.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".") {
+        for name in FileSystem.names(in: folder) where name.hasPrefix(".") {
             guard let marker = name.range(of: ".tmp-", options: .backwards), marker.lowerBound > name.index(after: name.startIndex),
                   let pid = pid_t(name[marker.upperBound...]), pid > 0, kill(pid, 0) != 0, Glibc.errno == ESRCH else { continue }
             unlink(folder + "/" + name)

@@ -163,6 +163,7 @@ package enum FileSystem {
         } catch {
             return .failure(error as? Errno == .tooManySymbolicLinkLevels ? .symbolicLink : .unreadable)
         }
+        // Closing a file opened for reading loses nothing; a failed stat is reported as unreadable.
         defer { try? file.close() }
         guard let info = try? file.stat(), info.type == .regular else { return .failure(.unreadable) }
         var data = Data(count: Int(info.size))
@@ -187,12 +188,14 @@ package enum FileSystem {
         guard offset >= 0, count >= 0, let file = try? FileDescriptor.open(path, .readOnly, options: [.closeOnExec]) else {
             return nil
         }
+        // Closing a file opened for reading loses nothing; a failed stat or read is a nil result.
         defer { try? file.close() }
         guard let info = try? file.stat() else { return nil }
         let size = Int(info.size)
         var data = Data(count: max(0, min(count, size - offset)))
         var filled = 0
         while filled < data.count {
+            // A read that fails is a nil result, as the signature says.
             let read = try? data.withUnsafeMutableBytes { buffer in
                 try file.read(fromAbsoluteOffset: Int64(offset + filled), into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
             }
@@ -284,6 +287,18 @@ package enum FileSystem {
         while folder.count > root.count, folder.hasPrefix(root + "/"), rmdir(folder) == 0 {
             folder = (folder as NSString).deletingLastPathComponent
         }
+    }
+
+    /// The names in `folder`, none when it cannot be listed. For tidying and for caches: a folder
+    /// that is missing or unreadable holds nothing this process must keep or may remove.
+    package static func names(in folder: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    }
+
+    /// Removes a scratch file or tree whose work is over. One that cannot be removed costs only
+    /// space: the work it served has already succeeded or failed, and the next run clears its own.
+    package static func discard(_ path: String) {
+        try? removeTree(path)
     }
 
     /// Removes a file or a whole tree; no error when it is already gone.

@@ -10,6 +10,7 @@ package enum Gzip {
     package static func compress(_ data: Data) -> Data? {
         var output = Data([0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF])
         output.reserveCapacity(data.count / 3 + 64)
+        // Compressing bytes in memory fails only on a bug in the compressor; nil tells the caller.
         guard (try? Data.compress(size: Int64(data.count), bufferSize: 64 * 1024, provider: { position, size in
             data.subdata(in: Int(position)..<Int(position) + size)
         }, consumer: { output.append($0) })) != nil else { return nil }
@@ -38,6 +39,7 @@ package enum Gzip {
         guard start <= bytes.count - 8 else { return nil }
         let deflated = data.subdata(in: start..<bytes.count - 8)
         var inflated = Data()
+        // Bytes that do not inflate are not gzip of ours: nil tells the caller.
         guard let checksum = try? Data.decompress(size: Int64(deflated.count), bufferSize: 64 * 1024, skipCRC32: false, provider: { position, size in
             // Inflating asks for whole buffers, past the end too.
             deflated.subdata(in: min(Int(position), deflated.count)..<min(Int(position) + size, deflated.count))

@@ -105,6 +105,7 @@ package struct CatalogData: Encodable {
     package var json: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+        // Strings, numbers and arrays of them: encoding cannot fail.
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) + "\n" } ?? "{}"
     }
 

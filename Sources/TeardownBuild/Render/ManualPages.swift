@@ -134,6 +134,7 @@ extension PageRenderer {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Strings and arrays of them: encoding cannot fail.
         return (try? encoder.encode(Navigation(entries: entries))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 

@@ -131,6 +131,7 @@ public struct Theme: Sendable {
         let base = URL(fileURLWithPath: folder).standardizedFileURL.path
         var result: [String] = []
         for case let url as URL in enumerator {
+            // A file gone between listing and reading is not part of the theme.
             guard (try? url.resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
             else { continue }
             let path = url.standardizedFileURL.path

@@ -20,6 +20,7 @@ extension BuildStore {
     /// finds a bundle's entries unchanged takes its signature from here instead of grouping
     /// every entry by bundle again.
     package func storedInputs() -> (bytes: [UInt8], signatures: [String: ContentDigest])? {
+        // A snapshot that cannot be read is none: every input is walked, which costs only time.
         try? queue.read { db in
             guard let head = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'inputs-head'") else { return nil }
             // Each row's lines are copied once, straight from SQLite's buffer into the stored form:
@@ -100,6 +101,8 @@ extension BuildStore {
 
     /// Forgets the stored snapshot: the next build checks every input again.
     package func forgetInputs() {
+        // The fallback of a failed write: if this fails too, the store is failing as a whole,
+        // and the publish step's own write to it reports that.
         try? queue.write { db in
             try db.execute(sql: "DELETE FROM inputs; DELETE FROM meta WHERE name = 'inputs-head'")
         }

@@ -57,26 +57,26 @@ package struct BuildStore: Sendable {
         for suffix in ["", "-wal", "-shm"] { try FileSystem.unlinkIfPresent(path + suffix) }
     }
 
-    /// The store at `path` as it is, for reading only: nil when there is none, or it is of
-    /// another format or cannot be read. Unlike `open`, it never makes, mends or upgrades a
-    /// store: sync looks at the inputs before any build, a dry run among them, and a store it
-    /// mended would keep the build after it from saying the state was damaged.
-    package static func reading(_ path: String) -> BuildStore? {
-        guard FileSystem.exists(path), let store = try? BuildStore(path: path, readOnly: true),
+    /// The store at `path` as it is: nil when there is none, or it is of another format or
+    /// cannot be read. Unlike `open`, it never makes, mends or upgrades a store, and writes
+    /// nothing: sync looks at the inputs before any build, a dry run among them, and a store it
+    /// mended would keep the build after it from saying the state was damaged. The connection
+    /// can write, so the build after the look uses it instead of opening the store again.
+    package static func existing(_ path: String) -> BuildStore? {
+        // No store, another format or one SQLite cannot open: the build's `open` decides what to
+        // make of it, and says so.
+        guard FileSystem.exists(path), let store = try? BuildStore(path: path),
               (try? store.queue.read { try String.fetchOne($0, sql: "SELECT value FROM meta WHERE name = 'format'") }) == format
         else { return nil }
         return store
     }
 
-    private init(path: String, readOnly: Bool = false) throws {
+    private init(path: String) throws {
         var configuration = Configuration()
-        configuration.readonly = readOnly
-        if !readOnly {
-            configuration.prepareDatabase { db in
-                // WAL: a kill mid-transaction leaves the last committed state. FULL: the commit
-                // that vouches for a tree is on disk before the tree is swapped in.
-                try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL")
-            }
+        configuration.prepareDatabase { db in
+            // WAL: a kill mid-transaction leaves the last committed state. FULL: the commit
+            // that vouches for a tree is on disk before the tree is swapped in.
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL")
         }
         queue = try DatabaseQueue(path: path, configuration: configuration)
         self.path = path

@@ -58,6 +58,7 @@ package struct OutputWriter: Sendable {
         } catch {
             throw FileSystem.Failure(path: source, error)
         }
+        // Closing a file opened for reading loses nothing.
         defer { try? input.close() }
         let full = root + "/" + path
         unlink(full)

@@ -28,6 +28,7 @@ package struct Pagefind: Sendable {
         guard let path = pythonPackageExecutable(), isExecutable(path) else {
             return .failure(Unavailable(reason: "Pagefind is not installed (pip install pagefind-bin, or make deps)"))
         }
+        // The remembered path is a memo; without its folder Pagefind is located again next time.
         try? FileManager.default.createDirectory(atPath: (remembered as NSString).deletingLastPathComponent,
                                                  withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: remembered, contents: Data(path.utf8))
@@ -47,7 +48,7 @@ package struct Pagefind: Sendable {
     package func index(_ folder: String, into bundle: String) throws(Failure) {
         let log = NSTemporaryDirectory() + "teardown-pagefind-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
         _ = FileManager.default.createFile(atPath: log, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: log) }
+        defer { FileSystem.discard(log) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["--site", folder, "--output-path", bundle, "--silent"]
@@ -61,6 +62,7 @@ package struct Pagefind: Sendable {
             throw Failure(description: "cannot run \(executable): \(ErrorText.text(error))")
         }
         process.waitUntilExit()
+        // The log was read to its end; a failed close loses nothing.
         try? output.close()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             let text = (FileManager.default.contents(atPath: log).map { String(decoding: $0, as: UTF8.self) } ?? "")
@@ -87,6 +89,7 @@ package struct Pagefind: Sendable {
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
+        // A binary that does not start is not a usable Pagefind: nil says so to the caller.
         guard (try? process.run()) != nil else { return nil }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

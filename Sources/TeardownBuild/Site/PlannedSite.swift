@@ -8,6 +8,8 @@ import TeardownMedia
 /// The build's inputs as one walk found them (`SiteBuilder.walkInputs`).
 public struct BuildInputs: Sendable {
     package let snapshot: InputSnapshot?
+    /// The build store the walk read the last snapshot from: the build goes on with it.
+    package var store: BuildStore? = nil
     /// What the last build recorded, when every input was found as it recorded them: with
     /// nothing filed since, and its tree still published, the build has nothing to do.
     package var unchanged: InputSnapshot.Record? = nil

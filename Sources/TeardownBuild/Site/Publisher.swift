@@ -73,7 +73,7 @@ package struct Publisher: Sendable {
         try FileSystem.removeTree(Self.sibling(of: output, "staging"))
         let parent = (output as NSString).deletingLastPathComponent
         let gathered = (Self.sibling(of: output, Self.indexRole) as NSString).lastPathComponent
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where name.hasPrefix(gathered) {
+        for name in FileSystem.names(in: parent) where name.hasPrefix(gathered) {
             try FileSystem.removeTree(parent + "/" + name)
         }
         if FileSystem.isDirectory(output) {
@@ -83,7 +83,7 @@ package struct Publisher: Sendable {
         try FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
         // The manifest and dependency index files of earlier versions of Teardown, one each per
         // tree, and their input snapshot file (the build store holds it now).
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: cacheFolder)) ?? []
+        for name in FileSystem.names(in: cacheFolder)
         where name.hasSuffix(".manifest") || name.hasSuffix(".reads") || name == "inputs" {
             try FileSystem.unlinkIfPresent(cacheFolder + "/" + name)
         }
@@ -154,6 +154,7 @@ package struct Publisher: Sendable {
                                           below: self.spare)
         }
         try writer.createDirectories(for: carried)
+        // A file that cannot be linked is written again below, so the tree is whole either way.
         for path in carried where (try? FileSystem.hardLink(output + "/" + path, to: self.spare + "/" + path)) == nil {
             writes.insert(path)
         }
@@ -181,7 +182,7 @@ package struct Publisher: Sendable {
 
     /// Hidden entries exist in one place at every moment, so a kill at any point loses none.
     private func moveHiddenEntries(from source: String, to target: String) throws {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: source)) ?? [] where name.hasPrefix(".") {
+        for name in FileSystem.names(in: source) where name.hasPrefix(".") {
             if !FileSystem.exists(target + "/" + name) {
                 try FileSystem.rename(source + "/" + name, to: target + "/" + name)
             }

@@ -96,6 +96,8 @@ extension SiteBuilder {
     func openStore() -> (BuildStore, BuildStore.Notice?)? {
         let state = cache.output(output)
         try? FileManager.default.createDirectory(atPath: state.folder, withIntermediateDirectories: true)
+        counters.count(.storesOpened)
+        // Without a store the build still runs in full; the publish step says why it cannot record.
         return try? BuildStore.open(state.store)
     }
 

@@ -48,6 +48,7 @@ extension SiteBuilder {
         var base = baseURL ?? content.config.baseURL
         if !base.hasSuffix("/") { base += "/" }
         return PlannedSite(content: content, theme: theme, images: images.value, manuals: manuals, downloads: downloads,
+                           // A missing Pagefind was reported when it was located; the site is built without search.
                            index: index, search: search, indexer: search.isAvailable ? try? pagefind.get() : nil,
                            baseURL: base, plan: sitePlan,
                            warnings: diagnostics.filter { $0.severity == .warning }.sortedByLocation())

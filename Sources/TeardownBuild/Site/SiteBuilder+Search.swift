@@ -121,7 +121,7 @@ extension SiteBuilder {
         } catch {
             throw Pagefind.Failure(description: "cannot gather the pages of \(stale.shard.folder): \(ErrorText.text(error))")
         }
-        defer { try? FileSystem.removeTree(pages) }
+        defer { FileSystem.discard(pages) }
         try indexer.index(pages, into: spare + "/" + stale.shard.folder)
     }
 

@@ -116,13 +116,17 @@ public struct SiteBuilder: Sendable {
     /// is `stat`ed against the snapshot the last build of this output stored, and only what
     /// differs is walked (`InputSnapshot.current`); with no stored snapshot, every input is walked.
     public func walkInputs() -> BuildInputs {
+        // Which Pagefind, if any, is part of the key: its absence is a value, not a failure.
         let key = settingsKey(pagefind: try? locatePagefind().get())
-        // Read only: a dry run writes nothing, and a damaged store is the build's to mend and report.
-        if !full, let (bytes, signatures) = BuildStore.reading(cache.output(output).store)?.storedInputs(),
+        // Written to by nothing here: a dry run writes nothing, and a damaged store is the build's
+        // to mend and report.
+        let store = full ? nil : BuildStore.existing(cache.output(output).store)
+        if store != nil { counters.count(.storesOpened) }
+        if let (bytes, signatures) = store?.storedInputs(),
            let (snapshot, unchanged) = InputSnapshot.current(stored: bytes, signatures: signatures, roots: inputRoots, key: key) {
-            return BuildInputs(snapshot: snapshot, unchanged: unchanged)
+            return BuildInputs(snapshot: snapshot, store: store, unchanged: unchanged)
         }
-        return BuildInputs(snapshot: InputSnapshot.take(roots: inputRoots, key: key, counters: counters))
+        return BuildInputs(snapshot: InputSnapshot.take(roots: inputRoots, key: key, counters: counters), store: store)
     }
 
     private func locatePagefind() -> Result<Pagefind, Pagefind.Unavailable> {
@@ -135,9 +139,11 @@ public struct SiteBuilder: Sendable {
                                   progress: BuildProgress.Handler?) throws(BuildFailure) -> Report {
         var clock = StepClock(output: output)
         let pagefind = locatePagefind()
+        // The settings key records which Pagefind, if any: its absence is a value, not a failure.
         let key = settingsKey(pagefind: try? pagefind.get())
-        // The store is opened first: it holds the snapshot of the inputs the check compares with.
-        let opened = openStore()
+        // The store is opened first (once: sync's walk opened it already): it holds the snapshot
+        // of the inputs the check compares with.
+        let opened = walked?.store.map { ($0, nil) } ?? openStore()
         let (inputs, signatures) = try clock.run(.inputs) { () -> (InputCheck, InputSnapshot.BundleSignatures?) in
             let inputs = checkInputs(key: key, walked: walked, changed: changed, store: opened?.0)
             return (inputs, inputs.snapshot?.bundleSignatures())

@@ -41,7 +41,7 @@ package struct BundleArchive {
         }
         guard let entries = checkedEntries(archive, diagnostics: &diagnostics) else { return nil }
         let temporary = cache + "/.\(key).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        defer { try? FileSystem.removeTree(temporary) }
+        defer { FileSystem.discard(temporary) }
         do {
             try FileManager.default.createDirectory(atPath: temporary + "/" + slug, withIntermediateDirectories: true)
         } catch {
@@ -154,6 +154,7 @@ package struct BundleArchive {
         } catch {
             throw EntryFailure(reason: "cannot be written: \(ErrorText.text(error))")
         }
+        // A close that fails after the writes were checked loses nothing.
         defer { try? file.close() }
         var total = written
         let limit = maxBytes
@@ -189,13 +190,13 @@ package struct BundleArchive {
 
     /// Removes unpacked bundles that no archive of this build uses any more.
     package static func prune(_ cache: String, keeping used: Set<String>) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? [] where !used.contains(name) {
+        for name in FileSystem.names(in: cache) where !used.contains(name) {
             // A temporary folder of a run still going is left to it.
             if name.hasPrefix("."), let pid = name.split(separator: "-").dropFirst().first.flatMap({ pid_t($0) }),
                kill(pid, 0) == 0 {
                 continue
             }
-            try? FileSystem.removeTree(cache + "/" + name)
+            FileSystem.discard(cache + "/" + name)
         }
     }
 }

@@ -100,7 +100,8 @@ package struct ContentCache: Sendable {
         let stored = FileManager.default.contents(atPath: cache.keyFile).map { String(decoding: $0, as: UTF8.self) }
         let expected = "\(format) \(key)"
         guard stored != expected else { return (cache, nil) }
-        try? FileSystem.removeTree(folder)
+        FileSystem.discard(folder)
+        // The cache is a memo: if it cannot be made, every bundle is loaded from its files.
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try? FileSystem.writeFile(Data(expected.utf8), to: cache.keyFile)
         return (cache, stored == nil ? .empty : .otherKey)
@@ -152,6 +153,7 @@ package struct ContentCache: Sendable {
         let unchanged = Set(entry.parts.filter { current[$0.slug] == $0.signature }.map(\.slug))
         let textBytes = data.subdata(in: 8 + length..<data.count)
         guard !unchanged.isEmpty, MachineTextStore.digest(of: textBytes) == entry.text,
+              // An entry that does not decode is a miss: the bundle is loaded from its files.
               let text = try? BinaryDecoder().decode(MachineText.self, from: textBytes), text.parts.count == entry.head.parts.count
         else { return nil }
         var parts: [String: (Part, [Diagnostic])] = [:]
@@ -181,6 +183,7 @@ package struct ContentCache: Sendable {
         let partSignatures = machine.outlines.compactMap { part in
             parts[part.slug].map { PartSignature(slug: part.slug, signature: $0) }
         }
+        // A machine that cannot be encoded is not remembered: the next build loads it again.
         guard let problems = try? JSONEncoder().encode(diagnostics), let (text, digest) = MachineTextStore.encode(machine.text.value),
               let entry = try? BinaryEncoder().encode(Entry(format: Self.format, key: key, signature: signature,
                                                             head: machine.head, text: digest, diagnostics: problems,
@@ -229,8 +232,9 @@ package struct ContentCache: Sendable {
                 !file.hasPrefix(prefix) || bundles.contains(String(file.dropFirst(prefix.count).dropLast(".bundle".count)))
             }
         }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name != "key" {
+        for name in FileSystem.names(in: folder) where name != "key" {
             if name.hasPrefix(".") || !name.hasSuffix(".bundle") || !bundles.contains(String(name.dropLast(7))) {
+                // A stale entry that stays costs only space; it is tried again next build.
                 try? FileSystem.unlinkIfPresent(folder + "/" + name)
             }
         }

@@ -33,6 +33,7 @@ extension InputSnapshot {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         for warning in record.warnings {
+            // A Diagnostic is strings and numbers: encoding it cannot fail.
             let json = (try? encoder.encode(warning)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
             text += "warning \(json)\n"
         }
@@ -163,6 +164,7 @@ extension InputSnapshot {
         let decoder = JSONDecoder()
         var warnings: [Diagnostic] = []
         for line in head where line.hasPrefix("warning ") {
+            // A warning line that does not decode makes the stored form unreadable: nil starts over.
             guard let warning = try? decoder.decode(Diagnostic.self, from: Data(line.dropFirst(8).utf8)) else { return nil }
             warnings.append(warning)
         }

@@ -211,7 +211,7 @@ package struct InputSnapshot: Sendable {
         let full = path.isEmpty ? root : root + "/" + path
         if isDirectory {
             var fingerprint = Fingerprint()
-            for name in ((try? FileManager.default.contentsOfDirectory(atPath: full)) ?? []).sorted() {
+            for name in FileSystem.names(in: full).sorted() {
                 fingerprint.add(name)
             }
             return fingerprint.digest

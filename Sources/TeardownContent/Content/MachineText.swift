@@ -60,6 +60,7 @@ package final class MachineTextStore: @unchecked Sendable {
             case .stored(let read, let digest, let reload):
                 var text: MachineText?
                 if let data = read(), Self.digest(of: data) == digest {
+                    // Bytes that do not decode are a miss, as a wrong digest is: the caller reloads the bundle.
                     text = try? BinaryDecoder().decode(MachineText.self, from: data)
                 }
                 let value = text ?? reload() ?? MachineText(description: nil, comments: [], parts: [])
@@ -71,6 +72,7 @@ package final class MachineTextStore: @unchecked Sendable {
 
     /// The stored form of `text`, and its digest.
     package static func encode(_ text: MachineText) -> (data: Data, digest: ContentDigest)? {
+        // Unencodable text is not stored: nil makes the caller keep it in memory only.
         guard let data = try? BinaryEncoder().encode(text) else { return nil }
         return (data, digest(of: data))
     }

@@ -71,6 +71,7 @@ public struct Deployer: Sendable {
         let remote = try compare(local, stored: stored, store: store, session: session, manifestKey: manifestKey)
         let unchangedShards = (0..<DeployShards.count).filter { !remote.compared.contains($0) }
         let plan = DeployPlan.make(local: remote.compared.sorted().flatMap { local.byShard[$0] }, manifest: remote.manifest,
+                                   // A local file gone since the scan is compared as absent; it is deleted or uploaded by the next deploy.
                                    listing: remote.listing, stored: { try? body(of: $0) },
                                    unchangedElsewhere: unchangedShards.reduce(0) { $0 + local.byShard[$1].count })
         onEvent(.planned(plan))

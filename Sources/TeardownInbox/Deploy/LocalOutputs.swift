@@ -45,6 +45,7 @@ package struct LocalOutputs {
             if let cached = known[entry.path], cached.signature == entry.status.contentSignature {
                 return File(path: entry.path, size: entry.status.size, sha256: cached.sha256)
             }
+            // A file gone since the listing is reported below by name.
             guard let data = try? Data(contentsOf: URL(fileURLWithPath: root + "/" + entry.path), options: .alwaysMapped) else {
                 return nil
             }

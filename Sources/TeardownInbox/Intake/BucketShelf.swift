@@ -44,6 +44,7 @@ package struct BucketShelf: Sendable {
             for object in try store.list(asking: prefix + Self.pending, startAfter: nil, session: session)
             where object.key.hasSuffix(BucketInbox.manifestSuffix) {
                 guard let data = try store.get(object.key, session: session),
+                      // A manifest that does not parse is not a submission of ours; it is skipped.
                       let entry = try? Inbox.parseManifest(data, source: object.key).first else { continue }
                 let text = try entry.files.first(where: SubmissionFiles.isDetails)
                     .flatMap { file throws(StoreFailure) in try store.get(prefix + Self.pending + file, session: session) }
@@ -103,6 +104,7 @@ package struct BucketShelf: Sendable {
             for object in try store.list(asking: prefix, startAfter: nil, session: session)
             where object.key.hasSuffix(BucketInbox.manifestSuffix) && !object.key.hasPrefix(prefix + Self.pending) {
                 guard let data = try store.get(object.key, session: session),
+                      // A manifest that does not parse is not a submission of ours; it is skipped.
                       let entry = try? Inbox.parseManifest(data, source: object.key).first,
                       IntakeID.isIntakeFile(entry.id), entry.id.prefix(8) < cutoff else { continue }
                 try store.delete(object.key, session: session)

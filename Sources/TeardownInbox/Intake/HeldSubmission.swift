@@ -30,7 +30,8 @@ public struct HeldSubmission: Sendable {
     }
 
     package init?(id: String, folder: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder), !names.isEmpty else { return nil }
+        let names = FileSystem.names(in: folder)
+        guard !names.isEmpty else { return nil }
         self.id = id
         self.folder = folder
         files = names.sorted()
@@ -48,9 +49,11 @@ public struct HeldSubmission: Sendable {
         if let name = files.first(where: { !$0.hasSuffix(".photo.yaml") && $0.hasPrefix(id + ".") && files.contains(id + ".photo.yaml") }) {
             let path = folder + "/" + name
             let head = FileHandle(forReadingAtPath: path).flatMap { handle in
+                // A photo whose head cannot be read is listed without its pixel size.
                 defer { try? handle.close() }
                 return try? handle.read(upToCount: 65536)
             }
+            // A header that does not parse leaves the size unknown; the photo is still listed.
             photo = HeldPhoto(path: path, bytes: FileSystem.size(of: path) ?? 0,
                               pixels: head.flatMap { try? ImageHeader.size(of: $0, pathExtension: (name as NSString).pathExtension.lowercased()) })
         }

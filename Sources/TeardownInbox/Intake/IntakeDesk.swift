@@ -180,7 +180,7 @@ public final class IntakeDesk: Sendable {
 
 
     /// Drops an upload that will not be submitted.
-    public func discard(_ upload: IntakeUpload) { try? FileSystem.removeTree(upload.folder) }
+    public func discard(_ upload: IntakeUpload) { FileSystem.discard(upload.folder) }
 
     // MARK: Content
 

@@ -56,13 +56,13 @@ public final class IntakeInbox: Sendable {
     /// Removes uploads left by a process that was killed, and files a killed process renamed
     /// into the inbox without reaching its manifest. Call once, before taking submissions.
     public func recover() throws(InboxFailure) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: incoming)) ?? [] {
-            try? FileSystem.removeTree(incoming + "/" + name)
+        for name in FileSystem.names(in: incoming) {
+            FileSystem.discard(incoming + "/" + name)
         }
         // Under the lock: `teardown moderate` may be moving approved files in right now.
         try journal.locked { () throws(InboxFailure) in
             let listed = Set(try journal.read().flatMap(\.files))
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            for name in FileSystem.names(in: folder)
             where !name.hasPrefix(".") && name != "manifest.json" && !listed.contains(name) && IntakeID.isIntakeFile(name) {
                 unlink(folder + "/" + name)
             }
@@ -100,7 +100,7 @@ public final class IntakeInbox: Sendable {
     /// Moves a complete upload into the inbox and lists it, or into `.pending/` when `hold` is
     /// set. Returns once the result is on disk; the upload folder is gone either way.
     public func publish(_ upload: IntakeUpload, hold: Bool) async throws(InboxFailure) {
-        defer { try? FileSystem.removeTree(upload.folder) }
+        defer { FileSystem.discard(upload.folder) }
         let (folder, pendingFolder) = (self.folder, self.pendingFolder)
         // Digests, renames and fsync wait on the disk: on the blocking pool.
         let bucket = self.bucket
@@ -137,7 +137,7 @@ public final class IntakeInbox: Sendable {
     /// Submissions held for moderation, oldest first.
     public func held() throws(InboxFailure) -> [HeldSubmission] {
         if let bucket { return try bucket.held() }
-        let ids = ((try? FileManager.default.contentsOfDirectory(atPath: pendingFolder)) ?? []).filter(Inbox.isValidID).sorted()
+        let ids = FileSystem.names(in: pendingFolder).filter(Inbox.isValidID).sorted()
         return ids.compactMap { HeldSubmission(id: $0, folder: pendingFolder + "/" + $0) }
     }
 

@@ -79,6 +79,7 @@ public final class UploadFile: @unchecked Sendable {
         }
     }
 
+    // An upload dropped unfinished is discarded whole; its close loses nothing kept.
     deinit { try? file?.close() }
 
     public func append(_ data: Data) throws(InboxFailure) {
@@ -102,6 +103,7 @@ public final class UploadFile: @unchecked Sendable {
     /// Flushes the file to disk and closes it.
     public func finish() throws(InboxFailure) {
         guard let file else { return }
+        // The bytes were synced above; a close that fails then loses nothing.
         defer { try? file.close(); self.file = nil }
         guard fsync(file.rawValue) == 0 else { throw InboxFailure(source: path, reason: "fsync: \(Errno(rawValue: errno))") }
     }

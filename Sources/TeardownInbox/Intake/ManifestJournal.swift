@@ -98,6 +98,7 @@ package final class ManifestJournal: Sendable {
             let sha256: [String: String]
         }
         let lines = entries.map { entry in
+            // Strings and arrays of them: encoding cannot fail.
             String(decoding: (try? encoder.encode(Entry(id: entry.id, files: entry.files, sha256: entry.sha256))) ?? Data(), as: UTF8.self)
         }
         let body = lines.isEmpty ? "" : "\n  " + lines.joined(separator: ",\n  ") + "\n"

@@ -16,6 +16,7 @@ public struct S3Credentials: Sendable {
         }
         let profile = environment["AWS_PROFILE"] ?? "default"
         let file = environment["AWS_SHARED_CREDENTIALS_FILE"] ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.aws/credentials")
+        // No credentials file is normal: the environment may hold the keys.
         if let text = try? String(contentsOfFile: file, encoding: .utf8) {
             let section = Self.section(profile, in: text)
             if let keyID = section["aws_access_key_id"], let secret = section["aws_secret_access_key"] {
@@ -32,6 +33,7 @@ public struct S3Credentials: Sendable {
         if let region = environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"], !region.isEmpty { return region }
         let profile = environment["AWS_PROFILE"] ?? "default"
         let file = environment["AWS_CONFIG_FILE"] ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.aws/config")
+        // No config file is normal: the region then comes from the environment or the default.
         if let text = try? String(contentsOfFile: file, encoding: .utf8),
            let region = section(profile == "default" ? "default" : "profile " + profile, in: text)["region"] {
             return region

@@ -133,6 +133,7 @@ package struct S3Store: Sendable {
             }
             return ListingParser.value(of: "ETag", in: done.body)?.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) ?? ""
         } catch {
+            // The abort only tidies: the upload's own error is the one thrown.
             _ = try? send("DELETE", key: key, query: "uploadId=\(upload)", session: session)
             throw error
         }

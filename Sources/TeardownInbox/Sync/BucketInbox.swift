@@ -117,6 +117,7 @@ public struct BucketInbox: InboxSource {
         state.newest = state.newest.map { min($0, ceiling) }
         if let newest = seen.max().map({ min($0, ceiling) }), newest > (state.newest ?? "") { state.newest = newest }
         state.unsettled = Array(Set(state.unsettled).subtracting(seen).union(open)).sorted()
+        // The state only saves work: if it cannot be written, the next sync reads the bucket again.
         if let data = try? JSONEncoder().encode(state) {
             try? FileManager.default.createDirectory(atPath: (stateFile as NSString).deletingLastPathComponent,
                                                      withIntermediateDirectories: true)
@@ -125,6 +126,7 @@ public struct BucketInbox: InboxSource {
     }
 
     private func readState() -> State {
+        // The state only saves work: unreadable state is no state.
         FileManager.default.contents(atPath: stateFile).flatMap { try? JSONDecoder().decode(State.self, from: $0) } ?? State()
     }
 

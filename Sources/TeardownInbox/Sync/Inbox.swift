@@ -125,7 +125,7 @@ package struct FolderInbox: InboxSource {
         if FileSystem.exists(folder + "/manifest.json") {
             return try Inbox.parseManifest(try fetch("manifest.json", maxBytes: 64 << 20), source: folder)
         }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+        let names = FileSystem.names(in: folder)
             .filter { !$0.hasPrefix(".") }.sorted()
         var groups: [String: [String]] = [:]
         for name in names {

@@ -37,7 +37,7 @@ package final class QuarantineUsage {
         guard sizes == nil else { return }
         counters.count(.quarantineMeasured)
         var found: [String: Int] = [:]
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where FileSystem.isDirectory(folder + "/" + name) {
+        for name in FileSystem.names(in: folder) where FileSystem.isDirectory(folder + "/" + name) {
             found[name] = Syncer.size(of: folder + "/" + name)
         }
         sizes = found

@@ -213,6 +213,7 @@ package struct SubmissionReview: Sendable {
             return .failure(TargetProblem(reason: "\(imageName): \(image.count) bytes is over the limit of \(limits.photoMaxBytes)"))
         }
         let format: ImageFormat = ext == "png" ? .png : ext == "webp" ? .webp : .jpeg
+        // A header that cannot be read is the same rejection as a wrong format.
         guard ImageFormat.sniff(image) == format, let size = try? ImageHeader.size(of: image, pathExtension: ext),
               size.width > 0, size.height > 0
         else {

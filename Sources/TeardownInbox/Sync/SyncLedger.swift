@@ -11,6 +11,7 @@ package struct SyncLedger: Sendable {
 
     package init(path: String) {
         self.path = path
+        // No ledger yet is an empty ledger.
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         known = Set(text.split(separator: "\n").map(String.init))
     }

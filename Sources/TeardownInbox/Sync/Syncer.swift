@@ -77,6 +77,7 @@ public struct Syncer: Sendable {
             takedowns[takedown.id] = SubmissionReview.nameProblem(takedown) == nil ? fetch(takedown, limits: limits)
                 : .failure(FetchProblem(reason: "not fetched"))
         }
+        // A takedown that could not be fetched withdraws nothing now; it stays in the inbox for the next sync.
         let withdrawn = Set(takedowns.values.compactMap { try? $0.get() }.compactMap(Self.takedownTarget))
         var decisions: [(InboxSubmission, [String: Data], SyncDecision)] = []
         var seenIDs = Set<String>()

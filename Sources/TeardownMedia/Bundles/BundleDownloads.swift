@@ -60,6 +60,7 @@ package struct BundleDownloads: Sendable {
     /// the build's input snapshot: where one is known, the bundle is not walked to find its key.
     package func make(_ content: SiteContent, images: ProcessedImages,
               signatures: [String: ContentDigest] = [:]) throws(Failure) -> [String: MachineDownload] {
+// A folder that cannot be made fails the first write below, which says where.
         try? FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
         let results = ParallelMap.map(content.machines) { machine in
             Result { () throws(Failure) in
@@ -218,6 +219,7 @@ package struct BundleDownloads: Sendable {
         Self.add(entries, images: images, to: &fingerprint)
         let key = fingerprint.digest.description
         let reference = cache + "/" + key + ".one"
+        // A reference file that cannot be read is a miss: the download is made again.
         if let text = try? String(contentsOfFile: reference, encoding: .utf8),
            let (made, changed) = found(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
             if Self.age(changed) > Self.inUseMark { for file in [reference, made.path] { FileSystem.touch(file) } }
@@ -232,6 +234,7 @@ package struct BundleDownloads: Sendable {
     private func zip(_ entries: [(path: String, source: String)], of machine: Machine) throws -> BundleDownload {
         counters.count(.bundlesZipped)
         let temporary = cache + "/.\(machine.slug.prefix(32)).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        // A scratch file left behind costs only space; the prune below removes it later.
         defer { try? FileSystem.unlinkIfPresent(temporary) }
         try Self.writing.withLock { try write(entries, of: machine, to: temporary) }
         let data = try Data(contentsOf: URL(fileURLWithPath: temporary), options: .mappedIfSafe)
@@ -267,6 +270,7 @@ package struct BundleDownloads: Sendable {
                 throw Failure(machine: machine.slug, reason: "\(entry.source) cannot be read")
             }
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: entry.source))
+            // Closing a file opened for reading loses nothing.
             defer { try? handle.close() }
             let stored = Self.storedExtensions.contains((entry.path as NSString).pathExtension.lowercased())
             // A folder named like the machine, so unpacking never scatters files beside others.
@@ -288,9 +292,10 @@ package struct BundleDownloads: Sendable {
 
     /// Removes archives and references no machine of this build uses and none has used for a day.
     private func prune(keeping used: Set<String>) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? [] {
+        for name in FileSystem.names(in: cache) {
             let path = cache + "/" + name
             if !used.contains(name), !name.hasPrefix("."), Self.age(FileSystem.status(path)?.changed ?? 0) > Self.unusedKept {
+                // An unused download that stays costs only space; the next prune tries again.
                 try? FileSystem.unlinkIfPresent(path)
             }
         }

@@ -7,11 +7,12 @@ extension ImageCache {
     /// upgrade makes no image again: the positional outcome index and the JSON one before it.
     func readLegacyIndexes() {
         if let data = FileManager.default.contents(atPath: root + "/sources") { legacySources = Self.sources(in: data) }
+        // A legacy cache that does not decode is left for the new index to replace: images are keyed again.
         if let data = FileManager.default.contents(atPath: root + "/outcomes.bin"),
            let stored = try? BinaryDecoder().decode([LegacyStored].self, from: data) {
             legacyOutcomes = Dictionary(stored.map { ($0.key, $0.outcome) }, uniquingKeysWith: { first, _ in first })
         } else if let data = FileManager.default.contents(atPath: root + "/outcomes"),
-                  let stored = try? JSONDecoder().decode([String: LegacyOutcome].self, from: data) {
+                  let stored = try? JSONDecoder().decode([String: LegacyOutcome].self, from: data) { // (the same)
             legacyOutcomes = stored.mapValues(\.outcome)
         }
     }

@@ -61,6 +61,7 @@ package final class ImageCache: @unchecked Sendable {
             vouched = false
         }
         for (name, row) in rows {
+            // A row that does not decode is a miss: its bundle's images are looked up again.
             stored[name] = (row.settings, try? BinaryDecoder().read(BundleImages.self, from: row.images))
         }
         if index?.isNew ?? true { readLegacyIndexes() }
@@ -121,6 +122,7 @@ package final class ImageCache: @unchecked Sendable {
             if legacy != nil { remember(source: path, (status.signature, known.digest)) }
             return known.digest
         }
+        // An unreadable source has no digest; the image step reports it when it reads the file.
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe) else {
             throw .unreadable("the file cannot be read")
         }
@@ -171,7 +173,7 @@ package final class ImageCache: @unchecked Sendable {
         // Taken before the listing: a change after it shows in the folder's status.
         reference = (FileSystem.status(entries), Date().timeIntervalSince1970)
         counters.count(.imageListings)
-        let listed = Set((try? FileManager.default.contentsOfDirectory(atPath: entries)) ?? [])
+        let listed = Set(FileSystem.names(in: entries))
         listing = listed
         return listed
     }
@@ -197,11 +199,11 @@ package final class ImageCache: @unchecked Sendable {
         do throws(ImageFailure) {
             let made = try make(temporary)
             if case .failed = made {
-                try? FileSystem.removeTree(temporary)
+                FileSystem.discard(temporary)
             } else {
-                try? FileSystem.removeTree(folder)
+                FileSystem.discard(folder)
                 do { try FileSystem.rename(temporary, to: folder) } catch {
-                    try? FileSystem.removeTree(temporary)
+                    FileSystem.discard(temporary)
                     // Another build (of another output of the same site) made the same entry
                     // meanwhile: its files are the same, since the key names what they are made of.
                     guard FileSystem.isDirectory(folder) else {
@@ -214,7 +216,7 @@ package final class ImageCache: @unchecked Sendable {
             }
             outcome = made
         } catch {
-            try? FileSystem.removeTree(temporary)
+            FileSystem.discard(temporary)
             outcome = .failed(error)
         }
         lock.lock()
@@ -262,6 +264,7 @@ package final class ImageCache: @unchecked Sendable {
         try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         index?.write(changes, counters: counters)
         if index?.isNew == true {
+            // Files of the legacy cache that stay cost only space; the new index no longer reads them.
             for file in ["outcomes.bin", "outcomes", "sources", "bundles.bin"] { try? FileSystem.unlinkIfPresent(root + "/" + file) }
         }
     }
@@ -301,7 +304,7 @@ package final class ImageCache: @unchecked Sendable {
             for image in images.images + (images.cover.map { [$0] } ?? []) { if let key = image.key { used.insert(key) } }
         }
         for key in dropped where !used.contains(key) {
-            try? FileSystem.removeTree(entries + "/" + key)
+            FileSystem.discard(entries + "/" + key)
             foldersChanged = true
         }
         for name in listing ?? [] where !used.contains(name) {
@@ -310,7 +313,7 @@ package final class ImageCache: @unchecked Sendable {
                kill(pid, 0) == 0 || Glibc.errno != ESRCH {
                 continue
             }
-            try? FileSystem.removeTree(entries + "/" + name)
+            FileSystem.discard(entries + "/" + name)
             foldersChanged = true
         }
     }

@@ -39,6 +39,7 @@ package enum ImageFormat: String, Sendable, Codable, CaseIterable {
         guard (status.st_mode & S_IFMT) == S_IFREG else { throw .unreadable("it is not a regular file") }
         guard status.st_size > 0 else { throw .empty }
         guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable("the file cannot be read") }
+        // Closing a file opened for reading loses nothing; a short read sniffs as an unknown format.
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 512)) ?? Data()
         if let format = sniff(head) { return format }

@@ -85,6 +85,7 @@ package struct ImageIndex: Sendable {
 
     /// The digest stored for the source at `path`, with the signature it was taken under.
     package func source(_ path: String) -> (signature: UInt64, digest: String)? {
+        // The index is a memo: a row that cannot be read is a miss, and the source is read again.
         try? queue.read { db in
             try Row.fetchOne(db, sql: "SELECT signature, digest FROM sources WHERE path = ?", arguments: [path])
                 .map { (UInt64(bitPattern: $0[0] as Int64), $0[1]) }
@@ -93,6 +94,7 @@ package struct ImageIndex: Sendable {
 
     /// Every source's stored digest: one query, for a build that keys many images (a full one).
     package func sources() -> [String: (signature: UInt64, digest: String)] {
+        // The index is a memo: rows that cannot be read are misses, and their sources are read again.
         (try? queue.read { db in
             var sources: [String: (signature: UInt64, digest: String)] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT path, signature, digest FROM sources")
@@ -103,6 +105,7 @@ package struct ImageIndex: Sendable {
 
     /// The stamp of the entries folder as it was when every row's entry was last known present.
     package func entriesStamp() -> String? {
+        // No stamp vouches for nothing: the entries folder is listed instead.
         try? queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'entries'") }
     }
 
@@ -118,6 +121,7 @@ package struct ImageIndex: Sendable {
 
     package func write(_ changes: Changes, counters: BuildCounters = .none) {
         counters.count(.imageRowsWritten, by: changes.bundles.count + changes.goneBundles.count)
+        // The index is a memo: rows not written are keyed again by the next build.
         try? queue.write { db in
             for (name, row) in changes.bundles {
                 try db.execute(sql: "INSERT OR REPLACE INTO bundles(name, settings, images) VALUES (?, ?, ?)",

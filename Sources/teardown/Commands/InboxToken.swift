@@ -8,6 +8,7 @@ enum InboxToken {
 
     static func read(file: String?) throws -> String? {
         if let file {
+            // The failure is told in our words below, with the file's name.
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw ValidationError("Cannot read the token file \(file).")
             }
@@ -23,6 +24,7 @@ extension InboxToken {
     /// The token kept in the inbox's `.token` file, made on first use; only its owner may read it.
     static func stored(in inbox: String) throws -> String {
         let path = inbox + "/.token"
+        // No token file yet: one is made below.
         if let text = try? String(contentsOfFile: path, encoding: .utf8) {
             let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if !token.isEmpty { return token }

@@ -55,6 +55,7 @@ struct ModerateCommand: ParsableCommand {
             let (location, credentials) = try BucketAccess.resolve(inbox, endpoint: endpoint, region: region)
             // Nothing arrives here: the folder only satisfies the inbox's shape, and goes at the end.
             let scratch = NSTemporaryDirectory() + "teardown-moderate-\(getpid())"
+            // A scratch folder left behind costs only space; it holds nothing of the submissions.
             defer { try? FileManager.default.removeItem(atPath: scratch) }
             do {
                 store = try IntakeInbox(folder: scratch, bucket: (location, credentials))

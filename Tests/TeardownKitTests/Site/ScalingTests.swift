@@ -64,12 +64,13 @@ private struct GeneratedCatalog {
         var machinesDigested = 0
         var partsRead = 0
         var archivesZipped = 0
+        var storesOpened = 0
         /// The published files the sync wrote (new, or another file than before), and their bytes.
         var paths: Set<String> = []
         var bytes = 0
         var description: String {
             "\(written) outputs written, \(headsDecoded) heads decoded, \(partsRead) parts read, \(imagesKeyed) images keyed, \(imagesLookedUp) looked up, \(imageRowsWritten) image rows and \(snapshotRowsWritten) snapshot rows written, \(sourcesHashed) sources hashed, "
-                + "\(machinesDigested) machines' units digested, \(archivesZipped) archives zipped, \(bytes) bytes in \(paths.sorted())"
+                + "\(machinesDigested) machines' units digested, \(archivesZipped) archives zipped, \(storesOpened) store connections, \(bytes) bytes in \(paths.sorted())"
         }
     }
 
@@ -90,7 +91,7 @@ private struct GeneratedCatalog {
         return Cost(written: build.written, headsDecoded: counts[.headsDecoded], imagesKeyed: counts[.imagesKeyed],
                     imagesLookedUp: counts[.imagesLookedUp], imageRowsWritten: counts[.imageRowsWritten],
                     snapshotRowsWritten: counts[.inputRowsWritten], sourcesHashed: counts[.sourcesHashed],
-                    machinesDigested: build.machinesDigested, partsRead: counts[.partsRead], archivesZipped: counts[.bundlesZipped],
+                    machinesDigested: build.machinesDigested, partsRead: counts[.partsRead], archivesZipped: counts[.bundlesZipped], storesOpened: counts[.storesOpened],
                     paths: Set(written.keys), bytes: written.values.reduce(0) { $0 + $1.size })
     }
 
@@ -148,6 +149,8 @@ struct ScalingTests {
         // The commented part is read again from its files; its machine's other parts are taken
         // as the content cache stored them.
         #expect(large.partsRead == 1 && small.partsRead == 1, "100 parts: \(small); 1,000 parts: \(large)")
+        // The walk for the review opens the build store, and the build goes on with that connection.
+        #expect(large.storesOpened == 1 && small.storesOpened == 1, "100 parts: \(small); 1,000 parts: \(large)")
         // The machine's comments are zipped again; its bundle's archive is found by its own key.
         #expect(large.archivesZipped == 1 && small.archivesZipped == 1, "100 parts: \(small); 1,000 parts: \(large)")
     }
