@@ -95,8 +95,6 @@ check: build
 test: deps
 	@# The library's layers: a cycle, an import upward or two folders that use each other fail here.
 	python3 Tests/Layers/check_layers_test.py
-	@# The view models' template fields are generated from their declarations: stale is a failure.
-	python3 Scripts/generate_template_fields.py --check
 	@# Files of at most 400 lines, functions of at most 60.
 	python3 Scripts/check_sizes.py
 	@# Each `try?` says beside it why its failure is normal there.

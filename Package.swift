@@ -6,8 +6,8 @@ let layers = ["TeardownBase", "TeardownContent", "TeardownMedia", "TeardownBuild
 let kit = layers.map { Target.Dependency.target(name: $0) }
 
 /// A layer of the library: it depends on every layer before it and on `others`.
-func layer(_ name: String, _ others: [Target.Dependency]) -> Target {
-    .target(name: name, dependencies: layers.prefix { $0 != name }.map { .target(name: $0) } + others)
+func layer(_ name: String, _ others: [Target.Dependency], plugins: [Target.PluginUsage] = []) -> Target {
+    .target(name: name, dependencies: layers.prefix { $0 != name }.map { .target(name: $0) } + others, plugins: plugins)
 }
 
 let yams = Target.Dependency.product(name: "Yams", package: "Yams")
@@ -77,7 +77,9 @@ let package = Package(
         layer("TeardownMedia", ["CTeardownImage", zip, grdb]),
         // Build: pages rendered from the content and the media, written and published at once;
         // the build store (manifests, what each page read) is SQLite, updated in place.
-        layer("TeardownBuild", ["TeardownThemes", system, grdb]),
+        // Its view models' template fields are generated from their declarations at build time.
+        layer("TeardownBuild", ["TeardownThemes", system, grdb], plugins: ["TemplateFields"]),
+        .plugin(name: "TemplateFields", capability: .buildTool()),
         // Inbox: community submissions taken in, reviewed and synced; the site deployed to a bucket.
         layer("TeardownInbox", ["CTeardownSystem", zip, system]),
         // The preview server lives apart from the generator, so the library stays free of a web stack.

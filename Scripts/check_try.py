@@ -2,7 +2,7 @@
 """Fails when a `try?` in Sources does not say why its failure is normal there.
 
 A `try?` turns an error into nothing, so the reason must stand beside it: a comment on its
-line or on one of the three lines above (a doc comment counts). Generated files are left out.
+line or on one of the three lines above (a doc comment counts).
 
 Usage: python3 Scripts/check_try.py
 """
@@ -32,7 +32,7 @@ def main():
     problems = []
     for directory, _, files in os.walk(os.path.join(ROOT, "Sources")):
         for name in sorted(files):
-            if name.endswith(".swift") and not name.endswith("+Generated.swift"):
+            if name.endswith(".swift"):
                 path = os.path.join(directory, name)
                 problems += [f"{os.path.relpath(path, ROOT)}:{line}: a `try?` without a comment saying why "
                              "its failure is normal here" for line in unexplained(path)]

@@ -29,8 +29,8 @@ package struct CatalogData: Encodable {
         package let slug: String
         package let name: String
         package let summary: String
-        /// The latest of machine.yaml's `updated` and every photo's date; nil when none is known.
-        package let updated: String?
+        /// The latest of machine.yaml's `updated` and every photo's date; null when none is known.
+        @NullWhenAbsent package var updated: String?
         package let partCount: Int
         package let photoCount: Int
         package let tags: [String]
@@ -39,33 +39,10 @@ package struct CatalogData: Encodable {
         package let data: String
         /// New comments and photos.
         package let feed: String
-        package let cover: Image?
+        @NullWhenAbsent package var cover: Image?
         /// The bundle without its comments.
         package let download: Download
         package let comments: CommentsDownload
-
-        private enum CodingKeys: String, CodingKey {
-            case slug, name, summary, updated, partCount, photoCount, tags, url, data, feed, cover, download, comments
-        }
-
-        /// The schema requires `updated` and `cover`, as null when there is none; the synthesized
-        /// encoder leaves an absent value out.
-        package func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(slug, forKey: .slug)
-            try container.encode(name, forKey: .name)
-            try container.encode(summary, forKey: .summary)
-            try container.encode(updated, forKey: .updated)
-            try container.encode(partCount, forKey: .partCount)
-            try container.encode(photoCount, forKey: .photoCount)
-            try container.encode(tags, forKey: .tags)
-            try container.encode(url, forKey: .url)
-            try container.encode(data, forKey: .data)
-            try container.encode(feed, forKey: .feed)
-            try container.encode(cover, forKey: .cover)
-            try container.encode(download, forKey: .download)
-            try container.encode(comments, forKey: .comments)
-        }
     }
 
     package struct CollectionEntry: Encodable {
@@ -112,5 +89,21 @@ package struct CatalogData: Encodable {
     /// The newest date of a machine's bundle: its `updated`, or a photo's.
     package static func updated(_ machine: MachineView, photos: [Photo]) -> ISODate? {
         ([machine.updated].compactMap { $0 } + photos.compactMap(\.date)).max()
+    }
+}
+
+/// A value the schema requires, written as null when absent: the synthesized encoder leaves a
+/// nil optional out.
+@propertyWrapper
+package struct NullWhenAbsent<Value: Encodable>: Encodable {
+    package var wrappedValue: Value?
+
+    package init(wrappedValue: Value?) {
+        self.wrappedValue = wrappedValue
+    }
+
+    package func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
     }
 }

@@ -2,7 +2,7 @@ import TeardownContent
 
 // Explicit, already-resolved data for templates: URLs are relative to the page being
 // rendered, Markdown is HTML, numbers are formatted. Templates never see domain types.
-// Each model is declared once: Scripts/generate_template_fields.py makes its template fields.
+// Each model is declared once: the build makes its template fields (Plugins/TemplateFields).
 
 package struct ManualPageModel: Sendable {
     /// One line of the navigation tree; the template nests them with `opens` and `closes`.

@@ -142,6 +142,16 @@ struct MachineViewDataTests {
                                 photos: nil, discussion: "", notes: MachineData.Notes(description: ""), parts: [])
         #expect(empty.json == empty.encoded)
     }
+
+    @Test("catalog.json writes a machine's unknown date and missing cover as null, as its schema requires")
+    func catalogNulls() throws {
+        let entry = CatalogData.MachineEntry(slug: "m", name: "M", summary: "", updated: nil, partCount: 1, photoCount: 0,
+                                             tags: [], url: "u", data: "d", feed: "f", cover: nil,
+                                             download: CatalogData.Download(url: "z", size: 1, sha256: "s"),
+                                             comments: CatalogData.CommentsDownload(url: "c"))
+        let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(entry)) as? [String: Any])
+        #expect(object["updated"] is NSNull && object["cover"] is NSNull, "\(object)")
+    }
 }
 
 extension MachineData {
