@@ -20,6 +20,9 @@ PIP_PACKAGES := $(PREVIEW_PIP) pyftpdlib:pyftpdlib selenium:selenium jsonschema:
 PREFIX ?= /usr/local
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TEARDOWN := .build/debug/teardown
+# The release build, as installed and benchmarked: Swift's standard library and Foundation are
+# linked in, so a run maps and relocates no Swift shared library at start-up (Benchmarks/README.md).
+RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib --product teardown
 # How long make fuzz runs each fuzz target.
 FUZZ_SECONDS ?= 60
 # Catalog sizes (part pages) and repetitions for make bench (each size in both catalog shapes, on tmpfs
@@ -72,8 +75,8 @@ build: deps-preview
 
 ## install: a release build of teardown on the PATH: $(PREFIX)/bin/teardown, its themes beside it in $(PREFIX)/lib/teardown
 install: deps-preview
-	$(SWIFT) build -c release --product teardown
-	@bin=$$($(SWIFT) build -c release --show-bin-path); \
+	$(RELEASE_BUILD)
+	@bin=$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path); \
 	rm -rf "$(DESTDIR)$(PREFIX)/lib/teardown" && mkdir -p "$(DESTDIR)$(PREFIX)/lib/teardown" "$(DESTDIR)$(PREFIX)/bin" && \
 	cp -R "$$bin/teardown" "$$bin"/*.resources "$(DESTDIR)$(PREFIX)/lib/teardown/" && \
 	ln -sf ../lib/teardown/teardown "$(DESTDIR)$(PREFIX)/bin/teardown" && \
@@ -127,35 +130,36 @@ check-site: build
 
 ## bench: time cold builds against Hugo and Teardown's rebuilds (on tmpfs and on disk), then the image stage; writes Benchmarks/results/ and the tables in Benchmarks/README.md
 bench: deps
-	$(SWIFT) build -c release --product teardown
+	$(RELEASE_BUILD)
 	python3 Benchmarks/bench.py --teardown .build/release/teardown --sizes $(SIZES) --runs $(RUNS)
 	python3 Benchmarks/rebuilds.py --teardown .build/release/teardown --sizes $(REBUILD_SIZES)
 	python3 Benchmarks/search.py --teardown .build/release/teardown --parts $(SEARCH_PARTS)
+	python3 Benchmarks/startup.py --teardown .build/release/teardown
 	$(MAKE) bench-images bench-manual bench-view bench-deploy
 
 ## bench-deploy: teardown deploy against aws s3 sync on a 10,000-part catalog, to moto_server on loopback
 bench-deploy: deps
 	@python3 -c "import awscli" 2>/dev/null || python3 -m pip install -q awscli || python3 -m pip install -q --break-system-packages awscli
-	$(SWIFT) build -c release --product teardown
+	$(RELEASE_BUILD)
 	python3 Benchmarks/deploy.py --teardown .build/release/teardown --parts $(SEARCH_PARTS)
 
 ## bench-manual: a 4,000-page manual against a catalog of as many parts, and against Hugo
 bench-manual: deps
-	$(SWIFT) build -c release --product teardown
+	$(RELEASE_BUILD)
 	python3 Benchmarks/manual.py --teardown .build/release/teardown
 
 ## bench-view: frame times of the machine view while a part of a 60-layer machine is dragged, in Chromium
 bench-view: deps
 	@dpkg -s $(BENCH_PACKAGES) >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(BENCH_PACKAGES); }
-	$(SWIFT) build -c release --product teardown
+	$(RELEASE_BUILD)
 	python3 Benchmarks/machine_view.py --teardown .build/release/teardown
 
 ## bench-images: time the image stage against vipsthumbnail, its peak memory, and a rebuild with cached photos
 bench-images: deps
 	@dpkg -s $(BENCH_PACKAGES) >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(BENCH_PACKAGES); }
-	$(SWIFT) build -c release --product teardown
+	$(RELEASE_BUILD)
 	python3 Benchmarks/images.py --teardown .build/release/teardown
 
 ## demo-art: draw the demo's part layers (Demo/art) and ray-trace its photos (Demo/scenes) into content/; the results are committed, so nothing else needs POV-Ray

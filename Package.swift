@@ -40,9 +40,11 @@ let package = Package(
             pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
         ),
+        // libvips' headers, for CTeardownImage, which opens the library itself on first use:
+        // only GLib's flags are taken, so nothing links libvips and its hundred libraries.
         .systemLibrary(
             name: "CVips",
-            pkgConfig: "vips",
+            pkgConfig: "glib-2.0",
             providers: [.apt(["libvips-dev"])]
         ),
         // Image decoding, resizing and saving over libvips, whose API is variadic and full of
@@ -50,11 +52,12 @@ let package = Package(
         .target(name: "CTeardownImage", dependencies: ["CVips"]),
         // Linux calls Swift cannot reach directly (renameat2, statx), behind a plain C header.
         .target(name: "CTeardownSystem"),
-        // SHA-256 and MD5 from the system's libcrypto, which libcurl loads anyway: swift-crypto
+        // SHA-256 and MD5 from the system's libcrypto, opened on first use: swift-crypto
         // compiles its own copy of BoringSSL, a third of a fresh clone's first build.
-        .target(name: "CTeardownDigest", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "CTeardownDigest"),
         // Downloads from http(s) and ftp inboxes; libcurl's options are variadic, so C sets them.
-        .target(name: "CTeardownFetch", linkerSettings: [.linkedLibrary("curl")]),
+        // libcurl is opened on first use, not linked.
+        .target(name: "CTeardownFetch"),
         // The default theme ships inside the binary's resource bundle, so a site
         // made with `teardown new site` builds without a copy of it.
         .target(

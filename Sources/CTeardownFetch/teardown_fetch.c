@@ -1,17 +1,63 @@
 #include "teardown_fetch.h"
 
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <stdio.h>
 #include <string.h>
 
+// libcurl is opened on first use, not linked: only a sync from a remote inbox and a deploy
+// need it, and the thirty libraries it brings (TLS, Kerberos, LDAP, SSH...) were a fifth of
+// every command's start-up memory (Benchmarks/README.md). Each function is called through a
+// pointer of its own declared type.
+#define TD_CURL_FUNCTIONS(X) \
+    X(curl_easy_cleanup) X(curl_easy_getinfo) X(curl_easy_init) X(curl_easy_perform) \
+    X(curl_easy_reset) X(curl_easy_setopt) X(curl_easy_strerror) X(curl_global_init) \
+    X(curl_slist_append) X(curl_slist_free_all)
+
+static struct {
+#define TD_POINTER(name) __typeof__(name) *name;
+    TD_CURL_FUNCTIONS(TD_POINTER)
+#undef TD_POINTER
+} td_curl;
+
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
+static char curl_problem[512];
 
 static void global_init(void) {
-    curl_global_init(CURL_GLOBAL_DEFAULT);
+    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        const char *reason = dlerror();
+        snprintf(curl_problem, sizeof curl_problem, "libcurl is not installed (%s): install libcurl4",
+                 reason ? reason : "libcurl.so.4 not found");
+        return;
+    }
+#define TD_RESOLVE(name) \
+    if (!(td_curl.name = (__typeof__(td_curl.name))dlsym(library, #name))) { \
+        snprintf(curl_problem, sizeof curl_problem, "libcurl lacks %s: it is older than Teardown needs", #name); \
+        return; \
+    }
+    TD_CURL_FUNCTIONS(TD_RESOLVE)
+#undef TD_RESOLVE
+    td_curl.curl_global_init(CURL_GLOBAL_DEFAULT);
 }
+
+// From here on, each libcurl function named is the pointer resolved above (curl.h declares
+// curl_easy_setopt and curl_easy_getinfo as type-checking macros too).
+#undef curl_easy_setopt
+#undef curl_easy_getinfo
+#define curl_easy_cleanup td_curl.curl_easy_cleanup
+#define curl_easy_getinfo td_curl.curl_easy_getinfo
+#define curl_easy_init td_curl.curl_easy_init
+#define curl_easy_perform td_curl.curl_easy_perform
+#define curl_easy_reset td_curl.curl_easy_reset
+#define curl_easy_setopt td_curl.curl_easy_setopt
+#define curl_easy_strerror td_curl.curl_easy_strerror
+#define curl_global_init td_curl.curl_global_init
+#define curl_slist_append td_curl.curl_slist_append
+#define curl_slist_free_all td_curl.curl_slist_free_all
 
 struct sink {
     FILE *file;
@@ -35,6 +81,10 @@ static size_t write_body(char *data, size_t size, size_t count, void *context) {
 int td_fetch(const char *url, const char *path, long long max_bytes, long stall_seconds, long total_seconds,
              const char *bearer_token, char *error, size_t error_size) {
     pthread_once(&global_once, global_init);
+    if (curl_problem[0]) {
+        snprintf(error, error_size, "%s", curl_problem);
+        return -1;
+    }
     error[0] = '\0';
     FILE *file = fopen(path, "wb");
     if (!file) {
@@ -99,6 +149,7 @@ struct td_s3_session {
 
 td_s3_session *td_s3_open(void) {
     pthread_once(&global_once, global_init);
+    if (curl_problem[0]) return NULL;
     td_s3_session *session = calloc(1, sizeof *session);
     if (!session) return NULL;
     session->curl = curl_easy_init();

@@ -1,8 +1,121 @@
+#define _GNU_SOURCE  // dladdr
 #include "teardown_image.h"
 
+#include <dlfcn.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <string.h>
 #include <vips/vips.h>
+
+// libvips is opened on first use, not linked: a command that processes no image (`--version`,
+// `check`, a sync of comments, an idle `serve`) then does not map it and the hundred libraries
+// it brings, which were most of the start-up time and memory (Benchmarks/README.md). Each
+// function is called through a pointer of its own declared type, so the compiler checks every
+// call against libvips' headers as before.
+#define TD_VIPS_FUNCTIONS(X) \
+    X(g_free) X(g_log) X(g_log_set_handler) X(g_malloc0) \
+    X(g_malloc0_n) X(g_object_ref) X(g_object_unref) X(g_strfreev) \
+    X(vips_addalpha) X(vips_area_unref) X(vips_array_double_newv) X(vips_array_int_new) \
+    X(vips_autorot) X(vips_black) X(vips_block_untrusted_set) X(vips_cache_set_max) \
+    X(vips_cast_uchar) X(vips_colourspace) X(vips_composite) X(vips_concurrency_set) \
+    X(vips_copy) X(vips_error) X(vips_error_buffer) X(vips_error_clear) \
+    X(vips_extract_band) X(vips_flatten) X(vips_getpoint) X(vips_gifload) \
+    X(vips_icc_transform) X(vips_image_copy_memory) X(vips_image_get_fields) X(vips_image_get_orientation) \
+    X(vips_image_get_string) X(vips_image_get_typeof) X(vips_image_hasalpha) X(vips_image_remove) \
+    X(vips_image_write_to_memory) X(vips_init) X(vips_jpegload) X(vips_jpegsave) \
+    X(vips_operation_block_set) X(vips_pngload) X(vips_pngsave) X(vips_premultiply) \
+    X(vips_resize) X(vips_svgload) X(vips_unpremultiply) X(vips_version) \
+    X(vips_version_string) X(vips_webpload) X(vips_webpsave)
+
+static struct {
+#define TD_POINTER(name) __typeof__(name) *name;
+    TD_VIPS_FUNCTIONS(TD_POINTER)
+#undef TD_POINTER
+} td_vips;
+
+static pthread_once_t td_vips_once = PTHREAD_ONCE_INIT;
+static void *td_vips_handle;
+static char td_vips_problem[512];
+
+static void td_vips_open(void) {
+    // The soname of every libvips 8 release.
+    void *library = dlopen("libvips.so.42", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        const char *reason = dlerror();
+        snprintf(td_vips_problem, sizeof td_vips_problem, "libvips is not installed (%s): install libvips42",
+                 reason ? reason : "libvips.so.42 not found");
+        return;
+    }
+    td_vips_handle = library;
+#define TD_RESOLVE(name) \
+    if (!(td_vips.name = (__typeof__(td_vips.name))dlsym(library, #name))) { \
+        snprintf(td_vips_problem, sizeof td_vips_problem, "libvips lacks %s: it is older than Teardown needs", #name); \
+        return; \
+    }
+    TD_VIPS_FUNCTIONS(TD_RESOLVE)
+#undef TD_RESOLVE
+}
+
+/// Opens libvips once; NULL when it is ready, else why it is not.
+static const char *td_vips_load(void) {
+    pthread_once(&td_vips_once, td_vips_open);
+    return td_vips_problem[0] ? td_vips_problem : NULL;
+}
+
+// From here on, each libvips and GLib function named is the pointer resolved above (GLib
+// declares g_object_ref as a macro too).
+#undef g_object_ref
+#define g_free td_vips.g_free
+#define g_log td_vips.g_log
+#define g_log_set_handler td_vips.g_log_set_handler
+#define g_malloc0 td_vips.g_malloc0
+#define g_malloc0_n td_vips.g_malloc0_n
+#define g_object_ref td_vips.g_object_ref
+#define g_object_unref td_vips.g_object_unref
+#define g_strfreev td_vips.g_strfreev
+#define vips_addalpha td_vips.vips_addalpha
+#define vips_area_unref td_vips.vips_area_unref
+#define vips_array_double_newv td_vips.vips_array_double_newv
+#define vips_array_int_new td_vips.vips_array_int_new
+#define vips_autorot td_vips.vips_autorot
+#define vips_black td_vips.vips_black
+#define vips_block_untrusted_set td_vips.vips_block_untrusted_set
+#define vips_cache_set_max td_vips.vips_cache_set_max
+#define vips_cast_uchar td_vips.vips_cast_uchar
+#define vips_colourspace td_vips.vips_colourspace
+#define vips_composite td_vips.vips_composite
+#define vips_concurrency_set td_vips.vips_concurrency_set
+#define vips_copy td_vips.vips_copy
+#define vips_error td_vips.vips_error
+#define vips_error_buffer td_vips.vips_error_buffer
+#define vips_error_clear td_vips.vips_error_clear
+#define vips_extract_band td_vips.vips_extract_band
+#define vips_flatten td_vips.vips_flatten
+#define vips_getpoint td_vips.vips_getpoint
+#define vips_gifload td_vips.vips_gifload
+#define vips_icc_transform td_vips.vips_icc_transform
+#define vips_image_copy_memory td_vips.vips_image_copy_memory
+#define vips_image_get_fields td_vips.vips_image_get_fields
+#define vips_image_get_orientation td_vips.vips_image_get_orientation
+#define vips_image_get_string td_vips.vips_image_get_string
+#define vips_image_get_typeof td_vips.vips_image_get_typeof
+#define vips_image_hasalpha td_vips.vips_image_hasalpha
+#define vips_image_remove td_vips.vips_image_remove
+#define vips_image_write_to_memory td_vips.vips_image_write_to_memory
+#define vips_init td_vips.vips_init
+#define vips_jpegload td_vips.vips_jpegload
+#define vips_jpegsave td_vips.vips_jpegsave
+#define vips_operation_block_set td_vips.vips_operation_block_set
+#define vips_pngload td_vips.vips_pngload
+#define vips_pngsave td_vips.vips_pngsave
+#define vips_premultiply td_vips.vips_premultiply
+#define vips_resize td_vips.vips_resize
+#define vips_svgload td_vips.vips_svgload
+#define vips_unpremultiply td_vips.vips_unpremultiply
+#define vips_version td_vips.vips_version
+#define vips_version_string td_vips.vips_version_string
+#define vips_webpload td_vips.vips_webpload
+#define vips_webpsave td_vips.vips_webpsave
 
 struct td_image {
     VipsImage *vips;
@@ -32,6 +145,8 @@ static void quiet(const gchar *domain, GLogLevelFlags level, const gchar *messag
 }
 
 int td_start(const char *argv0, char *error, size_t error_size) {
+    const char *problem = td_vips_load();
+    if (problem) return fail_with(error, error_size, problem);
     if (VIPS_INIT(argv0 ? argv0 : "teardown")) return fail(error, error_size, "cannot start libvips");
     g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, quiet, NULL);
     // Community files reach the loaders: only loaders fit for untrusted input may run. SVG
@@ -50,7 +165,14 @@ int td_start(const char *argv0, char *error, size_t error_size) {
     return 0;
 }
 
-const char *td_vips_version(void) { return vips_version_string(); }
+const char *td_vips_version(void) { return td_vips_load() ? NULL : vips_version_string(); }
+
+const char *td_vips_library(void) {
+    Dl_info info;
+    // `vips_init` names the pointer resolved from the library (see the defines above).
+    if (!td_vips_handle || td_vips_problem[0] || !dladdr((void *)vips_init, &info)) return NULL;
+    return info.dli_fname;
+}
 
 /// Loads fail on the first warning: a damaged JPEG otherwise decodes "successfully", its
 /// missing part grey, and only a warning says so.

@@ -28,8 +28,12 @@ typedef struct {
 /// Starts libvips once per process. Loaders marked untrusted are blocked.
 int td_start(const char *argv0, char *error, size_t error_size);
 
-/// libvips' version, e.g. "8.14.1": another version may decode or encode differently.
+/// libvips' version, e.g. "8.14.1": another version may decode or encode differently. Loads
+/// libvips; NULL when it cannot be loaded.
 const char *td_vips_version(void);
+
+/// The file libvips was loaded from, once loaded (after td_vips_version or td_start); NULL before.
+const char *td_vips_library(void);
 
 /// Reads the header and metadata without decoding pixels.
 int td_probe(const char *path, int format, td_metadata *metadata, char *error, size_t error_size);

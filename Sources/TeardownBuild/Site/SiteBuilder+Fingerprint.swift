@@ -14,7 +14,7 @@ extension SiteBuilder {
         let trees = try publisher.recover(opened: opened)
         let published = full ? nil : trees.published
         let readsKnown = published != nil && trees.readsArePublished
-        let context = Self.unitContext(site.content)
+        let context = Self.unitContext(site.content, vipsVersion: site.images.vipsVersion)
         let bundleNames = site.content.machines.map(Self.bundleName(of:))
         let carried = !readsKnown ? [] : try Self.carried(site.content, names: bundleNames, signatures: signatures,
                                                                stored: trees.store.bundles(context: context))
@@ -89,12 +89,12 @@ extension SiteBuilder {
 
     /// What a machine's units depend on besides its bundle: site.yaml (photo sizes, limits,
     /// Markdown settings) and the versions of what turns images and bundles into outputs.
-    static func unitContext(_ content: SiteContent) -> ContentDigest {
+    static func unitContext(_ content: SiteContent, vipsVersion: String) -> ContentDigest {
         var fingerprint = Fingerprint()
         fingerprint.add(TeardownVersion.build)
         fingerprint.add(content.config.source)
         fingerprint.add(ImageProcessor.pipelineVersion)
-        fingerprint.add(Vips.version)
+        fingerprint.add(vipsVersion)
         fingerprint.add(SVGSanitizer.version)
         fingerprint.add(BundleDownloads.version)
         return fingerprint.digest

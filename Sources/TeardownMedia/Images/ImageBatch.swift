@@ -86,7 +86,8 @@ struct ImageBatch {
     }
 
     /// The stage's result: each image by its source's path, and what could not be read.
-    func result(_ content: SiteContent, composed: [String: ProcessedPhoto], entries: String, processed: Int) -> ProcessedImages {
+    func result(_ content: SiteContent, composed: [String: ProcessedPhoto], entries: String, processed: Int,
+                vipsVersion: String) -> ProcessedImages {
         var covers: [String: ProcessedPhoto] = [:]
         for machine in content.machines where machine.cover == nil { covers[machine.slug] = composed[machine.slug] }
         var photos: [String: ProcessedPhoto] = [:], layers: [String: ProcessedLayer] = [:]
@@ -106,6 +107,6 @@ struct ImageBatch {
             }
         }
         return ProcessedImages(entries: entries, photos: photos, layers: layers, covers: covers, composed: composed,
-                               diagnostics: diagnostics, processed: processed)
+                               diagnostics: diagnostics, processed: processed, vipsVersion: vipsVersion)
     }
 }

@@ -22,6 +22,8 @@ package final class ImageCache: @unchecked Sendable {
     /// not) and listings of the entries folder are counted.
     package let counters: BuildCounters
     package var entries: String { root + "/entries" }
+    /// The libvips version the cache's keys were made with, and the file it was read from (`VipsVersion`).
+    package var vipsMemo: String { root + "/libvips" }
     private let index: ImageIndex?
     private let lock = NSLock()
     /// The rows as the index held them when the build began, decoded.

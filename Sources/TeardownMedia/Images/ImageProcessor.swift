@@ -14,10 +14,14 @@ package struct ImageProcessor: Sendable {
     package let maxPixels: Int
     package let cache: ImageCache
 
+    /// The libvips images are made with, as cache keys hold it.
+    private let vipsVersion: String
+
     package init(settings: PhotoSettings, maxPixels: Int, cache: ImageCache) {
         self.settings = settings
         self.maxPixels = maxPixels
         self.cache = cache
+        vipsVersion = VipsVersion.current(memo: cache.vipsMemo)
     }
 
     /// `signatures` are the bundles' signatures the input snapshot vouches for: a bundle whose
@@ -53,7 +57,8 @@ package struct ImageProcessor: Sendable {
         }
         remember(batch, covers: covers, content: content, settingsKey: settingsKey)
         cache.finish()
-        return batch.result(content, composed: covers.composed, entries: cache.entries, processed: total)
+        return batch.result(content, composed: covers.composed, entries: cache.entries, processed: total,
+                            vipsVersion: vipsVersion)
     }
 
     /// Works out, on all cores, the keys of the images no carried row gave (each reads a
@@ -136,7 +141,7 @@ package struct ImageProcessor: Sendable {
     private var settingsKey: String {
         var fingerprint = Fingerprint()
         fingerprint.add(Self.pipelineVersion)
-        fingerprint.add(Vips.version)
+        fingerprint.add(vipsVersion)
         fingerprint.add(maxPixels)
         for width in settings.widths { fingerprint.add(width) }
         fingerprint.add(settings.quality)
@@ -149,7 +154,7 @@ package struct ImageProcessor: Sendable {
         var fingerprint = Fingerprint()
         fingerprint.add(Self.pipelineVersion)
         // Outcomes, failures included, hold only for the libvips that made them.
-        fingerprint.add(Vips.version)
+        fingerprint.add(vipsVersion)
         do {
             fingerprint.add(try cache.digest(of: job.source.absolutePath))
         } catch {

@@ -51,6 +51,8 @@ package struct ProcessedImages: Sendable {
     package let diagnostics: [Diagnostic]
     /// Images made by this build rather than found in the cache.
     package let processed: Int
+    /// The libvips the images are made with (`VipsVersion`).
+    package let vipsVersion: String
 
     package func path(_ key: String, _ name: String) -> String { entries + "/" + key + "/" + name }
 

@@ -68,7 +68,13 @@ package enum Vips {
         }
     }
 
-    package static let version = String(cString: td_vips_version())
+    /// libvips' version. Reading it loads libvips and the hundred libraries it brings, so cache
+    /// keys read it through `VipsVersion`. "unavailable" when it cannot be loaded: processing an
+    /// image then fails and says why.
+    package static let version = td_vips_version().map { String(cString: $0) } ?? "unavailable"
+
+    /// The file libvips was loaded from; nil before it is loaded.
+    package static var library: String? { td_vips_library().map { String(cString: $0) } }
 
     /// Reads the header and metadata without decoding pixels.
     package static func probe(_ path: String, format: ImageFormat) throws(Failure) -> Header {
