@@ -36,7 +36,7 @@ def floors(work):
              ("Swift + Foundation, linked in", ["swiftc", "-O", "-static-stdlib", "hello.swift", "-o", "hello-static"])]
     for _, command in built:
         subprocess.run(command, cwd=work, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return [(label, [os.path.join(work, command[-1])]) for label, command in built]
+    return [(label, [os.path.join(work, command[command.index("-o") + 1])]) for label, command in built]
 
 
 def measure(command, runs, cwd=None):
