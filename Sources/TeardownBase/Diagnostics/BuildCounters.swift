@@ -30,6 +30,8 @@ public struct BuildCounters: Sendable {
         case inputRowsWritten = "teardown.input_rows_written"
         /// Measurements of the quarantine folder's size.
         case quarantineMeasured = "teardown.quarantine_measured"
+        /// Outputs linked from the published tree into the spare, unchanged, before a publish.
+        case outputsCarried = "teardown.outputs_carried"
         /// Connections opened to the output's build store.
         case storesOpened = "teardown.stores_opened"
     }

@@ -39,6 +39,23 @@ extension BuildStore {
     }
 
     /// Records `change` in one transaction: the tree's manifest, and the reads of its pages.
+    /// Records `spare` as a copy of the published tree: its manifest is the published one's, and
+    /// it lags behind it nowhere.
+    package func recordMirror(published: String, spare: String) throws {
+        do {
+            try queue.write { db in
+                try db.execute(sql: "DELETE FROM outputs WHERE tree = ?; DELETE FROM lag", arguments: [spare])
+                try db.execute(sql: "INSERT INTO outputs(tree, path, high, low) SELECT ?, path, high, low FROM outputs WHERE tree = ?",
+                               arguments: [spare, published])
+                try db.execute(sql: "INSERT OR REPLACE INTO trees(identity, whole) VALUES (?, 1)", arguments: [spare])
+                try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('lag-pair', ?)",
+                               arguments: [published + " " + spare])
+            }
+        } catch {
+            throw FileSystem.Failure(path: path, error)
+        }
+    }
+
     package func record(_ change: Publish) throws {
         // A failure here (a full disk, say) fails the build, and names the file it could not write.
         do { try write(change) } catch { throw FileSystem.Failure(path: path, error) }

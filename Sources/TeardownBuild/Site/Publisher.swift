@@ -31,10 +31,13 @@ package struct Publisher: Sendable {
     package let spare: String
     /// Used only where the file system cannot exchange two folders in one step.
     private let previous: String
+    /// Counts the outputs linked from the published tree into the spare.
+    private let counters: BuildCounters
 
-    package init(output: String, state: CacheLayout.OutputState) {
+    package init(output: String, state: CacheLayout.OutputState, counters: BuildCounters = .none) {
         self.output = output
         self.state = state
+        self.counters = counters
         spare = Self.sibling(of: output, "spare")
         previous = Self.sibling(of: output, "previous")
     }
@@ -154,6 +157,7 @@ package struct Publisher: Sendable {
                                           below: self.spare)
         }
         try writer.createDirectories(for: carried)
+        counters.count(.outputsCarried, by: carried.count)
         // A file that cannot be linked is written again below, so the tree is whole either way.
         for path in carried where (try? FileSystem.hardLink(output + "/" + path, to: self.spare + "/" + path)) == nil {
             writes.insert(path)
@@ -166,10 +170,12 @@ package struct Publisher: Sendable {
     /// spare's, and the published one's if there is one), then puts it in place of the output in one step.
     package func publish(_ change: (_ tree: String, _ published: String?) -> BuildStore.Publish, store: BuildStore) throws {
         guard let identity = FileSystem.identity(of: spare) else { throw FileSystem.Failure.errno(spare) }
-        try store.record(change(identity.description, FileSystem.identity(of: output)?.description))
+        let recorded = change(identity.description, FileSystem.identity(of: output)?.description)
+        try store.record(recorded)
         guard FileSystem.isDirectory(output) else {
             try FileSystem.removeTree(output)
             try FileSystem.rename(spare, to: output)
+            try mirrorPublished(Array(recorded.outputs.keys), store: store)
             return
         }
         try moveHiddenEntries(from: output, to: spare)
@@ -178,6 +184,24 @@ package struct Publisher: Sendable {
             try FileSystem.rename(spare, to: output)
             try FileSystem.rename(previous, to: spare)
         }
+    }
+
+    /// After a first publish no tree is left to be the spare, and the next build would link every
+    /// output into a new one. It is made now from the tree just published and recorded as
+    /// differing from it nowhere, so the first build after a cold one costs what the others do.
+    /// Until it is recorded, nothing vouches for it: a build killed meanwhile, or a link that
+    /// fails, leaves a spare the next build empties and fills as before.
+    private func mirrorPublished(_ paths: [String], store: BuildStore) throws {
+        try FileSystem.removeTree(spare)
+        try FileManager.default.createDirectory(atPath: spare, withIntermediateDirectories: true)
+        try OutputWriter(root: spare).createDirectories(for: paths)
+        let linked = ParallelMap.map(paths) { path in
+            // A link that fails leaves the mirror unrecorded (below): it costs only time.
+            (try? FileSystem.hardLink(output + "/" + path, to: spare + "/" + path)) != nil
+        }
+        guard linked.allSatisfy({ $0 }), let published = FileSystem.identity(of: output),
+              let mirror = FileSystem.identity(of: spare) else { return }
+        try store.recordMirror(published: published.description, spare: mirror.description)
     }
 
     /// Hidden entries exist in one place at every moment, so a kill at any point loses none.

@@ -10,7 +10,7 @@ extension SiteBuilder {
     /// rendered. Copied files are fingerprinted by their source.
     func fingerprint(_ site: PlannedSite, signatures: [String: ContentDigest],
                              opened: (BuildStore, BuildStore.Notice?)?) throws -> Outputs {
-        let publisher = Publisher(output: output, state: cache.output(output))
+        let publisher = Publisher(output: output, state: cache.output(output), counters: counters)
         let trees = try publisher.recover(opened: opened)
         let published = full ? nil : trees.published
         let readsKnown = published != nil && trees.readsArePublished

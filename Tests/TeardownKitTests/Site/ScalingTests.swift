@@ -65,12 +65,13 @@ private struct GeneratedCatalog {
         var partsRead = 0
         var archivesZipped = 0
         var storesOpened = 0
+        var outputsCarried = 0
         /// The published files the sync wrote (new, or another file than before), and their bytes.
         var paths: Set<String> = []
         var bytes = 0
         var description: String {
             "\(written) outputs written, \(headsDecoded) heads decoded, \(partsRead) parts read, \(imagesKeyed) images keyed, \(imagesLookedUp) looked up, \(imageRowsWritten) image rows and \(snapshotRowsWritten) snapshot rows written, \(sourcesHashed) sources hashed, "
-                + "\(machinesDigested) machines' units digested, \(archivesZipped) archives zipped, \(storesOpened) store connections, \(bytes) bytes in \(paths.sorted())"
+                + "\(machinesDigested) machines' units digested, \(archivesZipped) archives zipped, \(storesOpened) store connections, \(outputsCarried) outputs carried, \(bytes) bytes in \(paths.sorted())"
         }
     }
 
@@ -92,6 +93,7 @@ private struct GeneratedCatalog {
                     imagesLookedUp: counts[.imagesLookedUp], imageRowsWritten: counts[.imageRowsWritten],
                     snapshotRowsWritten: counts[.inputRowsWritten], sourcesHashed: counts[.sourcesHashed],
                     machinesDigested: build.machinesDigested, partsRead: counts[.partsRead], archivesZipped: counts[.bundlesZipped], storesOpened: counts[.storesOpened],
+                    outputsCarried: counts[.outputsCarried],
                     paths: Set(written.keys), bytes: written.values.reduce(0) { $0 + $1.size })
     }
 
@@ -151,6 +153,9 @@ struct ScalingTests {
         #expect(large.partsRead == 1 && small.partsRead == 1, "100 parts: \(small); 1,000 parts: \(large)")
         // The walk for the review opens the build store, and the build goes on with that connection.
         #expect(large.storesOpened == 1 && small.storesOpened == 1, "100 parts: \(small); 1,000 parts: \(large)")
+        // The first sync after the cold build: the cold build left a spare tree that mirrors the
+        // published one, so none of the unchanged outputs is linked into it now.
+        #expect(large.outputsCarried == 0 && small.outputsCarried == 0, "100 parts: \(small); 1,000 parts: \(large)")
         // The machine's comments are zipped again; its bundle's archive is found by its own key.
         #expect(large.archivesZipped == 1 && small.archivesZipped == 1, "100 parts: \(small); 1,000 parts: \(large)")
     }
