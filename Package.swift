@@ -136,6 +136,7 @@ let package = Package(
         .testTarget(
             name: "TeardownKitTests",
             dependencies: kit + [
+                grdb,
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],

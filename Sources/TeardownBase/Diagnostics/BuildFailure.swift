@@ -3,6 +3,9 @@ public struct BuildFailure: Error, Sendable, CustomStringConvertible {
     public let diagnostics: [Diagnostic]
     /// The step of the pipeline that failed, when a build was running.
     public private(set) var step: BuildStep?
+    /// The error the diagnostics describe, when one was thrown: the build tells a damaged
+    /// store, which it recovers from, from other failures.
+    package private(set) var cause: (any Error)?
 
     public init(_ diagnostics: [Diagnostic]) {
         self.diagnostics = diagnostics.sortedByLocation()
@@ -12,6 +15,13 @@ public struct BuildFailure: Error, Sendable, CustomStringConvertible {
     package func `in`(_ step: BuildStep) -> BuildFailure {
         var failure = self
         if failure.step == nil { failure.step = step }
+        return failure
+    }
+
+    /// The same failure, with the error it describes.
+    package func caused(by error: any Error) -> BuildFailure {
+        var failure = self
+        failure.cause = error
         return failure
     }
 

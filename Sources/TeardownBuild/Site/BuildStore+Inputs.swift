@@ -51,7 +51,7 @@ extension BuildStore {
             guard group != Self.restGroup, !signatures.racy.contains(group), let digest = signatures.all[group] else { return "-" }
             return digest.description
         }
-        try queue.write { db in
+        try writing { db in
             var stored: [String: String] = [:]
             if !whole {
                 for row in try Row.fetchAll(db, sql: "SELECT grp, signature FROM inputs") { stored[row[0]] = row[1] }

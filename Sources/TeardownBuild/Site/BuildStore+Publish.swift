@@ -43,7 +43,7 @@ extension BuildStore {
     /// it lags behind it nowhere.
     package func recordMirror(published: String, spare: String) throws {
         do {
-            try queue.write { db in
+            try writing { db in
                 try db.execute(sql: "DELETE FROM outputs WHERE tree = ?; DELETE FROM lag", arguments: [spare])
                 try db.execute(sql: "INSERT INTO outputs(tree, path, high, low) SELECT ?, path, high, low FROM outputs WHERE tree = ?",
                                arguments: [spare, published])
@@ -62,7 +62,7 @@ extension BuildStore {
     }
 
     func write(_ change: Publish) throws {
-        try queue.write { db in
+        try writing { db in
             let tree = change.tree
             let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO outputs(tree, path, high, low) VALUES (?, ?, ?, ?)")
             let delete = try db.cachedStatement(sql: "DELETE FROM outputs WHERE tree = ? AND path = ?")

@@ -39,13 +39,14 @@ package struct BuildStore: Sendable {
         case otherVersion = "the build state was made by another version of Teardown: every page is rendered"
     }
 
-    /// Opens or makes the store at `path`; a store that cannot be read is made anew.
+    /// Opens or makes the store at `path`; a damaged store is set aside and made anew. Another
+    /// process holding it is waited for, not taken for damage.
     package static func open(_ path: String) throws -> (BuildStore, Notice?) {
         do {
             let store = try BuildStore(path: path)
             return (store, try store.prepare())
-        } catch {
-            try remove(path)
+        } catch where isDamage(error) || error is Damaged {
+            try setAside(path)
             let store = try BuildStore(path: path)
             _ = try store.prepare()
             return (store, .damaged)
@@ -73,6 +74,9 @@ package struct BuildStore: Sendable {
 
     private init(path: String) throws {
         var configuration = Configuration()
+        // Another process holding the store (a `sqlite3` shell looking inside, another build
+        // reading it) is waited for; after that, the failure says it is busy, not damaged.
+        configuration.busyMode = .timeout(30)
         configuration.prepareDatabase { db in
             // WAL: a kill mid-transaction leaves the last committed state. FULL: the commit
             // that vouches for a tree is on disk before the tree is swapped in.
@@ -84,7 +88,7 @@ package struct BuildStore: Sendable {
 
     /// Makes the tables of this format, dropping those of any other.
     private func prepare() throws -> Notice? {
-        try queue.write { db in
+        try writing { db in
             let stored = try? String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'")
             if stored == Self.format { return nil }
             for table in ["meta", "trees", "outputs", "units", "pages", "bundles", "lag", "inputs"] {
@@ -125,7 +129,7 @@ package struct BuildStore: Sendable {
     /// and whether the reads are the published tree's.
     package func trees(published: String?, spare: String?) throws -> (published: [String: ContentDigest]?,
                                                               spare: Spare?, readsArePublished: Bool) {
-        try queue.write { db in
+        try writing { db in
             var whole: [String: Bool] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT identity, whole FROM trees") {
                 let identity: String = row[0]
@@ -138,7 +142,9 @@ package struct BuildStore: Sendable {
             }
             func manifest(_ tree: String?) throws -> [String: ContentDigest]? {
                 guard let tree, whole[tree] == true else { return nil }
-                return try Self.digests(db, "SELECT path, high, low FROM outputs WHERE tree = ?", [tree])
+                let found = try Self.digests(db, "SELECT path, high, low FROM outputs WHERE tree = ?", [tree])
+                for path in found.keys { _ = try checked(path) }
+                return found
             }
             let readsTree = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'reads-tree'")
             let publishedManifest = try manifest(published)
@@ -154,7 +160,7 @@ package struct BuildStore: Sendable {
                     let high: Int64? = row[1], low: Int64? = row[2]
                     let held = high.flatMap { high in low.map { ContentDigest(high: UInt64(bitPattern: high), low: UInt64(bitPattern: $0)) } }
                     // Kept when nil too: the spare holds nothing there.
-                    lag.updateValue(held, forKey: row[0])
+                    lag.updateValue(held, forKey: try checked(row[0]))
                 }
                 spareState = .lagging(lag)
             } else {
@@ -166,13 +172,13 @@ package struct BuildStore: Sendable {
 
     /// Every unit's digest when the published tree's pages read it.
     package func units() throws -> [String: ContentDigest] {
-        try queue.read { db in try Self.digests(db, "SELECT key, high, low FROM units", []) }
+        try reading { db in try Self.digests(db, "SELECT key, high, low FROM units", []) }
     }
 
     /// The stored digests of the units named `keys` or named under any of `prefixes`: the
     /// units of the machines a build digests again, not those of every machine.
     package func units(keys: [String], prefixes: [String]) throws -> [String: ContentDigest] {
-        try queue.read { db in
+        try reading { db in
             var digests: [String: ContentDigest] = [:]
             let one = try db.cachedStatement(sql: "SELECT key, high, low FROM units WHERE key = ?")
             let range = try db.cachedStatement(sql: "SELECT key, high, low FROM units WHERE key >= ? AND key < ?")
@@ -192,7 +198,7 @@ package struct BuildStore: Sendable {
 
     /// The slugs of the machines the stored units belong to.
     package func machineSlugs() throws -> Set<String> {
-        try queue.read { db in
+        try reading { db in
             var slugs = Set<String>()
             let rows = try String.fetchCursor(db, sql: "SELECT key FROM units WHERE key >= 'm/' AND key < 'm0'")
             while let key = try rows.next() {
@@ -206,7 +212,7 @@ package struct BuildStore: Sendable {
     /// Each bundle whose units the store holds as digested under `context` (the settings the
     /// digests depend on besides the bundle), with its machine's slug and its signature then.
     package func bundles(context: ContentDigest) throws -> [String: (slug: String, signature: ContentDigest)] {
-        try queue.read { db in
+        try reading { db in
             guard try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'unit-context'") == context.description
             else { return [:] }
             var bundles: [String: (slug: String, signature: ContentDigest)] = [:]
@@ -234,7 +240,7 @@ package struct BuildStore: Sendable {
 
     /// The pages that read any of `units`, through the index: the rest of the reads stay on disk.
     package func readers(of units: some Sequence<String>) throws -> Set<String> {
-        try queue.read { db in
+        try reading { db in
             var ids = Set<Int64>()
             let statement = try db.cachedStatement(sql: "SELECT readers FROM units WHERE key = ?")
             for unit in units {
@@ -249,7 +255,7 @@ package struct BuildStore: Sendable {
 
     /// What each page of the published tree read, by page: for tests and `sqlite3` users alike.
     package func reads() throws -> [String: Set<String>] {
-        try queue.read { db in
+        try reading { db in
             var reads: [String: Set<String>] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT path, reads FROM pages") {
                 reads[row[0]] = Set(Self.keys(row[1]))
@@ -279,6 +285,6 @@ package struct BuildStore: Sendable {
 
     /// From now until `record`, nothing vouches for what `tree` holds.
     package func open(tree: String) throws {
-        try queue.write { db in try db.execute(sql: "UPDATE trees SET whole = 0 WHERE identity = ?", arguments: [tree]) }
+        try writing { db in try db.execute(sql: "UPDATE trees SET whole = 0 WHERE identity = ?", arguments: [tree]) }
     }
 }

@@ -93,9 +93,9 @@ package struct Publisher: Sendable {
         let path = state.store
         do {
             return try read(opened ?? BuildStore.open(path))
-        } catch {
+        } catch is BuildStore.Damaged {
             // Damage SQLite finds only when a page of the file is read: start over.
-            try BuildStore.remove(path)
+            try BuildStore.setAside(path)
             var trees = try read(BuildStore.open(path))
             trees.notice = .damaged
             return trees

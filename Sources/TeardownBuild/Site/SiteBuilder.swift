@@ -108,7 +108,23 @@ public struct SiteBuilder: Sendable {
             throw BuildFailure([.error(.outputFailed(reason: "cannot lock \(lockPath): \(ErrorText.text(error))"), at: SourceLocation(output))])
         }
         defer { FileSystem.unlock(lock) }
-        return try buildHoldingLock(inputs: inputs, changed: changed, progress: progress)
+        let store = cache.output(output).store
+        do {
+            // A full build trusts nothing stored, so it starts from a new store.
+            if full { try BuildStore.remove(store) }
+            return try buildHoldingLock(inputs: inputs, changed: changed, progress: progress)
+        } catch let failure as BuildFailure where failure.cause is BuildStore.Damaged {
+            // Damage found by any read or write of the store: it is set aside, and the build
+            // starts over once from a new one, walking every input and rendering every page.
+            do { try BuildStore.setAside(store) } catch { throw failure }
+            var report = try buildHoldingLock(inputs: nil, changed: nil, progress: progress)
+            report.notices.append(BuildStore.Notice.damaged.rawValue)
+            return report
+        } catch let failure as BuildFailure {
+            throw failure
+        } catch {
+            throw BuildFailure([.error(.outputFailed(reason: ErrorText.text(error)), at: SourceLocation(store))])
+        }
     }
 
     /// Looks at the inputs now: sync reviews submissions against what this finds, then hands

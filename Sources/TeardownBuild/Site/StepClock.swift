@@ -28,7 +28,8 @@ package struct StepClock {
             let hint = ErrorText.isNoSpace(error)
                 ? ErrorText.noSpaceHint(also: "; the unfinished copy in \(Publisher.sparePath(of: output)) is kept for the next build and may be deleted")
                 : ""
-            throw BuildFailure(warnings + [.error(.outputFailed(reason: ErrorText.text(error) + hint), at: SourceLocation(output))]).in(step)
+            throw BuildFailure(warnings + [.error(.outputFailed(reason: ErrorText.text(error) + hint), at: SourceLocation(output))])
+                .in(step).caused(by: error)
         }
     }
 }
