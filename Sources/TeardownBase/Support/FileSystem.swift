@@ -282,9 +282,12 @@ package enum FileSystem {
     }
 
     /// Removes empty folders from `path` upward, stopping below `root` or at the first non-empty one.
+    /// Paths are compared resolved, component by component: `root/../x` is not below `root`.
     package static func removeEmptyFolders(from path: String, below root: String) {
-        var folder = path
-        while folder.count > root.count, folder.hasPrefix(root + "/"), rmdir(folder) == 0 {
+        let base = (root as NSString).standardizingPath.split(separator: "/")
+        var folder = (path as NSString).standardizingPath
+        while case let parts = folder.split(separator: "/"), parts.count > base.count,
+              parts.starts(with: base), rmdir(folder) == 0 {
             folder = (folder as NSString).deletingLastPathComponent
         }
     }

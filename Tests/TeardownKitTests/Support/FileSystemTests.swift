@@ -24,4 +24,16 @@ struct FileSystemTests {
         #expect(names == [".cache.tmp-4194305-77", (live as NSString).lastPathComponent, ".note.md.swp", ".tmp-4194305", "note.md"].sorted())
         #expect(Fixtures.read(folder + "/note.md") == "whole\n")
     }
+
+    @Test("Empty folders are removed up to the root and never past it, however the path is spelt")
+    func emptyFoldersBelowRoot() throws {
+        let scratch = Fixtures.temporaryFolder()
+        let root = scratch + "/site"
+        try FileManager.default.createDirectory(atPath: root + "/a/b", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: scratch + "/outside/x", withIntermediateDirectories: true)
+        FileSystem.removeEmptyFolders(from: root + "/../outside/x", below: root)
+        #expect(FileSystem.isDirectory(scratch + "/outside/x"), "a path that leaves the root by .. is not below it")
+        FileSystem.removeEmptyFolders(from: root + "/a/b", below: root)
+        #expect(!FileSystem.exists(root + "/a") && FileSystem.isDirectory(root))
+    }
 }
