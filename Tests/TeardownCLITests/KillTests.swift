@@ -140,7 +140,7 @@ struct KillTests {
         var delays = Delays("killed syncs")
         for _ in 0..<10 {
             try Self.runAndKill(["sync", "--site", site.path, "--from", inbox.path], within: 200_000, delays: &delays)
-            // A write killed mid-way leaves its hidden temporary (`.<name>.tmp-<pid>`), which the
+            // A write killed mid-way leaves its hidden temporary (`.<name>.teardown-tmp-<pid>`), which the
             // loader skips and the next write into its folder removes (the snapshots compared at
             // the end hold none); the comments themselves are whole or absent.
             for (path, data) in Self.snapshot(site.appendingPathComponent("content"))

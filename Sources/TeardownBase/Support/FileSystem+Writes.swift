@@ -41,8 +41,7 @@ extension FileSystem {
     /// loads as content; the next write of the same target removes what such runs left.
     package static func writeAtomically(_ data: Data, to path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
-        let stale = "." + (path as NSString).lastPathComponent + ".tmp-"
-        let temporary = folder + "/" + stale + "\(getpid())"
+        let temporary = folder + "/." + (path as NSString).lastPathComponent + Self.temporaryMarker + "\(getpid())"
         do {
             let file = try FileDescriptor.open(temporary, .writeOnly, options: [.create, .truncate, .closeOnExec],
                                                permissions: [.ownerReadWrite, .groupRead, .otherRead])
@@ -60,14 +59,21 @@ extension FileSystem {
             throw failure
         }
         try syncFolder(folder)
-        // Temporaries of this kind (`.<name>.tmp-<pid>`) in the folder, of any name, but only of
-        // processes that are gone: a concurrent writer keeps its own. Those of this name alone
-        // were swept before, and a sync killed while filing a comment left its temporary in the
-        // comments folder until that very comment was filed again.
+        // Temporaries of this kind (`.<name>.teardown-tmp-<pid>`) in the folder, of any name, but
+        // only of processes that are gone: a concurrent writer keeps its own. Those of this name
+        // alone were swept before, and a sync killed while filing a comment left its temporary in
+        // the comments folder until that very comment was filed again. Only names exactly as
+        // written here are swept (the pid in plain decimal): an owner's `.notes.tmp-4000000` or
+        // `.x.teardown-tmp-+4000001` is theirs.
         for name in FileSystem.names(in: folder) where name.hasPrefix(".") {
-            guard let marker = name.range(of: ".tmp-", options: .backwards), marker.lowerBound > name.index(after: name.startIndex),
-                  let pid = pid_t(name[marker.upperBound...]), pid > 0, kill(pid, 0) != 0, Glibc.errno == ESRCH else { continue }
+            guard let marker = name.range(of: Self.temporaryMarker, options: .backwards),
+                  marker.lowerBound > name.index(after: name.startIndex),
+                  let pid = pid_t(name[marker.upperBound...]), pid > 0, String(pid) == name[marker.upperBound...],
+                  kill(pid, 0) != 0, Glibc.errno == ESRCH else { continue }
             unlink(folder + "/" + name)
         }
     }
+
+    /// What names a temporary of `writeAtomically`, before its writer's pid.
+    static let temporaryMarker = ".teardown-tmp-"
 }
