@@ -22,7 +22,9 @@ package enum CommunityText {
     /// breaks and tabs (a comment's body); a name or caption takes neither.
     package static func problem(_ text: String, what: String, maxCharacters: Int, multiline: Bool) -> String? {
         if let control = text.unicodeScalars.first(where: { isForbidden($0, multiline: multiline) }) {
-            return "\(what) contains the control character U+\(String(format: "%04X", control.value))"
+            let kind = control.properties.generalCategory == .control || ControlCharacters.isReordering(control)
+                ? "control character" : "line break"
+            return "\(what) contains the \(kind) U+\(String(format: "%04X", control.value))"
         }
         guard text.utf8.count <= maxCharacters * 4 else {
             return "\(what) is \(text.utf8.count) bytes long; the limit is \(maxCharacters * 4)"
@@ -74,6 +76,8 @@ package enum CommunityText {
     /// override or isolate (the direction marks, which only hint, may stay).
     private static func isForbidden(_ scalar: Unicode.Scalar, multiline: Bool) -> Bool {
         if scalar == "\n" || scalar == "\t" || scalar == "\r" { return !multiline }
+        // The line and paragraph separators: YAML folds them to a space in a name.
+        if scalar == "\u{2028}" || scalar == "\u{2029}" { return !multiline }
         return ControlCharacters.isControl(scalar)
             || (ControlCharacters.isReordering(scalar) && !["\u{200E}", "\u{200F}", "\u{061C}"].contains(scalar))
     }

@@ -70,6 +70,9 @@ private struct IntakeScratch {
             (CommentForm(machine: "box", part: nil, author: " ", body: "Hi"), "invalid 'author': must not be empty"),
             (CommentForm(machine: "box", part: nil, author: "Ada Lovelace, Countess of Lovelace, of London", body: "Hi"), "author 'Ada Lovelace, Countess of Lovelace, of London' must be 1-40 characters long"),
             (CommentForm(machine: "box", part: nil, author: "Ada", body: "  \n "), "comment is 0 characters long; the limit is 1-200"),
+            // YAML would fold either separator to a space.
+            (CommentForm(machine: "box", part: nil, author: "Ada\u{2028}Lovelace", body: "Hi"), "the author's name contains the line break U+2028"),
+            (CommentForm(machine: "box", part: nil, author: "Ada\u{2029}Lovelace", body: "Hi"), "the author's name contains the line break U+2029"),
         ]
         for (form, reason) in cases {
             let outcome = await scratch.desk.submit(form)

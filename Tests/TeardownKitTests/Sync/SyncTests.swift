@@ -188,6 +188,7 @@ struct SyncTests {
         ("override", "the comment contains the control character U+202E"),
         ("zerowidth", "the author's name contains the invisible character U+200B"),
         ("joined", "the author's name contains the invisible character U+200D"),
+        ("separator", "the author's name contains the line break U+2028"),
         ("future", "the date 9999-12-31 is in the future"),
         ("caption", "the caption is 301 characters long; the limit is 300"),
     ])
@@ -213,6 +214,7 @@ struct SyncTests {
         // Both read as "Ada".
         case "zerowidth": try scratch.comment(id, author: "\"A\u{200B}da\"")
         case "joined": try scratch.comment(id, author: "\"A\u{200D}da\"")
+        case "separator": try scratch.comment(id, author: "\"Ada\u{2028}Lovelace\"")
         case "future": try scratch.comment(id, date: "9999-12-31")
         case "caption":
             try scratch.put("caption.png", tinyPNG)
