@@ -178,6 +178,56 @@ class FlakyProxy:
         self.server.shutdown()
 
 
+class GatedProxy:
+    """Passes every request through to the store, but holds the first upload of an object under
+    `prefix` until `release` is set; `holding` is set while it holds it."""
+
+    def __init__(self, target_port, prefix):
+        self.holding, self.release = threading.Event(), threading.Event()
+        proxy = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *arguments):
+                pass
+
+            def relay(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0) or 0))
+                if self.command == "PUT" and f"/{prefix}" in self.path and "/." not in self.path \
+                        and not proxy.holding.is_set():
+                    proxy.holding.set()
+                    proxy.release.wait(120)
+                upstream = http.client.HTTPConnection("127.0.0.1", target_port, timeout=60)
+                upstream.request(self.command, self.path, body=body, headers=dict(self.headers))
+                answer = upstream.getresponse()
+                data = answer.read()
+                self.send_response(answer.status)
+                for name, value in answer.getheaders():
+                    if name.lower() not in ("content-length", "transfer-encoding", "connection"):
+                        self.send_header(name, value)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                upstream.close()
+
+            do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = relay
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.endpoint = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.release.set()
+        self.server.shutdown()
+
+
+def waiting_for_lock(pid):
+    """Whether process `pid` waits for a file lock (a blocked request in /proc/locks)."""
+    with open("/proc/locks") as handle:
+        return any("->" in line and f" {pid} " in line for line in handle)
+
+
 class DeployTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -199,13 +249,17 @@ class DeployTest(unittest.TestCase):
                                 env={**os.environ, "TEARDOWN_PAGEFIND": os.environ.get("TEARDOWN_PAGEFIND", "")})
         assert result.returncode == 0, result.stderr
 
-    def deploy(self, prefix, *extra, key_id=None, endpoint=None, output=None):
+    def deploy_command(self, prefix, *extra, key_id=None, endpoint=None, output=None):
         env = {**os.environ, "AWS_ACCESS_KEY_ID": key_id or self.store.key_id,
                "AWS_SECRET_ACCESS_KEY": self.store.secret, "HOME": self.scratch}
         command = [TEARDOWN, "deploy", "--site", self.site, "--to", f"s3://{BUCKET}/{prefix}",
                    "--endpoint", endpoint or self.store.endpoint, *extra]
         if output:
             command += ["--output", output]
+        return command, env
+
+    def deploy(self, prefix, *extra, key_id=None, endpoint=None, output=None):
+        command, env = self.deploy_command(prefix, *extra, key_id=key_id, endpoint=endpoint, output=output)
         return subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
 
     def counts(self, result):
@@ -603,6 +657,46 @@ class DeployTest(unittest.TestCase):
         again = self.deploy("plain")
         self.assertEqual(self.counts(again), (0, text, 0, len(local) - text), again.stdout)
         self.assertEqual(self.store.contents("plain/"), local)
+
+    def test_15_a_build_during_a_deploy_waits_and_a_taken_down_comment_never_stays_in_the_bucket(self):
+        comments = os.path.join(self.site, "content/machines/desk-fan/parts/switch/comments")
+
+        def comment(name, text):
+            with open(os.path.join(comments, name), "w") as handle:
+                handle.write(f'---\nauthor: "Lin"\ndate: 2025-01-03\n---\n{text}\n')
+
+        # The bucket one change behind the site, so that the next deploy has pages to send.
+        comment("race-old.md", "An older remark.")
+        self.build()
+        self.assertEqual(self.deploy("race").returncode, 0)
+        os.remove(os.path.join(comments, "race-old.md"))
+        self.build()
+        proxy = GatedProxy(self.store.port, "race/")
+        try:
+            command, env = self.deploy_command("race", endpoint=proxy.endpoint)
+            deploy = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+            self.assertTrue(proxy.holding.wait(120), "the deploy sent nothing")
+            # A comment filed and built while the deploy is sending the pages it scanned.
+            comment("race.md", "A remark taken down later.")
+            build = subprocess.Popen([TEARDOWN, "build", "--site", self.site], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, env={**os.environ, "TEARDOWN_PAGEFIND": ""})
+            for _ in range(1200):
+                if build.poll() is not None or waiting_for_lock(build.pid):
+                    break
+                time.sleep(0.05)
+            self.assertIsNone(build.poll(), "the build swapped the site while the deploy was sending it")
+            proxy.release.set()
+            out, err = deploy.communicate(timeout=300)
+            self.assertEqual(deploy.returncode, 0, err)
+            _, build_err = build.communicate(timeout=300)
+            self.assertEqual(build.returncode, 0, build_err)
+        finally:
+            proxy.stop()
+        # Taken down: the page is as the deploy sent it, and the next deploy finds the bucket right.
+        os.remove(os.path.join(comments, "race.md"))
+        self.build()
+        self.assertEqual(self.deploy("race").returncode, 0)
+        self.assertEqual(self.store.contents("race/"), local_files(self.public()))
 
     def test_12_a_future_dated_or_damaged_manifest_in_a_bucket_inbox_hides_no_other_submission(self):
         self.store.s3.create_bucket(Bucket="hostile")

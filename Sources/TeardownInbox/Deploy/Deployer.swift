@@ -49,11 +49,15 @@ public struct Deployer: Sendable {
     public let options: Options
     /// Where the digests of the output's files are kept between deploys.
     package let cache: String
+    /// The output's build lock, which a deploy holds from its scan to its manifest.
+    private let lock: String
 
     public init(output: String, cacheFolder: String, options: Options) {
         self.output = output
         self.options = options
         cache = CacheLayout(root: cacheFolder).deployDigests
+        // Named as the build names it, so both take the same lock.
+        lock = CacheLayout(root: cacheFolder).output(URL(fileURLWithPath: output).standardizedFileURL.path).lock
     }
 
     public func run(onEvent: @escaping @Sendable (Event) -> Void = { _ in }) throws(StoreFailure) -> Report {
@@ -67,6 +71,10 @@ public struct Deployer: Sendable {
         // Asked before anything is read or planned: wrong keys or a dead endpoint stop here.
         let manifestKey = prefix + DeployManifest.objectName
         let stored = try store.get(manifestKey, session: session)
+        // Held until the manifest is written: a build waits for the deploy, so the deploy sends
+        // one tree and records what that tree holds, never a page a build swapped in meanwhile.
+        let held = try holdBuildLock()
+        defer { FileSystem.unlock(held) }
         let local = try scanLocal()
         let remote = try compare(local, stored: stored, store: store, session: session, manifestKey: manifestKey)
         let unchangedShards = (0..<DeployShards.count).filter { !remote.compared.contains($0) }
@@ -76,7 +84,8 @@ public struct Deployer: Sendable {
                                    unchangedElsewhere: unchangedShards.reduce(0) { $0 + local.byShard[$1].count })
         onEvent(.planned(plan))
         guard !options.dryRun else { return Report(plan: plan, uploaded: 0, deleted: 0) }
-        try upload(plan, store: store, onEvent: onEvent)
+        try upload(plan, scanned: Dictionary(local.byShard.joined().map { ($0.path, $0.sha256) }) { first, _ in first },
+                   store: store, onEvent: onEvent)
         // The manifest is written after whatever deleting there is. A deploy stopped during the
         // deletions leaves the previous manifest, so the next one compares with that, uploads
         // the few changed files again and repeats the deletions. Refused deletions stay listed,
@@ -156,14 +165,31 @@ public struct Deployer: Sendable {
         return Remote(index: index, compared: compared, manifest: entries.map(DeployManifest.init(entries:)), listing: listing)
     }
 
-    /// Uploads the plan's files, pages last: a page goes up after the files it points at.
-    private func upload(_ plan: DeployPlan, store: S3Store, onEvent: @escaping @Sendable (Event) -> Void) throws(StoreFailure) {
+    private func holdBuildLock() throws(StoreFailure) -> Int32 {
+        do {
+            try FileManager.default.createDirectory(atPath: (lock as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            return try FileSystem.lock(lock)
+        } catch {
+            throw StoreFailure("cannot lock \(lock): \(ErrorText.text(error))")
+        }
+    }
+
+    /// Uploads the plan's files, pages last: a page goes up after the files it points at. Each
+    /// file's bytes are checked against the digest the scan found (`scanned`), which the manifest
+    /// records: a file changed by hand since the scan stops the deploy before the manifest is written.
+    private func upload(_ plan: DeployPlan, scanned: [String: String], store: S3Store,
+                        onEvent: @escaping @Sendable (Event) -> Void) throws(StoreFailure) {
         let prefix = options.location.prefix, headers = options.headers
         let split = plan.uploads.firstIndex { ObjectHeaders.isPage($0.path) } ?? plan.uploads.count
         for wave in [plan.uploads[..<split], plan.uploads[split...]] where !wave.isEmpty {
             try Self.inParallel(Array(wave), workers: options.concurrency) { step, session throws(StoreFailure) in
                 let encoding = headers.contentEncoding(of: step.path)
-                try store.put(prefix + step.path, body: try body(of: step.path), headers: [
+                let (raw, body) = try bytes(of: step.path)
+                let sent = headers.recorded(LocalOutputs.File(path: step.path, size: raw.count, sha256: SHA256Hex.of(raw)))
+                guard sent.sha256 == scanned[step.path] else {
+                    throw StoreFailure("\(output)/\(step.path) changed while it was deployed; run the deploy again")
+                }
+                try store.put(prefix + step.path, body: body, headers: [
                     "Content-Type: \(ObjectHeaders.contentType(of: step.path))",
                     "Cache-Control: \(headers.cacheControl(of: step.path))",
                 ] + (encoding.map { ["Content-Encoding: \($0)"] } ?? []), session: session)
@@ -173,13 +199,17 @@ public struct Deployer: Sendable {
     }
 
     /// The bytes `path` is stored as: the file, compressed when its kind is (`ObjectHeaders`).
-    private func body(of path: String) throws(StoreFailure) -> Data {
+    private func body(of path: String) throws(StoreFailure) -> Data { try bytes(of: path).stored }
+
+    /// The file's bytes, and the bytes it is stored as.
+    private func bytes(of path: String) throws(StoreFailure) -> (file: Data, stored: Data) {
+        // The reason is told in our words, with the file's name.
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: output + "/" + path), options: .alwaysMapped) else {
             throw StoreFailure("\(output)/\(path) cannot be read")
         }
-        guard options.headers.contentEncoding(of: path) != nil else { return data }
+        guard options.headers.contentEncoding(of: path) != nil else { return (data, data) }
         guard let compressed = Gzip.compress(data) else { throw StoreFailure("\(output)/\(path) cannot be compressed: out of memory") }
-        return compressed
+        return (data, compressed)
     }
 
     /// The entries of the stored shards `shards`, fetched on `concurrency` connections; nil
