@@ -57,15 +57,18 @@ public struct IntakeServer: Sendable {
     func application() -> some ApplicationProtocol {
         let counts = ConnectionCap.Counts(limit: settings.connectionsPerAddress)
         let logger = logger
+        // Behind a proxy every connection is the proxy's: the cap counts the clients it names,
+        // request by request (`ForwardedClientCap`), not the proxy as one visitor.
+        let capped = !settings.behindProxy
         return Application(
             router: router(),
             // An idle connection (one that never finishes its request's head, too) is closed,
             // and one address holds only so many: a few thousand idle sockets used to take the
             // service off the air.
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [ConnectionCap(counts: counts) { address in
+                additionalChannelHandlers: capped ? [ConnectionCap(counts: counts) { address in
                     IntakeEvent.refused(reason: "\(address) holds \(counts.limit) connections already").log(to: logger)
-                }],
+                }] : [],
                 idleTimeout: .seconds(Int64(settings.idleTimeout)),
                 httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 << 10, maxHeaderListSize: 32 << 10, maxHeaderFieldCount: 100))),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "teardown-intake"),
@@ -83,6 +86,12 @@ public struct IntakeServer: Sendable {
         // Pages on another origin post with script; no cookies are involved, so any origin may.
         router.add(middleware: CORSMiddleware(allowOrigin: .all, allowHeaders: [.accept, .contentType],
                                               allowMethods: [.get, .post, .options]))
+        if settings.behindProxy {
+            let counts = ConnectionCap.Counts(limit: settings.connectionsPerAddress)
+            router.add(middleware: ForwardedClientCap(counts: counts, client: { [self] in address($0, $1) }) { [logger] client in
+                IntakeEvent.refused(reason: "\(client) holds \(counts.limit) requests already").log(to: logger)
+            })
+        }
         router.get("/") { _, _ in
             html(.ok, IntakePages.notice("Teardown intake", "This service takes comments and photos for \(desk.config.title). "
                                              + "Its API is described at /api/v1/openapi.json.", siteTitle: desk.config.title))

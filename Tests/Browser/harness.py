@@ -194,10 +194,10 @@ class IntakeService:
                     raise RuntimeError("teardown intake did not start:\n" + Path(self.log.name).read_text())
                 time.sleep(0.1)
 
-    def post(self, path, body, content_type="application/json"):
+    def post(self, path, body, content_type="application/json", headers=None):
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         try:
-            connection.request("POST", path, body=body, headers={"Content-Type": content_type})
+            connection.request("POST", path, body=body, headers={"Content-Type": content_type, **(headers or {})})
             response = connection.getresponse()
             return response.status, response.read()
         finally:

@@ -284,6 +284,35 @@ class IntakeServiceTest(unittest.TestCase):
         finally:
             service.stop()
 
+    def test_behind_a_proxy_one_clients_stalled_uploads_do_not_lock_out_the_others(self):
+        """Behind a proxy every connection comes from the proxy's address: 16 uploads stalled by
+        one forwarded client are capped for that client (429 past its limit, at once), and
+        another visitor's comment still goes in."""
+        service = IntakeService(self.site, self.inbox, "--behind-proxy", "--connections-per-address", "8",
+                                "--body-timeout", "20", "--rate-limit", "1000")
+        stalled = []
+        try:
+            for _ in range(16):
+                sock = socket.create_connection(("127.0.0.1", service.port), timeout=10)
+                sock.sendall(b"POST /api/v1/comments HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.7\r\n"
+                             b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+                stalled.append(sock)
+            answered = []
+            deadline = time.time() + 10
+            while len(answered) < 8 and time.time() < deadline:
+                readable, _, _ = select.select([s for s in stalled if s not in answered], [], [], 0.5)
+                answered += readable
+            answers = [sock.recv(200) for sock in answered]
+            self.assertEqual(len(answers), 8, "eight of the client's requests are answered at once, the others wait")
+            self.assertTrue(all(b" 429 " in answer for answer in answers), answers)
+            status, _ = service.post("/api/v1/comments", json.dumps(COMMENT), headers={"X-Forwarded-For": "198.51.100.9"})
+            self.assertEqual(status, 201, "another visitor behind the same proxy is let in")
+            self.assertIn("203.0.113.7 holds 8 requests already", Path(service.log.name).read_text())
+        finally:
+            for sock in stalled:
+                sock.close()
+            service.stop()
+
 
 if __name__ == "__main__":
     unittest.main()
