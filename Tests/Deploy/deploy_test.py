@@ -6,6 +6,7 @@ Every check reads the bucket through the S3 API (boto3), not through Teardown's 
 """
 
 import argparse
+import glob
 import gzip
 import hashlib
 import http.client
@@ -737,6 +738,51 @@ class DeployTest(unittest.TestCase):
         for path in filed:
             os.remove(path)
         shutil.rmtree(os.path.join(self.site, "content/.quarantine"), ignore_errors=True)
+        self.build()
+
+    def test_16_a_manifest_that_lands_late_in_a_bucket_inbox_is_filed_by_the_hourly_whole_listing(self):
+        self.store.s3.create_bucket(Bucket="late")
+        env = {**os.environ, "AWS_ACCESS_KEY_ID": self.store.key_id, "AWS_SECRET_ACCESS_KEY": self.store.secret,
+               "NO_COLOR": "1", "TEARDOWN_PAGEFIND": os.environ.get("TEARDOWN_PAGEFIND", "")}
+
+        def submit(name, body):
+            comment = (f"---\nmachine: desk-fan\npart: switch\nauthor: \"Tester\"\ndate: 2025-03-01\n---\n{body}\n").encode()
+            self.store.s3.put_object(Bucket="late", Key=f"{name}.comment.md", Body=comment)
+            manifest = {"version": 1, "submissions": [{"id": name, "files": [f"{name}.comment.md"],
+                                                       "sha256": {f"{name}.comment.md": hashlib.sha256(comment).hexdigest()}}]}
+            self.store.s3.put_object(Bucket="late", Key=f"{name}.manifest.json", Body=json.dumps(manifest).encode())
+
+        def sync():
+            result = subprocess.run([TEARDOWN, "sync", "--site", self.site, "--from", "s3://late",
+                                     "--endpoint", self.store.endpoint], capture_output=True, text=True, env=env, timeout=300)
+            self.assertEqual(result.returncode, 0, result.stdout[-3000:] + result.stderr[-3000:])
+            return result.stdout
+
+        def stamp(seconds_ago):
+            return time.strftime("%Y%m%d-%H%M%S", time.gmtime(time.time() - seconds_ago))
+
+        submit(stamp(0) + "-first", "Sent first.")
+        self.assertIn("1 accepted", sync())
+        # Named two hours before it reached the store (an intake whose uploads were retried for
+        # that long, or whose clock is behind): the next listing starts after it.
+        submit(stamp(2 * 3600) + "-late", "Landed late.")
+        self.assertIn("0 accepted", sync())
+        # An hour on, as the sync's own state sees it: the whole listing reads what the store
+        # wrote since the last one, and files the late submission.
+        for path in glob.glob(os.path.join(self.site, ".teardown-cache/sync/bucket-*")):
+            with open(path) as handle:
+                state = json.load(handle)
+            state["sweptAt"] = state.get("sweptAt", time.time()) - 3601
+            with open(path, "w") as handle:
+                json.dump(state, handle)
+        self.assertIn("1 accepted", sync())
+        self.assertIn("0 accepted", sync(), "filed once")
+        comments = os.path.join(self.site, "content/machines/desk-fan/parts/switch/comments")
+        filed = [os.path.join(comments, name) for name in os.listdir(comments)
+                 if read(os.path.join(comments, name)).rstrip().endswith(("Sent first.", "Landed late."))]
+        self.assertEqual(len(filed), 2)
+        for path in filed:
+            os.remove(path)
         self.build()
 
 

@@ -21,6 +21,8 @@ package struct S3Store: Sendable {
         package let key: String
         package let size: Int
         package let etag: String
+        /// When the store wrote it, by the store's clock (ISO 8601, as listed): "" when not said.
+        package var modified = ""
     }
 
     /// Pages in a row without an object before a listing is taken to be stuck: a store may send
@@ -205,7 +207,7 @@ package final class ListingParser: NSObject, XMLParserDelegate {
     private var next: String?
     private var truncated = false
     private var text = ""
-    private var key = "", size = 0, etag = ""
+    private var key = "", size = 0, etag = "", modified = ""
     private var wanted: String?
     private var found: String?
 
@@ -247,7 +249,10 @@ package final class ListingParser: NSObject, XMLParserDelegate {
         case "Key": key = text
         case "Size": size = Int(text) ?? -1
         case "ETag": etag = text.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-        case "Contents": objects.append(S3Store.Listed(key: key, size: size, etag: etag))
+        case "LastModified": modified = text
+        case "Contents":
+            objects.append(S3Store.Listed(key: key, size: size, etag: etag, modified: modified))
+            modified = ""
         case "NextContinuationToken": next = text
         case "IsTruncated": truncated = text == "true"
         default: break

@@ -14,6 +14,12 @@ import TeardownBase
 /// behind, is not skipped, and the ledger drops what was filed already. Manifests listed but
 /// not settled (a rejected photo whose part does not exist yet, say) are remembered and read
 /// again.
+///
+/// A name is only the writer's word for when it wrote: a manifest that lands later than the
+/// overlap (a store retrying its uploads for minutes, an intake host whose clock is behind)
+/// sorts before the mark. So once an hour a sync lists the whole prefix and reads every manifest
+/// the store wrote (by its own clock, `LastModified`) since the newest the last such listing
+/// saw, less the overlap: no acknowledged submission is left behind for good.
 public struct BucketInbox: InboxSource {
     package let store: S3Store
     /// Where sync keeps how far it got.
@@ -29,6 +35,10 @@ public struct BucketInbox: InboxSource {
     package static let held = ".pending-"
     /// How far before the newest id seen the next listing starts.
     package static let overlap: TimeInterval = 15 * 60
+    /// How often a sync lists the whole prefix (see above).
+    package static let sweepInterval: TimeInterval = 60 * 60
+    /// This sync's whole listing, when it made one: when, and the newest write it saw.
+    private let swept = Locked<(at: Double, mark: Double?)?>(nil)
 
     /// `deadline`: when every request of the sync must be done (`--timeout`).
     public init(location: S3Location, credentials: S3Credentials, cacheFolder: String, deadline: Date? = nil) {
@@ -44,6 +54,10 @@ public struct BucketInbox: InboxSource {
         package var newest: String?
         /// Manifests whose submissions were listed but not settled, without the prefix.
         package var unsettled: [String] = []
+        /// When a sync last listed the whole prefix, and the newest manifest's `LastModified` it
+        /// saw (seconds since 1970).
+        package var sweptAt: Double?
+        package var sweptMark: Double?
     }
 
     public func submissions() throws(InboxFailure) -> [InboxSubmission] {
@@ -56,14 +70,26 @@ public struct BucketInbox: InboxSource {
         let startAfter = state.newest.map { min($0, now) }.flatMap(Self.stamp(before:)).map { prefix + $0 }
         listedAt.withLock { $0 = now }
         var manifests = Set(state.unsettled)
+        let clock = Date().timeIntervalSince1970
+        // With no mark, the listing is whole anyway.
+        let sweep = startAfter == nil || clock - (state.sweptAt ?? 0) > Self.sweepInterval
+        let since = state.sweptMark.map { $0 - Self.overlap }
+        var mark = state.sweptMark
         do throws(StoreFailure) {
-            for object in try store.list(asking: prefix, startAfter: startAfter, session: session)
+            for object in try store.list(asking: prefix, startAfter: sweep ? nil : startAfter, session: session)
             where object.key.hasSuffix(Self.manifestSuffix) && !object.key.hasPrefix(prefix + Self.held) {
+                let written = sweep ? Self.time(object.modified) : nil
+                if let written { mark = max(mark ?? written, written) }
+                // A whole listing reads what comes after the name mark, as any listing does, and
+                // what the store wrote since the last whole listing (unknown time: read it too).
+                guard !sweep || startAfter.map({ object.key > $0 }) ?? true
+                        || since.map({ since in written.map { $0 >= since } ?? true }) ?? true else { continue }
                 manifests.insert(String(object.key.dropFirst(prefix.count)))
             }
         } catch {
             throw InboxFailure(source: name, reason: error.description)
         }
+        if sweep { swept.withLock { $0 = (clock, mark) } }
         var found: [InboxSubmission] = []
         for manifest in manifests.sorted() {
             let data: Data?
@@ -117,6 +143,10 @@ public struct BucketInbox: InboxSource {
         state.newest = state.newest.map { min($0, ceiling) }
         if let newest = seen.max().map({ min($0, ceiling) }), newest > (state.newest ?? "") { state.newest = newest }
         state.unsettled = Array(Set(state.unsettled).subtracting(seen).union(open)).sorted()
+        if let (at, mark) = swept.withLock({ $0 }) {
+            state.sweptAt = at
+            state.sweptMark = mark ?? state.sweptMark
+        }
         // The state only saves work: if it cannot be written, the next sync reads the bucket again.
         if let data = try? JSONEncoder().encode(state) {
             try? FileManager.default.createDirectory(atPath: (stateFile as NSString).deletingLastPathComponent,
@@ -128,6 +158,13 @@ public struct BucketInbox: InboxSource {
     private func readState() -> State {
         // The state only saves work: unreadable state is no state.
         FileManager.default.contents(atPath: stateFile).flatMap { try? JSONDecoder().decode(State.self, from: $0) } ?? State()
+    }
+
+    /// A listing's `LastModified`, with or without fractional seconds.
+    private static func time(_ text: String) -> Double? {
+        // Either form may come; neither (an empty field) is an unknown time.
+        ((try? Date(text, strategy: .iso8601.time(includingFractionalSeconds: true)))
+            ?? (try? Date(text, strategy: .iso8601)))?.timeIntervalSince1970
     }
 
     /// An id for a damaged manifest's rejection: its name when that is a plain one, else a digest of it.
