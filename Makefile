@@ -115,7 +115,7 @@ test: deps
 	python3 Tests/Deploy/deploy_test.py --teardown $(TEARDOWN)
 	$(MAKE) fuzz
 
-## fuzz: libFuzzer over the bundle loader and the sync inbox reader, FUZZ_SECONDS each, from Tests/Fuzz/corpus
+## fuzz: libFuzzer over the bundle loader, the sync inbox reader, intake's parsers, community text, the content cache and a damaged build store, FUZZ_SECONDS each, from Tests/Fuzz/corpus
 # A build of its own: every Swift module instrumented for coverage (no web server in it), and
 # every module, C included, for AddressSanitizer, so a read of freed or foreign memory (as
 # cmark-gfm's nodes allow) stops the run at once. Leaks are not checked: Swift's globals,

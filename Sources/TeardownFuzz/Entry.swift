@@ -16,7 +16,7 @@ enum Entry {
         #else
         let arguments = CommandLine.arguments.dropFirst()
         guard let target = arguments.first else {
-            FileHandle.standardError.write(Data("usage: teardown-fuzz bundle|inbox|intake|text|cache FILE...\n".utf8))
+            FileHandle.standardError.write(Data("usage: teardown-fuzz bundle|inbox|intake|text|cache|store FILE...\n".utf8))
             exit(2)
         }
         for path in arguments.dropFirst() {

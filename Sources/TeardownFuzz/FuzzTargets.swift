@@ -161,6 +161,7 @@ enum FuzzTargets {
         case "intake": intake(input)
         case "text": text(input)
         case "cache": cache(input)
+        case "store": StoreFuzz.run(input)
         default: FileHandle.standardError.write(Data("unknown fuzz target '\(target)'\n".utf8))
         }
     }

@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-TARGETS = ["bundle", "inbox", "intake", "text", "cache"]
+TARGETS = ["bundle", "inbox", "intake", "text", "cache", "store"]
 
 
 def main():

@@ -51,6 +51,8 @@ extension BuildStore {
                 try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('lag-pair', ?)",
                                arguments: [published + " " + spare])
             }
+        } catch let damage as Damaged {
+            throw damage
         } catch {
             throw FileSystem.Failure(path: path, error)
         }
@@ -58,7 +60,7 @@ extension BuildStore {
 
     package func record(_ change: Publish) throws {
         // A failure here (a full disk, say) fails the build, and names the file it could not write.
-        do { try write(change) } catch { throw FileSystem.Failure(path: path, error) }
+        do { try write(change) } catch let damage as Damaged { throw damage } catch { throw FileSystem.Failure(path: path, error) }
     }
 
     func write(_ change: Publish) throws {

@@ -78,6 +78,22 @@ struct StoreDamageTests {
         #expect(try built.published() == built.fullBuild())
     }
 
+    @Test("Damage where a build does not look (an index it only writes, the input snapshot) leaves every build right until it is found",
+          arguments: ["bundles_by_slug", "inputs", "meta"])
+    func latentDamage(_ table: String) throws {
+        let built = try BuiltSite()
+        try built.damage(table: table)
+        for round in 1...3 {
+            try built.edit("Round \(round).")
+            _ = try built.builder().build()
+            #expect(try built.published() == built.fullBuild(), "round \(round)")
+        }
+        // Gone, as a sync's takedown does: the machine's rows are deleted, through the damaged index.
+        try FileManager.default.removeItem(atPath: built.site + "/content/machines/box/parts/lid/comments")
+        _ = try built.builder().build()
+        #expect(try built.published() == built.fullBuild())
+    }
+
     @Test("A store of this format whose tables have another shape is damage too; --full always starts from a new store")
     func otherShape() throws {
         let built = try BuiltSite()

@@ -1,0 +1,103 @@
+import Foundation
+import TeardownBase
+@testable import TeardownBuild
+
+/// Damages the build store or the image index of a built site, as a disk, a copied cache or a
+/// killed tool would, then builds: every build must succeed (one that finds damage starts over
+/// once, by itself), delete nothing outside the output, and publish what a full build makes.
+///
+/// The first input byte picks the file (bit 0), the content's variant (bit 1) and the kind of
+/// damage (bits 2-3): a page of random bytes, a page of zeros, or the file cut short at a page.
+/// The next two bytes pick the page; the rest are the random bytes.
+enum StoreFuzz {
+    private struct Built {
+        let root: String
+        var site: String { root + "/site" }
+        var output: String { root + "/public" }
+        var cache: String { root + "/cache" }
+        var sentinel: String { root + "/outside/kept.txt" }
+        let references: [[String: Data]]
+    }
+
+    static let variants = ["A box.\n", "A box, edited with a second line.\n\nAnd a paragraph.\n"]
+
+    private static let built: Built = {
+        let root = NSTemporaryDirectory() + "teardown-fuzz-store-\(getpid())"
+        try! FileManager.default.copyItem(atPath: FuzzTargets.site, toPath: root + "/site")
+        try! FileManager.default.createDirectory(atPath: root + "/outside", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: root + "/outside/kept.txt", contents: Data("kept\n".utf8))
+        atexit { FileSystem.discard(NSTemporaryDirectory() + "teardown-fuzz-store-\(getpid())") }
+        var references: [[String: Data]] = []
+        for (index, text) in variants.enumerated() {
+            setVariant(index, site: root + "/site")
+            let folder = root + "/reference-\(index)"
+            _ = try! SiteBuilder(siteRoot: root + "/site", output: folder, full: true, cacheFolder: folder + ".cache",
+                                 pagefind: .notInstalled).build()
+            references.append(snapshot(folder))
+            _ = text
+        }
+        let built = Built(root: root, references: references)
+        _ = try! builder(built).build()
+        return built
+    }()
+
+    private static func builder(_ built: Built) -> SiteBuilder {
+        SiteBuilder(siteRoot: built.site, output: built.output, cacheFolder: built.cache, pagefind: .notInstalled)
+    }
+
+    private static func setVariant(_ index: Int, site: String) {
+        _ = FileManager.default.createFile(atPath: site + "/content/machines/box/description.md", contents: Data(variants[index].utf8))
+    }
+
+    static func run(_ input: [UInt8]) {
+        guard input.count >= 3 else { return }
+        let built = built
+        let layout = CacheLayout(root: built.cache)
+        let path = input[0] & 1 == 0 ? layout.output(built.output).store : layout.images + "/index.sqlite"
+        damage(path, kind: Int(input[0] >> 2) % 3, page: Int(input[1]) << 8 | Int(input[2]), bytes: Array(input.dropFirst(3)))
+        let variant = Int(input[0] >> 1) & 1
+        setVariant(variant, site: built.site)
+        do {
+            _ = try builder(built).build()
+        } catch {
+            fatalError("a build after damage to \(path) failed: \(error)")
+        }
+        precondition(FileManager.default.fileExists(atPath: built.sentinel), "a file outside the output was deleted")
+        let published = snapshot(built.output)
+        precondition(published == built.references[variant],
+                     "the site differs from a full build at \(Set(published.keys).union(built.references[variant].keys).filter { published[$0] != built.references[variant][$0] }.sorted())")
+    }
+
+    /// One page of the file as `kind` says; the build left no write-ahead log (its connection closed).
+    private static func damage(_ path: String, kind: Int, page: Int, bytes: [UInt8]) {
+        guard let handle = FileHandle(forUpdatingAtPath: path) else { return }
+        defer { try? handle.close() }  // the damage is done or not; either is a case the build must take
+        let size = Int((try? handle.seekToEnd()) ?? 0)  // an unreadable size damages nothing
+        let pageSize = 4096
+        guard size >= pageSize else { return }
+        let offset = (page % (size / pageSize)) * pageSize
+        switch kind {
+        case 0:
+            var random = bytes.isEmpty ? [0xA5] : bytes
+            while random.count < pageSize { random += random }
+            try? handle.seek(toOffset: UInt64(offset))  // a failed seek writes at the end: still damage
+            try? handle.write(contentsOf: Data(random.prefix(pageSize)))  // as above
+        case 1:
+            try? handle.seek(toOffset: UInt64(offset))  // as above
+            try? handle.write(contentsOf: Data(count: pageSize))  // as above
+        default:
+            try? handle.truncate(atOffset: UInt64(offset))  // as above
+        }
+    }
+
+    private static func snapshot(_ root: String) -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let path = enumerator?.nextObject() as? String {
+            if let data = FileManager.default.contents(atPath: root + "/" + path), !FileSystem.isDirectory(root + "/" + path) {
+                files[path] = data
+            }
+        }
+        return files
+    }
+}
