@@ -184,10 +184,14 @@ package struct Publisher: Sendable {
             try FileSystem.rename(spare, to: output)
             try FileSystem.rename(previous, to: spare)
         }
+        // The tree published until now was one the store did not know (a new store, another
+        // version's, a full build): as the spare, the next build would empty it and link every
+        // output into it. It is made a mirror of the new one now instead.
+        if recorded.published == nil { try mirrorPublished(Array(recorded.outputs.keys), store: store) }
     }
 
-    /// After a first publish no tree is left to be the spare, and the next build would link every
-    /// output into a new one. It is made now from the tree just published and recorded as
+    /// After a first publish no tree is left to be the spare (or one nothing vouches for), and the
+    /// next build would link every output into a new one. It is made now from the tree just published and recorded as
     /// differing from it nowhere, so the first build after a cold one costs what the others do.
     /// Until it is recorded, nothing vouches for it: a build killed meanwhile, or a link that
     /// fails, leaves a spare the next build empties and fills as before.

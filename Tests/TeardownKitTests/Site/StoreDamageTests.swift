@@ -17,8 +17,8 @@ private struct BuiltSite {
         try builder().build()
     }
 
-    func builder(full: Bool = false) -> SiteBuilder {
-        SiteBuilder(siteRoot: site, output: output, full: full, cacheFolder: cache, pagefind: .notInstalled)
+    func builder(full: Bool = false, counters: BuildCounters = .none) -> SiteBuilder {
+        SiteBuilder(siteRoot: site, output: output, full: full, cacheFolder: cache, pagefind: .notInstalled, counters: counters)
     }
 
     var store: String { CacheLayout(root: cache).output(output).store }
@@ -91,6 +91,26 @@ struct StoreDamageTests {
         // Gone, as a sync's takedown does: the machine's rows are deleted, through the damaged index.
         try FileManager.default.removeItem(atPath: built.site + "/content/machines/box/parts/lid/comments")
         _ = try built.builder().build()
+        #expect(try built.published() == built.fullBuild())
+    }
+
+    @Test("After a full build, or one whose store knew nothing of the published tree, the next build links nothing into the spare")
+    func mirrorAfterFullBuild() throws {
+        let built = try BuiltSite()
+        try built.edit("Built in full.")
+        try built.builder(full: true).build()
+        try built.edit("Built after the full one.")
+        let counts = Counts()
+        #expect(try built.builder(counters: counts.counters).build().written > 0)
+        #expect(counts[.outputsCarried] == 0, "\(counts[.outputsCarried]) outputs linked into the spare")
+        #expect(try built.published() == built.fullBuild())
+        try BuildStore.remove(built.store)
+        try built.edit("Built with a new store.")
+        try built.builder().build()
+        try built.edit("And once more.")
+        let again = Counts()
+        try built.builder(counters: again.counters).build()
+        #expect(again[.outputsCarried] == 0)
         #expect(try built.published() == built.fullBuild())
     }
 
