@@ -271,6 +271,23 @@ class DeployTest(unittest.TestCase):
     def public(self):
         return os.path.join(self.site, "public")
 
+    def bucket_submit(self, bucket, name, body):
+        """A comment on the desk fan's switch, put into a bucket inbox as intake writes one."""
+        comment = (f"---\nmachine: desk-fan\npart: switch\nauthor: \"Tester\"\ndate: 2025-03-01\n---\n{body}\n").encode()
+        self.store.s3.put_object(Bucket=bucket, Key=f"{name}.comment.md", Body=comment)
+        manifest = {"version": 1, "submissions": [{"id": name, "files": [f"{name}.comment.md"],
+                                                   "sha256": {f"{name}.comment.md": hashlib.sha256(comment).hexdigest()}}]}
+        self.store.s3.put_object(Bucket=bucket, Key=f"{name}.manifest.json", Body=json.dumps(manifest).encode())
+
+    def bucket_sync(self, bucket):
+        """`teardown sync` from the bucket inbox, built as the other tests build the site (no search index)."""
+        env = {**os.environ, "AWS_ACCESS_KEY_ID": self.store.key_id, "AWS_SECRET_ACCESS_KEY": self.store.secret,
+               "NO_COLOR": "1", "TEARDOWN_PAGEFIND": os.environ.get("TEARDOWN_PAGEFIND", "")}
+        result = subprocess.run([TEARDOWN, "sync", "--site", self.site, "--from", f"s3://{bucket}",
+                                 "--endpoint", self.store.endpoint], capture_output=True, text=True, env=env, timeout=300)
+        self.assertEqual(result.returncode, 0, result.stdout[-3000:] + result.stderr[-3000:])
+        return result.stdout
+
     def test_1_first_deploy_sets_types_and_caching_and_a_second_uploads_nothing(self):
         first = self.deploy("first")
         self.assertEqual(first.returncode, 0, first.stderr)
@@ -701,22 +718,12 @@ class DeployTest(unittest.TestCase):
 
     def test_12_a_future_dated_or_damaged_manifest_in_a_bucket_inbox_hides_no_other_submission(self):
         self.store.s3.create_bucket(Bucket="hostile")
-        # Built as the other tests build the site, without a search index.
-        env = {**os.environ, "AWS_ACCESS_KEY_ID": self.store.key_id, "AWS_SECRET_ACCESS_KEY": self.store.secret,
-               "NO_COLOR": "1", "TEARDOWN_PAGEFIND": os.environ.get("TEARDOWN_PAGEFIND", "")}
 
         def submit(name, body):
-            comment = (f"---\nmachine: desk-fan\npart: switch\nauthor: \"Tester\"\ndate: 2025-03-01\n---\n{body}\n").encode()
-            self.store.s3.put_object(Bucket="hostile", Key=f"{name}.comment.md", Body=comment)
-            manifest = {"version": 1, "submissions": [{"id": name, "files": [f"{name}.comment.md"],
-                                                       "sha256": {f"{name}.comment.md": hashlib.sha256(comment).hexdigest()}}]}
-            self.store.s3.put_object(Bucket="hostile", Key=f"{name}.manifest.json", Body=json.dumps(manifest).encode())
+            self.bucket_submit("hostile", name, body)
 
         def sync():
-            result = subprocess.run([TEARDOWN, "sync", "--site", self.site, "--from", "s3://hostile",
-                                     "--endpoint", self.store.endpoint], capture_output=True, text=True, env=env, timeout=300)
-            self.assertEqual(result.returncode, 0, result.stdout[-3000:] + result.stderr[-3000:])
-            return result.stdout
+            return self.bucket_sync("hostile")
 
         now = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
         # A fast clock's submission, and one manifest that is not a manifest at all.
@@ -742,21 +749,12 @@ class DeployTest(unittest.TestCase):
 
     def test_16_a_manifest_that_lands_late_in_a_bucket_inbox_is_filed_by_the_hourly_whole_listing(self):
         self.store.s3.create_bucket(Bucket="late")
-        env = {**os.environ, "AWS_ACCESS_KEY_ID": self.store.key_id, "AWS_SECRET_ACCESS_KEY": self.store.secret,
-               "NO_COLOR": "1", "TEARDOWN_PAGEFIND": os.environ.get("TEARDOWN_PAGEFIND", "")}
 
         def submit(name, body):
-            comment = (f"---\nmachine: desk-fan\npart: switch\nauthor: \"Tester\"\ndate: 2025-03-01\n---\n{body}\n").encode()
-            self.store.s3.put_object(Bucket="late", Key=f"{name}.comment.md", Body=comment)
-            manifest = {"version": 1, "submissions": [{"id": name, "files": [f"{name}.comment.md"],
-                                                       "sha256": {f"{name}.comment.md": hashlib.sha256(comment).hexdigest()}}]}
-            self.store.s3.put_object(Bucket="late", Key=f"{name}.manifest.json", Body=json.dumps(manifest).encode())
+            self.bucket_submit("late", name, body)
 
         def sync():
-            result = subprocess.run([TEARDOWN, "sync", "--site", self.site, "--from", "s3://late",
-                                     "--endpoint", self.store.endpoint], capture_output=True, text=True, env=env, timeout=300)
-            self.assertEqual(result.returncode, 0, result.stdout[-3000:] + result.stderr[-3000:])
-            return result.stdout
+            return self.bucket_sync("late")
 
         def stamp(seconds_ago):
             return time.strftime("%Y%m%d-%H%M%S", time.gmtime(time.time() - seconds_ago))
