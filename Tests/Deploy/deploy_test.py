@@ -132,12 +132,15 @@ class FlakyProxy:
     """Stands between Teardown and the store and answers 503 to the first upload of every
     object, as a store under load does now and then; everything else passes through as it
     came, Host header and all, so the signatures still hold. With `flaky` off it refuses
-    nothing and only notes each request: its method, path and the bytes each way."""
+    nothing and only notes each request: its method, path and the bytes each way. With `hold`,
+    it holds the first upload of an object whose path holds it until `release` is set, and sets
+    `holding` meanwhile."""
 
-    def __init__(self, target_port, flaky=True):
+    def __init__(self, target_port, flaky=True, hold=None):
         refused = set()
         self.refusals = 0
         self.requests = []
+        self.holding, self.release = threading.Event(), threading.Event()
         proxy = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -148,6 +151,10 @@ class FlakyProxy:
 
             def relay(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0) or 0))
+                if hold and self.command == "PUT" and f"/{hold}" in self.path and "/." not in self.path \
+                        and not proxy.holding.is_set():
+                    proxy.holding.set()
+                    proxy.release.wait(120)
                 if flaky and self.command == "PUT" and self.path not in refused:
                     refused.add(self.path)
                     proxy.refusals += 1
@@ -168,49 +175,6 @@ class FlakyProxy:
                 self.wfile.write(data)
                 upstream.close()
                 proxy.requests.append((self.command, urllib.parse.unquote(self.path), len(body), len(data)))
-
-            do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = relay
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.endpoint = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def stop(self):
-        self.server.shutdown()
-
-
-class GatedProxy:
-    """Passes every request through to the store, but holds the first upload of an object under
-    `prefix` until `release` is set; `holding` is set while it holds it."""
-
-    def __init__(self, target_port, prefix):
-        self.holding, self.release = threading.Event(), threading.Event()
-        proxy = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *arguments):
-                pass
-
-            def relay(self):
-                body = self.rfile.read(int(self.headers.get("Content-Length", 0) or 0))
-                if self.command == "PUT" and f"/{prefix}" in self.path and "/." not in self.path \
-                        and not proxy.holding.is_set():
-                    proxy.holding.set()
-                    proxy.release.wait(120)
-                upstream = http.client.HTTPConnection("127.0.0.1", target_port, timeout=60)
-                upstream.request(self.command, self.path, body=body, headers=dict(self.headers))
-                answer = upstream.getresponse()
-                data = answer.read()
-                self.send_response(answer.status)
-                for name, value in answer.getheaders():
-                    if name.lower() not in ("content-length", "transfer-encoding", "connection"):
-                        self.send_header(name, value)
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-                upstream.close()
 
             do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = relay
 
@@ -689,7 +653,7 @@ class DeployTest(unittest.TestCase):
         self.assertEqual(self.deploy("race").returncode, 0)
         os.remove(os.path.join(comments, "race-old.md"))
         self.build()
-        proxy = GatedProxy(self.store.port, "race/")
+        proxy = FlakyProxy(self.store.port, flaky=False, hold="race/")
         try:
             command, env = self.deploy_command("race", endpoint=proxy.endpoint)
             deploy = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
