@@ -5,6 +5,8 @@ import Foundation
 public struct BuildProgress: Sendable {
     public enum Stage: Sendable {
         case images, pages, search
+        /// Seconds waited for another process that holds the build state, out of how many it is waited for.
+        case waiting
     }
 
     public let stage: Stage
@@ -12,6 +14,12 @@ public struct BuildProgress: Sendable {
     public let total: Int
 
     public typealias Handler = @Sendable (BuildProgress) -> Void
+
+    package init(stage: Stage, done: Int, total: Int) {
+        self.stage = stage
+        self.done = done
+        self.total = total
+    }
 }
 
 /// Counts finished work across the workers of a stage and reports each step.

@@ -32,6 +32,20 @@ package struct BuildStore: Sendable {
     package let queue: DatabaseQueue
     /// The database file, for messages.
     package let path: String
+    /// Told, once a second, how long a write has waited for another process holding the store.
+    package let waiting = Waiting()
+
+    package final class Waiting: @unchecked Sendable {
+        private let lock = NSLock()
+        private var handler: (@Sendable (Int) -> Void)?
+
+        package func report(to handler: (@Sendable (Int) -> Void)?) { lock.withLock { self.handler = handler } }
+
+        func tell(_ seconds: Int) { lock.withLock { handler }?(seconds) }
+    }
+
+    /// How long a write waits for another process holding the store before it gives up.
+    package static let patience = 30
 
     /// Why the store could not be used as it was, in one line.
     package enum Notice: String, Sendable {
@@ -41,9 +55,11 @@ package struct BuildStore: Sendable {
 
     /// Opens or makes the store at `path`; a damaged store is set aside and made anew. Another
     /// process holding it is waited for, not taken for damage.
-    package static func open(_ path: String) throws -> (BuildStore, Notice?) {
+    /// `onWait` is told, once a second, how long a write has waited for another process.
+    package static func open(_ path: String, onWait: (@Sendable (Int) -> Void)? = nil) throws -> (BuildStore, Notice?) {
         do {
             let store = try BuildStore(path: path)
+            store.waiting.report(to: onWait)
             return (store, try store.prepare())
         } catch where isDamage(error) || error is Damaged {
             try setAside(path)
@@ -75,8 +91,16 @@ package struct BuildStore: Sendable {
     private init(path: String) throws {
         var configuration = Configuration()
         // Another process holding the store (a `sqlite3` shell looking inside, another build
-        // reading it) is waited for; after that, the failure says it is busy, not damaged.
-        configuration.busyMode = .timeout(30)
+        // reading it) is waited for, and the wait told once a second; after `patience`, the
+        // failure says it is busy, not damaged.
+        let waiting = waiting
+        configuration.busyMode = .callback { tries in
+            let step = 10  // milliseconds between tries
+            if tries > 0, tries % (1000 / step) == 0 { waiting.tell(tries * step / 1000) }
+            guard tries * step < Self.patience * 1000 else { return false }
+            usleep(useconds_t(step * 1000))
+            return true
+        }
         configuration.prepareDatabase { db in
             // WAL: a kill mid-transaction leaves the last committed state. FULL: the commit
             // that vouches for a tree is on disk before the tree is swapped in.

@@ -93,12 +93,12 @@ extension SiteBuilder {
     }
 
     /// The output's build store, or nil when it cannot be opened (the publish step then says why).
-    func openStore() -> (BuildStore, BuildStore.Notice?)? {
+    func openStore(onWait: (@Sendable (Int) -> Void)?) -> (BuildStore, BuildStore.Notice?)? {
         let state = cache.output(output)
         try? FileManager.default.createDirectory(atPath: state.folder, withIntermediateDirectories: true)
         counters.count(.storesOpened)
         // Without a store the build still runs in full; the publish step says why it cannot record.
-        return try? BuildStore.open(state.store)
+        return try? BuildStore.open(state.store, onWait: onWait)
     }
 
     func prepare(memo: ContentCache.Use?, notices: inout [ContentCache.Notice])

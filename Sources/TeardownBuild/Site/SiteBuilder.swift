@@ -159,7 +159,7 @@ public struct SiteBuilder: Sendable {
         let key = settingsKey(pagefind: try? pagefind.get())
         // The store is opened first (once: sync's walk opened it already): it holds the snapshot
         // of the inputs the check compares with.
-        let opened = walked?.store.map { ($0, nil) } ?? openStore()
+        let opened = store(walked: walked, progress: progress)
         let (inputs, signatures) = try clock.run(.inputs) { () -> (InputCheck, InputSnapshot.BundleSignatures?) in
             let inputs = checkInputs(key: key, walked: walked, changed: changed, store: opened?.0)
             return (inputs, inputs.snapshot?.bundleSignatures())
@@ -210,6 +210,17 @@ public struct SiteBuilder: Sendable {
                 : outputs.changes.filter { outputs.target[$0] == nil && !$0.hasPrefix(Self.indexPrefix) }.count
         }
         return report(site, outputs, written: written, removed: removed, timings: clock.timings)
+    }
+
+    /// The build store: the walk's connection, or one opened now; either tells `progress` how
+    /// long a write has waited for another process holding the store.
+    private func store(walked: BuildInputs?, progress: BuildProgress.Handler?) -> (BuildStore, BuildStore.Notice?)? {
+        let onWait: (@Sendable (Int) -> Void)? = progress.map { progress in
+            { @Sendable seconds in progress(BuildProgress(stage: .waiting, done: seconds, total: BuildStore.patience)) }
+        }
+        let opened = walked?.store.map { ($0, nil) } ?? openStore(onWait: onWait)
+        opened?.0.waiting.report(to: onWait)
+        return opened
     }
 
     private func report(_ site: PlannedSite, _ outputs: Outputs, written: Int, removed: Int, timings: [BuildTiming]) -> Report {

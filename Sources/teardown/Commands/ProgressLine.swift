@@ -27,12 +27,13 @@ final class ProgressLine: @unchecked Sendable {
         }
         let elapsed = now.timeIntervalSince(started)
         let finished = progress.done == progress.total
-        guard shown || progress.stage == .images || (elapsed >= 1 && !finished) else { return }
+        guard shown || progress.stage == .images || progress.stage == .waiting || (elapsed >= 1 && !finished) else { return }
         let rate = elapsed > 0 ? Double(progress.done) / elapsed : 0
         let left = rate > 0 ? Double(progress.total - progress.done) / rate : 0
         let label = Self.label(progress.stage)
-        let figures = "\(progress.done)/\(progress.total) \(label.unit)"
-            + (progress.done > 0 && !finished ? String(format: " · %.1f/s · ", rate) + Self.duration(left) : "")
+        let figures = progress.stage == .waiting ? "\(progress.done) s, for up to \(progress.total) s"
+            : "\(progress.done)/\(progress.total) \(label.unit)"
+                + (progress.done > 0 && !finished ? String(format: " · %.1f/s · ", rate) + Self.duration(left) : "")
         if terminal {
             guard finished || now.timeIntervalSince(lastShown) >= 0.1 else { return }
             let width = 24, filled = progress.total > 0 ? width * progress.done / progress.total : width
@@ -53,6 +54,7 @@ final class ProgressLine: @unchecked Sendable {
         case .images: ("Processing images", "images")
         case .pages: ("Rendering pages", "pages")
         case .search: ("Indexing for search", "index shards")
+        case .waiting: ("Waiting for another process that holds the build state", "seconds")
         }
     }
 

@@ -182,9 +182,13 @@ struct StoreDamageTests {
         }
         held.wait()
         try built.edit("Built while the store was held.")
-        let report = try built.builder().build()
+        let told = Locked([Int]())
+        let report = try built.builder().build(progress: { progress in
+            if progress.stage == .waiting { told.withLock { $0.append(progress.done) } }
+        })
         done.wait()
         #expect(!report.notices.contains(BuildStore.Notice.damaged.rawValue), "\(report.notices)")
+        #expect(told.withLock { $0 }.first == 1, "the wait is told after a second: \(told.withLock { $0 })")
         #expect(try holder.read { try String.fetchOne($0, sql: "SELECT value FROM meta WHERE name = 'note'") } == "kept")
         #expect(try built.published() == built.fullBuild())
     }
