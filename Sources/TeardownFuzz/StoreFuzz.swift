@@ -28,13 +28,12 @@ enum StoreFuzz {
         _ = FileManager.default.createFile(atPath: root + "/outside/kept.txt", contents: Data("kept\n".utf8))
         atexit { FileSystem.discard(NSTemporaryDirectory() + "teardown-fuzz-store-\(getpid())") }
         var references: [[String: Data]] = []
-        for (index, text) in variants.enumerated() {
+        for index in variants.indices {
             setVariant(index, site: root + "/site")
             let folder = root + "/reference-\(index)"
             _ = try! SiteBuilder(siteRoot: root + "/site", output: folder, full: true, cacheFolder: folder + ".cache",
                                  pagefind: .notInstalled).build()
             references.append(snapshot(folder))
-            _ = text
         }
         let built = Built(root: root, references: references)
         _ = try! builder(built).build()

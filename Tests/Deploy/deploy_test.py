@@ -6,6 +6,7 @@ Every check reads the bucket through the S3 API (boto3), not through Teardown's 
 """
 
 import argparse
+import functools
 import glob
 import gzip
 import hashlib
@@ -682,12 +683,8 @@ class DeployTest(unittest.TestCase):
 
     def test_12_a_future_dated_or_damaged_manifest_in_a_bucket_inbox_hides_no_other_submission(self):
         self.store.s3.create_bucket(Bucket="hostile")
-
-        def submit(name, body):
-            self.bucket_submit("hostile", name, body)
-
-        def sync():
-            return self.bucket_sync("hostile")
+        submit = functools.partial(self.bucket_submit, "hostile")
+        sync = functools.partial(self.bucket_sync, "hostile")
 
         now = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
         # A fast clock's submission, and one manifest that is not a manifest at all.
@@ -713,12 +710,8 @@ class DeployTest(unittest.TestCase):
 
     def test_16_a_manifest_that_lands_late_in_a_bucket_inbox_is_filed_by_the_hourly_whole_listing(self):
         self.store.s3.create_bucket(Bucket="late")
-
-        def submit(name, body):
-            self.bucket_submit("late", name, body)
-
-        def sync():
-            return self.bucket_sync("late")
+        submit = functools.partial(self.bucket_submit, "late")
+        sync = functools.partial(self.bucket_sync, "late")
 
         def stamp(seconds_ago):
             return time.strftime("%Y%m%d-%H%M%S", time.gmtime(time.time() - seconds_ago))

@@ -84,8 +84,7 @@ public struct Deployer: Sendable {
                                    unchangedElsewhere: unchangedShards.reduce(0) { $0 + local.byShard[$1].count })
         onEvent(.planned(plan))
         guard !options.dryRun else { return Report(plan: plan, uploaded: 0, deleted: 0) }
-        try upload(plan, scanned: Dictionary(local.byShard.joined().map { ($0.path, $0.sha256) }) { first, _ in first },
-                   store: store, onEvent: onEvent)
+        try upload(plan, scanned: local.byShard, store: store, onEvent: onEvent)
         // The manifest is written after whatever deleting there is. A deploy stopped during the
         // deletions leaves the previous manifest, so the next one compares with that, uploads
         // the few changed files again and repeats the deletions. Refused deletions stay listed,
@@ -175,9 +174,10 @@ public struct Deployer: Sendable {
     }
 
     /// Uploads the plan's files, pages last: a page goes up after the files it points at. Each
-    /// file's bytes are checked against the digest the scan found (`scanned`), which the manifest
-    /// records: a file changed by hand since the scan stops the deploy before the manifest is written.
-    private func upload(_ plan: DeployPlan, scanned: [String: String], store: S3Store,
+    /// file's bytes are checked against the digest the scan found (`scanned`, by manifest shard),
+    /// which the manifest records: a file changed by hand since the scan stops the deploy before
+    /// the manifest is written.
+    private func upload(_ plan: DeployPlan, scanned: [[LocalOutputs.File]], store: S3Store,
                         onEvent: @escaping @Sendable (Event) -> Void) throws(StoreFailure) {
         let prefix = options.location.prefix, headers = options.headers
         let split = plan.uploads.firstIndex { ObjectHeaders.isPage($0.path) } ?? plan.uploads.count
@@ -186,7 +186,7 @@ public struct Deployer: Sendable {
                 let encoding = headers.contentEncoding(of: step.path)
                 let (raw, body) = try bytes(of: step.path)
                 let sent = headers.recorded(LocalOutputs.File(path: step.path, size: raw.count, sha256: SHA256Hex.of(raw)))
-                guard sent.sha256 == scanned[step.path] else {
+                guard sent.sha256 == scanned[DeployShards.shard(of: step.path)].first(where: { $0.path == step.path })?.sha256 else {
                     throw StoreFailure("\(output)/\(step.path) changed while it was deployed; run the deploy again")
                 }
                 try store.put(prefix + step.path, body: body, headers: [

@@ -16,8 +16,9 @@ package enum VipsVersion {
         }
         let version = Vips.version
         guard let library = Vips.library, let status = FileSystem.status(library) else { return version }
-        // A memo that cannot be written costs a load of libvips next time, nothing more.
-        try? FileSystem.writeFile(Data("\(status.signature)\t\(library)\t\(search)\t\(version)".utf8), to: path)
+        // Replaced whole, so a build reading it meanwhile sees the old memo or the new one; one
+        // that cannot be written costs a load of libvips next time, nothing more.
+        FileSystem.replaceFile(Data("\(status.signature)\t\(library)\t\(search)\t\(version)".utf8), at: path)
         return version
     }
 }
