@@ -55,6 +55,24 @@ extension SiteBuilder {
         return .changed(InputSnapshot.take(roots: inputRoots, key: key, counters: counters))
     }
 
+    /// The inputs as the last build stored them, looked at again at `changed` only (absolute
+    /// paths of files or folders): no input is walked or `stat`ed besides those. For a process
+    /// that watches every input and so knows every change since the last build (`ResidentSync`);
+    /// without a stored snapshot, or with one of other settings, it walks (`walkInputs`).
+    public func inputs(changed: [String]) -> BuildInputs {
+        let key = settingsKey(pagefind: try? locatePagefind().get())
+        // Read only here: a damaged store is the build's to mend and report.
+        let store = full ? nil : BuildStore.existing(cache.output(output).store)
+        guard let store else { return walkInputs() }
+        counters.count(.storesOpened)
+        if let (bytes, signatures) = store.storedInputs(),
+           var (stored, _) = InputSnapshot.stored(bytes, roots: inputRoots, key: key) {
+            stored.signatures = stored.signatures(taking: signatures)
+            if let snapshot = stored.updating(changed) { return BuildInputs(snapshot: snapshot, store: store) }
+        }
+        return BuildInputs(snapshot: InputSnapshot.take(roots: inputRoots, key: key, counters: counters), store: store)
+    }
+
     /// Reads the site, taking unchanged bundles from the content cache when the snapshot vouches for them.
     func load(_ snapshot: InputSnapshot?, _ signatures: [String: ContentDigest]?) throws(BuildFailure)
         -> (Loaded<SiteContent>, Theme, [ContentCache.Notice]) {

@@ -145,7 +145,7 @@ public struct SiteBuilder: Sendable {
         return BuildInputs(snapshot: InputSnapshot.take(roots: inputRoots, key: key, counters: counters), store: store)
     }
 
-    private func locatePagefind() -> Result<Pagefind, Pagefind.Unavailable> {
+    func locatePagefind() -> Result<Pagefind, Pagefind.Unavailable> {
         pagefind == .automatic ? Pagefind.locate(remembered: cache.pagefindLocation)
             : .failure(Pagefind.Unavailable(reason: "Pagefind is not installed"))
     }

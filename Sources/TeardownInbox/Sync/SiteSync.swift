@@ -33,14 +33,19 @@ public struct SiteSync: Sendable {
 
     /// Reviews and files the inbox, then builds. `reviewed` is called with the review's report
     /// before the build starts, so it can be shown while the build runs.
-    public func run(dryRun: Bool, reviewed: (SyncReport) -> Void = { _ in },
+    ///
+    /// `inputs` are the inputs as a caller that watches them knows them (`SiteBuilder.inputs(changed:)`),
+    /// with `changed` the paths that changed since the last build; without them, the site is
+    /// walked. `listed` is the inbox's listing when the caller has just taken it.
+    public func run(dryRun: Bool, inputs known: BuildInputs? = nil, changed: [String] = [], listed: [InboxSubmission]? = nil,
+                    reviewed: (SyncReport) -> Void = { _ in },
                     progress: BuildProgress.Handler? = nil) throws(Failure) -> Outcome {
         let walkStart = Date()
-        let inputs = builder.walkInputs()
+        let inputs = known ?? builder.walkInputs()
         let reviewStart = Date()
         let report: SyncReport
         do {
-            report = try syncer.run(dryRun: dryRun, inputs: inputs)
+            report = try syncer.run(dryRun: dryRun, inputs: inputs, listed: listed)
         } catch {
             throw .review(error)
         }
@@ -51,8 +56,18 @@ public struct SiteSync: Sendable {
         }
         do {
             let filed = report.filed.map { (syncer.siteRoot as NSString).appendingPathComponent($0) }
-            let build = try builder.build(inputs: inputs, changed: filed, progress: progress)
+            let build = try builder.build(inputs: inputs, changed: changed + filed, progress: progress)
             return Outcome(report: report, build: build, walkSeconds: walkSeconds, reviewSeconds: reviewSeconds)
+        } catch {
+            throw .build(error, report: report)
+        }
+    }
+
+    /// Builds what changed without looking at the inbox: its report lists nothing.
+    func build(inputs: BuildInputs?, changed: [String]) throws(Failure) -> Outcome {
+        let report = SyncReport(source: syncer.source.name, actions: [], dryRun: false)
+        do {
+            return Outcome(report: report, build: try builder.build(inputs: inputs, changed: changed), walkSeconds: 0, reviewSeconds: 0)
         } catch {
             throw .build(error, report: report)
         }

@@ -60,12 +60,13 @@ public struct Syncer: Sendable {
 
     /// Reviews and files the inbox's submissions. `inputs` is a walk of the site taken just
     /// before (`SiteBuilder.walkInputs`): bundles it finds unchanged come from the content cache
-    /// the builds keep, instead of every comment being parsed again to review a few.
-    public func run(dryRun: Bool, inputs: BuildInputs? = nil) throws -> SyncReport {
+    /// the builds keep, instead of every comment being parsed again to review a few. `listed` is
+    /// the source's listing when the caller has just taken it.
+    public func run(dryRun: Bool, inputs: BuildInputs? = nil, listed: [InboxSubmission]? = nil) throws -> SyncReport {
         let content = try load(inputs)
         let review = SubmissionReview(content: content)
         let ledger = SyncLedger(path: cache.syncLedger)
-        let submissions = try source.submissions()
+        let submissions = try listed ?? source.submissions()
         let limits = content.config.limits
         // Takedowns go last, so a takedown can withdraw a submission from the same inbox.
         let ordered = submissions.filter { !$0.isTakedown } + submissions.filter(\.isTakedown)

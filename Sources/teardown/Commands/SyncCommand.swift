@@ -47,8 +47,18 @@ struct SyncCommand: ParsableCommand {
     @Flag(name: .long, help: "After the build, deploy the site to deploy.to in site.yaml, as `teardown deploy` does.")
     var deploy = false
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "Stay up: publish each submission and each edit under content/ as it comes, until Ctrl-C or SIGTERM.",
+        discussion: "A folder inbox and content/ are watched; a remote inbox is listed every --interval milliseconds."))
+    var follow = false
+
+    @Option(name: .long, help: ArgumentHelp("With --follow, milliseconds between listings of a remote inbox.", valueName: "ms"))
+    var interval = 200
+
     func validate() throws {
         if timeout < 1 { throw ValidationError("--timeout must be at least 1 second") }
+        if interval < 10 { throw ValidationError("--interval must be at least 10 milliseconds") }
+        if follow && dryRun { throw ValidationError("--follow publishes as it goes; a dry run is a one-off sync without it") }
         // Before the sync, not after it and its build.
         if deploy, Deployer.settings(siteRoot: options.site).settings.to == nil {
             throw ValidationError("--deploy needs deploy.to in content/site.yaml (see the manual's Publishing page)")
@@ -59,18 +69,11 @@ struct SyncCommand: ParsableCommand {
         guard let location = from ?? Syncer.configuredSource(siteRoot: options.site) else {
             throw ValidationError("No inbox given: pass --from SOURCE or set sync_source in content/site.yaml.")
         }
-        let cache = CacheLayout(siteRoot: options.site)
         let token = try InboxToken.read(file: tokenFile)
-        let source: any InboxSource
-        if location.hasPrefix("s3://") {
-            let (bucket, credentials) = try BucketAccess.resolve(location, endpoint: endpoint, region: region)
-            source = BucketInbox(location: bucket, credentials: credentials, cacheFolder: cache.root,
-                                 deadline: Date(timeIntervalSinceNow: TimeInterval(timeout)))
-        } else {
-            source = Inbox.source(location, scratch: cache.syncDownloads, token: token, timeout: TimeInterval(timeout))
-        }
+        let source = try sources(location, token: token)
+        if follow { return try follow(location, source: source) }
         let builder = SiteBuilder(siteRoot: options.site, output: output)
-        let sync = SiteSync(syncer: Syncer(siteRoot: options.site, source: source), builder: builder)
+        let sync = SiteSync(syncer: Syncer(siteRoot: options.site, source: source()), builder: builder)
         let start = Date()
         let progress = ProgressLine()
         let outcome: SiteSync.Outcome
@@ -104,10 +107,26 @@ struct SyncCommand: ParsableCommand {
         if deploy { try DeployOptions.parse([]).deploy(site: options.site, output: builder.output) }
     }
 
-    /// Each action of the review, then its summary.
-    static func print(_ report: SyncReport) {
+    /// Makes the inbox `location` names, each with a deadline counted from when it is made
+    /// (`--follow` makes one a round). Credentials are resolved once, here.
+    func sources(_ location: String, token: String?) throws -> @Sendable () -> any InboxSource {
+        let cache = CacheLayout(siteRoot: options.site), timeout = TimeInterval(timeout)
+        if location.hasPrefix("s3://") {
+            let (bucket, credentials) = try BucketAccess.resolve(location, endpoint: endpoint, region: region)
+            return {
+                BucketInbox(location: bucket, credentials: credentials, cacheFolder: cache.root,
+                            deadline: Date(timeIntervalSinceNow: timeout))
+            }
+        }
+        return { Inbox.source(location, scratch: cache.syncDownloads, token: token, timeout: timeout) }
+    }
+
+    /// Each action of the review, then its summary; `news` leaves out what was already present,
+    /// and prints nothing when nothing else happened.
+    static func print(_ report: SyncReport, news: Bool = false) {
         let width = SyncAction.Kind.allCases.map(\.rawValue.count).max() ?? 0
-        for action in report.actions {
+        if news, report.actions.allSatisfy({ $0.kind == .alreadyPresent }) { return }
+        for action in report.actions where !news || action.kind != .alreadyPresent {
             let kind = action.kind.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
             let colour: Terminal.Colour = switch action.kind {
             case .accept: .green

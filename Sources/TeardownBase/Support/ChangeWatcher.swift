@@ -1,6 +1,5 @@
 import Foundation
 import SystemPackage
-import TeardownBase
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,19 +8,24 @@ import Glibc
 /// (nil when they are not known: after the kernel's event queue overflowed, or while polling).
 /// Uses inotify; when the kernel's watch limit is reached (a known way for other generators to
 /// stop watching without a word), it says so and polls modification times instead.
-final class ChangeWatcher: @unchecked Sendable {
-    enum Mode: Equatable, Sendable { case inotify, polling(reason: String) }
+public final class ChangeWatcher: @unchecked Sendable {
+    public enum Mode: Equatable, Sendable { case inotify, polling(reason: String) }
 
     private let folders: [String]
     private let onChange: @Sendable (_ paths: [String]?) -> Void
-    private(set) var mode: Mode = .inotify
+    public private(set) var mode: Mode = .inotify
     private var descriptor: Int32 = -1
     private var watches: [Int32: String] = [:]
 
+    /// How often the fallback walks the folders.
+    private let pollInterval: Double
+
     /// `forcePolling` is for tests of the fallback.
-    init(folders: [String], forcePolling: Bool = false, onChange: @escaping @Sendable (_ paths: [String]?) -> Void) {
+    public init(folders: [String], forcePolling: Bool = false, pollInterval: Double = 0.3,
+                onChange: @escaping @Sendable (_ paths: [String]?) -> Void) {
         self.folders = folders
         self.onChange = onChange
+        self.pollInterval = pollInterval
         if forcePolling {
             mode = .polling(reason: "polling was asked for")
         } else {
@@ -47,7 +51,7 @@ final class ChangeWatcher: @unchecked Sendable {
         var pending = [folder]
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_ATTRIB)
         while let next = pending.popLast() {
-            guard TextFileCheck.isDirectory(next) else { continue }
+            guard Self.isDirectory(next) else { continue }
             let watch = inotify_add_watch(descriptor, next, mask)
             if watch < 0 {
                 if errno == ENOSPC || errno == ENOMEM {
@@ -105,7 +109,7 @@ final class ChangeWatcher: @unchecked Sendable {
     private func poll() {
         var last = snapshot()
         while true {
-            usleep(300_000)
+            usleep(UInt32(pollInterval * 1_000_000))
             let now = snapshot()
             if now != last {
                 last = now
@@ -129,10 +133,8 @@ final class ChangeWatcher: @unchecked Sendable {
         }
         return result
     }
-}
 
-enum TextFileCheck {
-    static func isDirectory(_ path: String) -> Bool {
+    private static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }

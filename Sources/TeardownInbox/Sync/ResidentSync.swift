@@ -1,0 +1,222 @@
+import Foundation
+import TeardownBase
+import TeardownBuild
+
+/// `teardown sync --follow`: a sync that stays up and publishes each change as it comes.
+///
+/// The first round is a sync as `teardown sync` runs it, walk and all. From then on the inputs
+/// are watched (inotify; a walk on an interval where the kernel's watch limit is reached), so
+/// a round knows every change since the last build and walks nothing: a comment filed or a
+/// description edited costs the few files it touched. A folder inbox is watched too; a remote
+/// one is listed on an interval, and a round starts only when its listing changed. What comes
+/// in while a round runs waits for the next, which takes it all at once: a burst is one build.
+///
+/// `stop()` ends it between rounds, never inside one: a build in flight finishes and publishes
+/// whole (and a deploy after it), so a stop leaves the output and the bucket each as one build made them.
+public final class ResidentSync: @unchecked Sendable {
+    public struct Options: Sendable {
+        /// Seconds between listings of a remote inbox.
+        public var interval = 0.2
+        /// Seconds between walks of the inputs where inotify cannot watch them.
+        public var pollInterval = 2.0
+        /// A folder inbox, watched rather than listed on an interval; nil for a remote inbox.
+        public var folder: String?
+        /// Watch by walking even where inotify could (for tests of the fallback).
+        public var forcePolling = false
+        /// Run after each build that changed the output, and again each round until it succeeds
+        /// (the deploy of `--deploy`).
+        public var publish: (@Sendable () throws -> Void)?
+
+        public init() {}
+    }
+
+    public enum Event {
+        /// How the inputs are watched: by inotify, or by a walk on an interval, and why.
+        case watching(ChangeWatcher.Mode)
+        /// A round ran; `walked` when it looked at every input (the first, or after lost events).
+        case synced(SiteSync.Outcome, walked: Bool)
+        /// A round stopped; the next one starts from a walk.
+        case failed(SiteSync.Failure)
+        /// The inbox could not be listed; it is listed again after the interval.
+        case unreachable(any Error)
+        /// `publish` failed; it runs again next round.
+        case publishFailed(any Error)
+        /// Nothing is left to do until the next change (or listing).
+        case idle
+    }
+
+    private let builder: SiteBuilder
+    /// A source per round: a remote source's deadline counts from its round's start.
+    private let source: @Sendable () -> any InboxSource
+    private let options: Options
+    private let counters: BuildCounters
+
+    private let condition = NSCondition()
+    private var changed = Set<String>()
+    /// Some change's paths are not known (the first round, lost events, a failed build): walk.
+    private var walk = true
+    private var inboxTouched = true
+    private var stopping = false
+
+    public init(builder: SiteBuilder, source: @escaping @Sendable () -> any InboxSource, options: Options = Options(),
+                counters: BuildCounters = .none) {
+        self.builder = builder
+        self.source = source
+        self.options = options
+        self.counters = counters
+    }
+
+    /// Ends `run` once the round in flight, if any, is done.
+    public func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Runs rounds until `stop()`. `onEvent` is called on this thread, between the steps of a round.
+    public func run(onEvent: (Event) -> Void) {
+        let roots = builder.inputRoots.filter { !$0.isEmpty }
+        let inbox = options.folder.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let watcher = ChangeWatcher(folders: roots + (inbox.map { [$0] } ?? []), forcePolling: options.forcePolling,
+                                    pollInterval: options.pollInterval) { [self] paths in
+            noted(paths, roots: roots, inbox: inbox)
+        }
+        onEvent(.watching(watcher.mode))
+        var memory = Memory()
+        while let next = nextRound(listingDue: inbox == nil ? memory.nextListing : nil, idle: { onEvent(.idle) }) {
+            round(next, listsInbox: next.inboxTouched || next.walk || inbox == nil, memory: &memory, onEvent: onEvent)
+        }
+        _ = watcher
+    }
+
+    /// What one round leaves the next.
+    private struct Memory {
+        var lastListing: Set<InboxSubmission>?
+        var filed = FiledFiles()
+        var publishPending = false
+        var nextListing = Date()
+    }
+
+    private func round(_ next: (paths: [String], walk: Bool, inboxTouched: Bool), listsInbox: Bool, memory: inout Memory,
+                       onEvent: (Event) -> Void) {
+        let source = source()
+        var listing: [InboxSubmission]?
+        if listsInbox {
+            memory.nextListing = Date(timeIntervalSinceNow: options.interval)
+            do {
+                listing = try source.submissions()
+            } catch {
+                onEvent(.unreachable(error))
+            }
+        }
+        let listed = listing.map(Set.init)
+        let inboxChanged = listed != nil && listed != memory.lastListing
+        let changed = memory.filed.others(among: next.paths)
+        if next.walk || inboxChanged || !changed.isEmpty {
+            let sync = SiteSync(syncer: Syncer(siteRoot: builder.siteRoot, source: source, cacheFolder: builder.cacheFolder,
+                                               counters: counters), builder: builder)
+            let inputs = next.walk ? nil : builder.inputs(changed: changed)
+            do {
+                let outcome = next.walk || inboxChanged
+                    ? try sync.run(dryRun: false, inputs: inputs, changed: changed, listed: listing ?? [])
+                    // Hand edits alone: nothing to review.
+                    : try sync.build(inputs: inputs, changed: changed)
+                memory.filed = FiledFiles(outcome.report.filed.map { builder.siteRoot + "/" + $0 })
+                if listing != nil { memory.lastListing = listed }
+                onEvent(.synced(outcome, walked: next.walk))
+                if outcome.build.map({ !$0.unchanged }) ?? false { memory.publishPending = options.publish != nil }
+            } catch {
+                onEvent(.failed(error))
+                // A failed round stored no snapshot: what it saw is unaccounted for.
+                condition.lock()
+                walk = true
+                condition.unlock()
+                memory.lastListing = nil
+            }
+        }
+        if memory.publishPending, let publish = options.publish {
+            do {
+                try publish()
+                memory.publishPending = false
+            } catch {
+                onEvent(.publishFailed(error))
+            }
+        }
+    }
+
+    /// Waits for something to do: changed inputs, a touched inbox folder, or a remote listing
+    /// that is due; `idle` is called when it starts waiting. Nil once stopped.
+    private func nextRound(listingDue: Date?, idle: () -> Void) -> (paths: [String], walk: Bool, inboxTouched: Bool)? {
+        condition.lock()
+        defer { condition.unlock() }
+        var waited = false
+        while !stopping && changed.isEmpty && !walk && !inboxTouched {
+            if !waited, listingDue == nil {
+                idle()
+                waited = true
+            }
+            if let listingDue {
+                if Date() >= listingDue { break }
+                condition.wait(until: listingDue)
+            } else {
+                condition.wait()
+            }
+        }
+        guard !stopping else { return nil }
+        // Editors and sync write a file in steps (a temporary, then a rename): a moment more
+        // lets a change finish, and takes what came with it in the same round.
+        if !changed.isEmpty {
+            condition.unlock()
+            usleep(20_000)
+            condition.lock()
+        }
+        defer { changed = []; walk = false; inboxTouched = false }
+        return (Array(changed), walk, inboxTouched)
+    }
+
+    /// A watcher's report: inbox events wake a listing, input events a build. Hidden files are
+    /// no input (an editor's swap file, the quarantine, a temporary) and wake nothing.
+    private func noted(_ paths: [String]?, roots: [String], inbox: String?) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let paths else {
+            walk = true
+            inboxTouched = inbox != nil
+            condition.broadcast()
+            return
+        }
+        for path in paths {
+            if let inbox, path == inbox || path.hasPrefix(inbox + "/") {
+                inboxTouched = true
+            } else if let root = roots.first(where: { path == $0 || path.hasPrefix($0 + "/") }),
+                      !path.dropFirst(root.count).contains("/.") {
+                changed.insert(path)
+            }
+        }
+        condition.broadcast()
+    }
+}
+
+/// The files a round filed, as it left them: their events, which reach the watcher after the
+/// round, are its own writes and no change, unless the file changed again since.
+private struct FiledFiles {
+    private var states: [String: String] = [:]
+
+    init(_ paths: [String] = []) {
+        for path in paths { states[path] = Self.state(of: path) }
+    }
+
+    /// `paths` but those filed by the last round and unchanged since.
+    func others(among paths: [String]) -> [String] {
+        paths.filter { path in states[path].map { $0 != Self.state(of: path) } ?? true }
+    }
+
+    /// The file's inode, size and modification time; "absent" for a file removed (a takedown's).
+    private static func state(of path: String) -> String {
+        // A file that cannot be looked at is as good as absent: its event wakes a round if it differs.
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return "absent" }
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return "\(attributes[.systemFileNumber] ?? 0) \(attributes[.size] ?? 0) \(modified)"
+    }
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Synchronization
+import TeardownBase
+import TeardownBuild
+import TeardownInbox
+
+extension SyncCommand {
+    /// `sync --follow`: rounds until Ctrl-C or SIGTERM, each printed as a one-shot sync prints
+    /// itself, but only what is new.
+    func follow(_ location: String, source: @escaping @Sendable () -> any InboxSource) throws {
+        let builder = SiteBuilder(siteRoot: options.site, output: output)
+        var settings = ResidentSync.Options()
+        settings.interval = Double(interval) / 1000
+        let lowered = location.lowercased()
+        if lowered.hasPrefix("file://") {
+            settings.folder = String(location.dropFirst("file://".count))
+        } else if !lowered.contains("://") {
+            settings.folder = location
+        }
+        if deploy {
+            let site = options.site, output = builder.output
+            settings.publish = { try DeployOptions.parse([]).deploy(site: site, output: output) }
+        }
+        let resident = ResidentSync(builder: builder, source: source, options: settings)
+        let signals = Self.stopOnSignals(resident)
+        defer { signals.forEach { $0.cancel() } }
+        let printer = FollowPrinter(location: location, site: options.site, timings: timings, interval: interval,
+                                    pollInterval: settings.pollInterval)
+        resident.run { event in
+            printer.show(event)
+            // Each round's lines go out as it ends, to a terminal or a service's log alike.
+            fflush(nil)
+        }
+        Swift.print("Stopped: the output is as the last build left it.")
+    }
+
+    /// Ctrl-C or SIGTERM stops after the round in flight, which publishes whole; a second one stops at once.
+    private static func stopOnSignals(_ resident: ResidentSync) -> [any DispatchSourceSignal] {
+        let asked = Mutex(false)
+        return [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                if asked.withLock({ $0 }) {
+                    Terminal.report("Stopped at once.")
+                    Foundation.exit(130)
+                }
+                asked.withLock { $0 = true }
+                Terminal.write("Stopping after the round in flight (Ctrl-C again stops at once)…\n", to: .error)
+                resident.stop()
+            }
+            source.resume()
+            return source
+        }
+    }
+}
+
+/// Prints a resident sync's events: what each round did, each warning once, an unreachable
+/// inbox once until it answers again.
+private final class FollowPrinter {
+    let location: String, site: String, timings: Bool, interval: Int, pollInterval: Double
+    private var warned: [String] = []
+    private var unreachable = false
+
+    init(location: String, site: String, timings: Bool, interval: Int, pollInterval: Double) {
+        (self.location, self.site, self.timings, self.interval, self.pollInterval) = (location, site, timings, interval, pollInterval)
+    }
+
+    func show(_ event: ResidentSync.Event) {
+        switch event {
+        case .watching(.inotify):
+            Terminal.write(Terminal.safe("Following \(location): submissions and edits under content/ are published as "
+                                         + "they come. Ctrl-C stops.") + "\n", to: .output)
+        case .watching(.polling(let reason)):
+            Terminal.write(Terminal.safe("Following \(location); content/ is walked every \(Int(pollInterval)) s "
+                                         + "to find edits, because \(reason). Ctrl-C stops.") + "\n", to: .output)
+        case .synced(let outcome, _):
+            if unreachable {
+                unreachable = false
+                Terminal.write(Terminal.safe("\(location) answers again.") + "\n", to: .output)
+            }
+            synced(outcome)
+        case .failed(.review(let failure as BuildFailure)):
+            DiagnosticPrinter.print(failure.diagnostics, site: site)
+            Terminal.report("Sync paused: the site has \(DiagnosticPrinter.summary(failure.diagnostics)); nothing was "
+                            + "changed, and the next edit is tried again.")
+        case .failed(.review(let failure)):
+            Terminal.report("Sync paused: \(failure); tried again with the next change.")
+        case .failed(.build(let failure, _)):
+            DiagnosticPrinter.print(failure.diagnostics, site: site)
+            Terminal.write(BuildSummary.failed(failure, on: .error)
+                           + Terminal.safe("; the output was not changed, and the next edit is tried again.") + "\n", to: .error)
+        case .unreachable(let error):
+            guard !unreachable else { return }
+            unreachable = true
+            Terminal.report("\(ErrorText.text(error)); listing it again every \(interval) ms.")
+        case .publishFailed:
+            // The deploy said why.
+            Terminal.report("The deploy is tried again with the next round.")
+        case .idle:
+            break
+        }
+    }
+
+    private func synced(_ outcome: SiteSync.Outcome) {
+        SyncCommand.print(outcome.report, news: true)
+        guard let build = outcome.build else { return }
+        // A warning is said again only when the warnings change, not every round.
+        if build.warnings.map(\.description) != warned {
+            DiagnosticPrinter.print(build.warnings, site: site)
+            warned = build.warnings.map(\.description)
+        }
+        BuildSummary.print(build, seconds: String(format: "%.2f", build.timings.reduce(0) { $0 + $1.seconds }))
+        for notice in build.notices { Swift.print("note: \(notice)") }
+        if timings {
+            Swift.print([BuildSummary.timing("walk", seconds: outcome.walkSeconds),
+                         BuildSummary.timing("review", seconds: outcome.reviewSeconds),
+                         BuildSummary.timings(build.timings)].joined(separator: "\n"))
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import TeardownBase
+@testable import TeardownBuild
+@testable import TeardownInbox
+
+/// `sync --follow` in-process: a scratch site (the minimal fixture), an inbox folder beside it,
+/// and a resident sync on its own thread, whose rounds are counted.
+private final class Following: Sendable {
+    let site: String
+    let inbox: String
+    let output: String
+    let counts = Counts()
+    let resident: ResidentSync
+    private let events = Mutex<[String]>([])
+    private let done = Mutex(false)
+
+    init(forcePolling: Bool = false) throws {
+        site = Fixtures.copy(Fixtures.site("minimal"))
+        let scratch = (site as NSString).deletingLastPathComponent
+        inbox = scratch + "/inbox"
+        output = scratch + "/public"
+        try FileManager.default.createDirectory(atPath: inbox, withIntermediateDirectories: true)
+        let builder = SiteBuilder(siteRoot: site, output: output, cacheFolder: scratch + "/cache", pagefind: .notInstalled,
+                                  counters: counts.counters)
+        var options = ResidentSync.Options()
+        options.folder = inbox
+        options.forcePolling = forcePolling
+        options.pollInterval = 0.1
+        let inbox = inbox
+        resident = ResidentSync(builder: builder, source: { Inbox.source(inbox, scratch: scratch + "/downloads") }, options: options,
+                                counters: counts.counters)
+        let thread = Thread { [self] in
+            resident.run { event in
+                let line = switch event {
+                case .watching(let mode): "watching \(mode == .inotify ? "inotify" : "polling")"
+                case .synced(let outcome, let walked): "synced walked=\(walked) accepted=\(outcome.report.count(.accept))"
+                case .failed: "failed"
+                case .unreachable: "unreachable"
+                case .publishFailed: "publish failed"
+                case .idle: "idle"
+                }
+                events.withLock { $0.append(line) }
+            }
+            done.withLock { $0 = true }
+        }
+        thread.start()
+    }
+
+    var log: [String] { events.withLock { $0 } }
+    var rounds: [String] { log.filter { $0.hasPrefix("synced") || $0 == "failed" } }
+
+    /// Waits for `condition`, for at most a minute: the round it waits for takes milliseconds,
+    /// and the minute only bounds a test that fails.
+    func wait(_ what: String, until condition: () -> Bool) throws {
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while !condition() {
+            guard Date() < deadline else { throw Waited(what: what, log: log) }
+            usleep(10_000)
+        }
+    }
+
+    struct Waited: Error, CustomStringConvertible {
+        let what: String
+        let log: [String]
+        var description: String { "never happened: \(what); events: \(log)" }
+    }
+
+    var lidPage: String { (try? String(contentsOfFile: output + "/machines/box/parts/lid/index.html", encoding: .utf8)) ?? "" }
+
+    func stop() throws {
+        resident.stop()
+        try wait("the resident sync stops") { done.withLock { $0 } }
+    }
+}
+
+@Suite("sync --follow")
+struct ResidentSyncTests {
+    @Test("A comment dropped in the inbox and a hand edit are each published by a round that walks nothing")
+    func publishesWithoutWalking() throws {
+        let following = try Following()
+        try following.wait("the first round") { following.rounds.count == 1 }
+        #expect(following.log.first == "watching inotify")
+        #expect(following.rounds == ["synced walked=true accepted=0"])
+        #expect(following.counts[.inputWalks] == 1, "the first round walks the site")
+
+        try "---\nmachine: box\npart: lid\nauthor: Ada\ndate: 2025-03-01\n---\nDropped while following.\n"
+            .write(toFile: following.inbox + "/f1.comment.md", atomically: true, encoding: .utf8)
+        try following.wait("the comment on the lid's page") { following.lidPage.contains("Dropped while following.") }
+        // The events of the round's own writes reach the watcher during the round: idle after
+        // it, with no round between, it took them for what they are.
+        try following.wait("idle after the comment's round") { following.rounds.count >= 2 && following.log.last == "idle" }
+        #expect(following.rounds == ["synced walked=true accepted=0", "synced walked=false accepted=1"])
+        let lid = following.site + "/content/machines/box/parts/lid"
+        try "Edited by hand while following.\n".write(toFile: lid + "/description.md", atomically: false, encoding: .utf8)
+        try following.wait("the edit on the lid's page") { following.lidPage.contains("Edited by hand while following.") }
+        try following.stop()
+
+        // The round that filed the comment is not followed by one for its own writes.
+        #expect(following.rounds == ["synced walked=true accepted=0", "synced walked=false accepted=1",
+                                     "synced walked=false accepted=0"])
+        #expect(following.counts[.inputWalks] == 1, "no round after the first walks the site")
+        let full = following.output + "-full"
+        try SiteBuilder(siteRoot: following.site, output: full, full: true, cacheFolder: full + ".cache", pagefind: .notInstalled).build()
+        #expect(try IncrementalBuildTests.snapshot(following.output) == IncrementalBuildTests.snapshot(full))
+    }
+
+    @Test("A broken machine.yaml pauses publishing with its error; fixed, the next round publishes")
+    func recoversFromBadInput() throws {
+        let following = try Following()
+        try following.wait("the first round") { following.rounds.count == 1 }
+        let machine = following.site + "/content/machines/box/machine.yaml"
+        let good = try String(contentsOfFile: machine, encoding: .utf8)
+        try "title: [unclosed\n".write(toFile: machine, atomically: false, encoding: .utf8)
+        try following.wait("a failed round") { following.rounds.last == "failed" }
+        try "Written while the site was broken.\n".write(toFile: following.site + "/content/machines/box/parts/lid/description.md",
+                                                      atomically: false, encoding: .utf8)
+        try good.write(toFile: machine, atomically: false, encoding: .utf8)
+        try following.wait("the edit made while broken") { following.lidPage.contains("Written while the site was broken.") }
+        try following.stop()
+    }
+
+    @Test("Where inotify cannot watch, edits are found by a walk on an interval")
+    func polls() throws {
+        let following = try Following(forcePolling: true)
+        try following.wait("the first round") { following.rounds.count == 1 }
+        #expect(following.log.first == "watching polling")
+        try "Found by a walk.\n".write(toFile: following.site + "/content/machines/box/parts/lid/description.md",
+                                       atomically: false, encoding: .utf8)
+        try following.wait("the edit on the lid's page") { following.lidPage.contains("Found by a walk.") }
+        try following.stop()
+    }
+}
