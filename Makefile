@@ -113,6 +113,7 @@ test: deps
 	python3 Tests/Quality/check_site.py --teardown $(TEARDOWN)
 	python3 Tests/Quality/manual_commands.py --teardown $(TEARDOWN)
 	python3 Tests/Deploy/deploy_test.py --teardown $(TEARDOWN)
+	python3 Tests/Deploy/follow_test.py --teardown $(TEARDOWN)
 	$(MAKE) fuzz
 
 ## fuzz: libFuzzer over the bundle loader, the sync inbox reader, intake's parsers, community text, the content cache and a damaged build store, FUZZ_SECONDS each, from Tests/Fuzz/corpus

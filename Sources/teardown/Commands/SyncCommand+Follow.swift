@@ -106,6 +106,8 @@ private final class FollowPrinter {
 
     private func synced(_ outcome: SiteSync.Outcome) {
         SyncCommand.print(outcome.report, news: true)
+        // The summary is printed through stdout's buffer, the lines after it straight to the file.
+        fflush(nil)
         guard let build = outcome.build else { return }
         // A warning is said again only when the warnings change, not every round.
         if build.warnings.map(\.description) != warned {

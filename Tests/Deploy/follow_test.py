@@ -1,0 +1,115 @@
+"""`teardown sync --follow --deploy` as a publisher runs it: `teardown intake` takes comments into
+its own inbox folder (no write access to the site needed), the resident sync reads that inbox
+over HTTP with its token, watches content/ for hand edits, and deploys each change to
+moto_server. Visitors post, the publisher edits a description, and Ctrl-C stops it.
+
+    python3 Tests/Deploy/follow_test.py [--teardown .build/debug/teardown]
+"""
+
+import argparse
+import gzip
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import urllib.request
+
+import deploy_test
+from deploy_test import BUCKET, Store, free_port, local_files, read
+
+
+def wait_for(what, condition, seconds=120):
+    """Waits for `condition`; `seconds` only bounds a test that fails, the rounds take milliseconds."""
+    deadline = time.time() + seconds
+    while not condition():
+        if time.time() > deadline:
+            raise AssertionError(f"never happened: {what}")
+        time.sleep(0.05)
+
+
+class FollowTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.store = Store()
+        cls.scratch = tempfile.mkdtemp(prefix="teardown-follow-")
+        cls.site = os.path.join(cls.scratch, "site")
+        shutil.copytree(os.path.join(deploy_test.ROOT, "content"), os.path.join(cls.site, "content"))
+        with open(os.path.join(cls.site, "content/site.yaml"), "a") as handle:
+            handle.write(f"\ndeploy:\n  to: s3://{BUCKET}/live\n  endpoint: {cls.store.endpoint}\n")
+        cls.env = {**os.environ, "AWS_ACCESS_KEY_ID": cls.store.key_id, "AWS_SECRET_ACCESS_KEY": cls.store.secret,
+                   "NO_COLOR": "1", "TEARDOWN_PAGEFIND": ""}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.store.stop()
+        shutil.rmtree(cls.scratch, ignore_errors=True)
+
+    def start(self, command, ready):
+        log = tempfile.NamedTemporaryFile("w+", suffix=".log", delete=False)
+        process = subprocess.Popen(command, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        self.addCleanup(os.unlink, log.name)
+        self.addCleanup(lambda: process.poll() is None and process.kill())
+        wait_for(f"'{ready}' from {command[1]}", lambda: ready in read(log.name) or process.poll() is not None, 600)
+        self.assertIn(ready, read(log.name))
+        return process, log.name
+
+    def page(self, key):
+        try:
+            body = self.store.s3.get_object(Bucket=BUCKET, Key="live/" + key)["Body"].read()
+        except self.store.s3.exceptions.NoSuchKey:
+            return ""
+        return gzip.decompress(body).decode()
+
+    def test_posts_and_a_hand_edit_reach_the_bucket_and_ctrl_c_stops_cleanly(self):
+        inbox = os.path.join(self.scratch, "inbox")
+        port = free_port()
+        intake, _ = self.start([deploy_test.TEARDOWN, "intake", "--site", self.site, "--inbox", inbox, "--port", str(port),
+                                "--rate-limit", "100000"], "Taking submissions on")
+        self.addCleanup(lambda: (intake.send_signal(signal.SIGINT), intake.wait(timeout=60)))
+        follow, log = self.start([deploy_test.TEARDOWN, "sync", "--site", self.site, "--from", f"http://127.0.0.1:{port}/inbox/",
+                                  "--token-file", os.path.join(inbox, ".token"), "--follow", "--deploy", "--interval", "100"],
+                                 "Deployed to")
+        self.assertIn("Following http://127.0.0.1", read(log))
+        page = "machines/desk-fan/parts/switch/index.html"
+        self.assertNotEqual(self.page(page), "", "the first round deploys the site")
+
+        for number in range(3):
+            body = json.dumps({"machine": "desk-fan", "part": "switch", "author": "Visitor",
+                               "body": f"Posted while the publisher follows, number {number}."}).encode()
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1/comments", data=body,
+                                             headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                self.assertEqual(answer.status, 201)
+        for number in range(3):
+            wait_for(f"comment {number} in the bucket", lambda: f"number {number}." in self.page(page))
+
+        description = os.path.join(self.site, "content/machines/desk-fan/parts/switch/description.md")
+        with open(description, "a") as handle:
+            handle.write("\nEdited by the publisher while following.\n")
+        wait_for("the hand edit in the bucket", lambda: "Edited by the publisher while following." in self.page(page))
+
+        follow.send_signal(signal.SIGINT)
+        self.assertEqual(follow.wait(timeout=60), 0, read(log)[-3000:])
+        self.assertIn("Stopped: the output is as the last build left it.", read(log))
+        self.assertNotIn("error", read(log).lower(), read(log)[-3000:])
+        # Nothing half-published: the bucket is the site, and the site is what a full build makes.
+        public = os.path.join(self.site, "public")
+        self.assertEqual(self.store.contents("live/"), local_files(public))
+        full = os.path.join(self.scratch, "full")
+        built = subprocess.run([deploy_test.TEARDOWN, "build", "--site", self.site, "--full", "--output", full],
+                               capture_output=True, text=True, env=self.env, timeout=600)
+        self.assertEqual(built.returncode, 0, built.stderr)
+        self.assertEqual(local_files(full), local_files(public))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--teardown", default=deploy_test.TEARDOWN)
+    options, rest = parser.parse_known_args()
+    deploy_test.TEARDOWN = os.path.abspath(options.teardown)
+    unittest.main(argv=[sys.argv[0], "-v", *rest])
