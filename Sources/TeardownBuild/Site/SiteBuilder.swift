@@ -28,6 +28,10 @@ public struct SiteBuilder: Sendable {
         public var timings: [BuildTiming] = []
         /// One line each where a cache could not be used as it was, so the build read everything again.
         public var notices: [String] = []
+        /// The output's files this build wrote or removed (search index included), as paths in
+        /// the output; nil when it published over a tree it did not know, which may differ anywhere.
+        /// A deploy that follows the build looks at these files only (`Deployer.Memory`).
+        public var changedOutputs: [String]? = []
         /// Nothing changed since the published build, so nothing was published.
         public var unchanged: Bool { written == 0 && removed == 0 }
     }
@@ -209,7 +213,9 @@ public struct SiteBuilder: Sendable {
             return outputs.published == nil ? 0
                 : outputs.changes.filter { outputs.target[$0] == nil && !$0.hasPrefix(Self.indexPrefix) }.count
         }
-        return report(site, outputs, written: written, removed: removed, timings: clock.timings)
+        var report = report(site, outputs, written: written, removed: removed, timings: clock.timings)
+        report.changedOutputs = outputs.published == nil ? nil : outputs.changes.sorted()
+        return report
     }
 
     /// The build store: the walk's connection, or one opened now; either tells `progress` how

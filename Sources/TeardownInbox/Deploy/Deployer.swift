@@ -60,7 +60,8 @@ public struct Deployer: Sendable {
         lock = CacheLayout(root: cacheFolder).output(URL(fileURLWithPath: output).standardizedFileURL.path).lock
     }
 
-    public func run(onEvent: @escaping @Sendable (Event) -> Void = { _ in }) throws(StoreFailure) -> Report {
+    /// Deploys. `memory` is what the last deploy of this process learnt, and learns this one's.
+    public func run(memory: Memory? = nil, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) throws(StoreFailure) -> Report {
         let store = {
             var store = S3Store(location: options.location, credentials: options.credentials)
             store.deadline = options.deadline
@@ -75,7 +76,7 @@ public struct Deployer: Sendable {
         // one tree and records what that tree holds, never a page a build swapped in meanwhile.
         let held = try holdBuildLock()
         defer { FileSystem.unlock(held) }
-        let local = try scanLocal()
+        let (local, seen) = try scan(memory: options.verify ? nil : memory, stored: stored)
         let remote = try compare(local, stored: stored, store: store, session: session, manifestKey: manifestKey)
         let unchangedShards = (0..<DeployShards.count).filter { !remote.compared.contains($0) }
         let plan = DeployPlan.make(local: remote.compared.sorted().flatMap { local.byShard[$0] }, manifest: remote.manifest,
@@ -103,15 +104,17 @@ public struct Deployer: Sendable {
                 onEvent(.deleted(step))
             }
         }
-        try writeManifest(compared: remote.compared, local: local.byShard, localShards: local.shards, kept: kept,
-                          index: remote.index, key: manifestKey, store: store, session: session)
+        let written = try writeManifest(compared: remote.compared, local: local.byShard, localShards: local.shards, kept: kept,
+                                        index: remote.index, key: manifestKey, store: store, session: session)
+        // Refused deletions stay in the manifest but not in the scan: the next deploy scans anew.
+        if !refused { remember(local, index: written, seen: seen, in: memory) }
         return Report(plan: plan, uploaded: plan.uploads.count, deleted: refused ? 0 : plan.deletions.count)
     }
 
     /// The output folder's files by manifest shard, and each shard serialized with its digest.
-    private typealias Scanned = (byShard: [[LocalOutputs.File]], shards: [(data: Data, digest: String)?])
+    typealias Scanned = (byShard: [[LocalOutputs.File]], shards: [(data: Data, digest: String)?])
 
-    private func scanLocal() throws(StoreFailure) -> Scanned {
+    func scanLocal() throws(StoreFailure) -> Scanned {
         do {
             try FileManager.default.createDirectory(atPath: (cache as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         } catch {
@@ -232,7 +235,7 @@ public struct Deployer: Sendable {
     /// bucket with the one-object manifest of earlier versions gets every shard, then the index over it.
     private func writeManifest(compared: Set<Int>, local: [[LocalOutputs.File]], localShards: [(data: Data, digest: String)?],
                                kept: [String: DeployManifest.Entry], index: DeployShards?, key: String,
-                               store: S3Store, session: Curl.Session) throws(StoreFailure) {
+                               store: S3Store, session: Curl.Session) throws(StoreFailure) -> DeployShards {
         var keptByShard: [Int: [(String, DeployManifest.Entry)]] = [:]
         for (path, entry) in kept { keptByShard[DeployShards.shard(of: path), default: []].append((path, entry)) }
         var digests = index?.digests ?? [:]
@@ -265,6 +268,7 @@ public struct Deployer: Sendable {
         try Self.inParallel(emptied, workers: options.concurrency) { shard, session throws(StoreFailure) in
             try store.delete(prefix + DeployShards.folder + DeployShards.name(of: shard), session: session)
         }
+        return written
     }
 
     /// Runs `work` on every item from `workers` threads, each with a connection of its own;

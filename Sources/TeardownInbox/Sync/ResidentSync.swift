@@ -24,8 +24,9 @@ public final class ResidentSync: @unchecked Sendable {
         /// Watch by walking even where inotify could (for tests of the fallback).
         public var forcePolling = false
         /// Run after each build that changed the output, and again each round until it succeeds
-        /// (the deploy of `--deploy`).
-        public var publish: (@Sendable () throws -> Void)?
+        /// (the deploy of `--deploy`), with the output files changed since the last call; nil
+        /// when they are not known (the first call, or the output changed by another process).
+        public var publish: (@Sendable (_ changed: [String]?) throws -> Void)?
 
         public init() {}
     }
@@ -83,7 +84,8 @@ public final class ResidentSync: @unchecked Sendable {
             noted(paths, roots: roots, inbox: inbox)
         }
         onEvent(.watching(watcher.mode))
-        var memory = Memory()
+        // The first round publishes even when its build changed nothing: the bucket may be behind the output.
+        var memory = Memory(publishPending: options.publish != nil)
         while let next = nextRound(listingDue: inbox == nil ? memory.nextListing : nil, idle: { onEvent(.idle) }) {
             round(next, listsInbox: next.inboxTouched || next.walk || inbox == nil, memory: &memory, onEvent: onEvent)
         }
@@ -92,9 +94,13 @@ public final class ResidentSync: @unchecked Sendable {
 
     /// What one round leaves the next.
     private struct Memory {
-        var lastListing: Set<InboxSubmission>?
+        var publishPending: Bool
+        /// Output files changed since the last publish; nil when not known.
+        var changedOutputs: [String]? = nil
+        /// The output's published tree as this process's last build left it.
+        var tree: FileSystem.Identity? = nil
+        var lastListing: Set<InboxSubmission>? = nil
         var filed = FiledFiles()
-        var publishPending = false
         var nextListing = Date()
     }
 
@@ -125,7 +131,11 @@ public final class ResidentSync: @unchecked Sendable {
                 memory.filed = FiledFiles(outcome.report.filed.map { builder.siteRoot + "/" + $0 })
                 if listing != nil { memory.lastListing = listed }
                 onEvent(.synced(outcome, walked: next.walk))
-                if outcome.build.map({ !$0.unchanged }) ?? false { memory.publishPending = options.publish != nil }
+                if let build = outcome.build, !build.unchanged {
+                    memory.publishPending = options.publish != nil
+                    memory.changedOutputs = memory.changedOutputs.flatMap { known in build.changedOutputs.map { known + $0 } }
+                }
+                memory.tree = FileSystem.identity(of: builder.output)
             } catch {
                 onEvent(.failed(error))
                 // A failed round stored no snapshot: what it saw is unaccounted for.
@@ -137,7 +147,10 @@ public final class ResidentSync: @unchecked Sendable {
         }
         if memory.publishPending, let publish = options.publish {
             do {
-                try publish()
+                // Another process's build since this one's: its changes are not known here.
+                let sameTree = memory.tree != nil && memory.tree == FileSystem.identity(of: builder.output)
+                try publish(sameTree ? memory.changedOutputs : nil)
+                memory.changedOutputs = []
                 memory.publishPending = false
             } catch {
                 onEvent(.publishFailed(error))

@@ -66,7 +66,8 @@ struct DeployOptions: ParsableArguments {
         if !(1...64).contains(concurrency) { throw ValidationError("--concurrency must be between 1 and 64") }
     }
 
-    func deploy(site: String, output: String) throws {
+    /// `memory` is kept by a process that deploys after each of its builds (`sync --follow --deploy`).
+    func deploy(site: String, output: String, memory: Deployer.Memory? = nil) throws {
         let (settings, diagnostics) = Deployer.settings(siteRoot: site)
         if diagnostics.contains(where: { $0.severity == .error }) {
             DiagnosticPrinter.print(diagnostics, site: site)
@@ -91,7 +92,7 @@ struct DeployOptions: ParsableArguments {
         let start = Date()
         let report: Deployer.Report
         do throws(StoreFailure) {
-            report = try deployer.run { event in
+            report = try deployer.run(memory: memory) { event in
                 switch event {
                 case .planned(let plan):
                     if plan.listed { Terminal.log("note: \(location.description) has no deploy manifest; compared by listing the bucket") }

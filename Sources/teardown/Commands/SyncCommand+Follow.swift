@@ -20,8 +20,11 @@ extension SyncCommand {
             settings.folder = location
         }
         if deploy {
-            let site = options.site, output = builder.output
-            settings.publish = { try DeployOptions.parse([]).deploy(site: site, output: output) }
+            let site = options.site, output = builder.output, memory = Deployer.Memory()
+            settings.publish = { changed in
+                memory.note(changed)
+                try DeployOptions.parse([]).deploy(site: site, output: output, memory: memory)
+            }
         }
         let resident = ResidentSync(builder: builder, source: source, options: settings)
         let signals = Self.stopOnSignals(resident)
