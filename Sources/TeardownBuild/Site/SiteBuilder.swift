@@ -213,9 +213,7 @@ public struct SiteBuilder: Sendable {
             return outputs.published == nil ? 0
                 : outputs.changes.filter { outputs.target[$0] == nil && !$0.hasPrefix(Self.indexPrefix) }.count
         }
-        var report = report(site, outputs, written: written, removed: removed, timings: clock.timings)
-        report.changedOutputs = outputs.published == nil ? nil : outputs.changes.sorted()
-        return report
+        return report(site, outputs, written: written, removed: removed, timings: clock.timings)
     }
 
     /// The build store: the walk's connection, or one opened now; either tells `progress` how
@@ -233,7 +231,8 @@ public struct SiteBuilder: Sendable {
         Report(pages: site.plan.pages.count, files: site.plan.copies.count, written: written, removed: removed,
                warnings: site.warnings, output: output, imagesProcessed: site.images.processed,
                imageSeconds: timings.first { $0.step == .images }?.seconds ?? 0,
-               machinesDigested: outputs.units.computedMachines.count, timings: timings, notices: site.notices)
+               machinesDigested: outputs.units.computedMachines.count, timings: timings, notices: site.notices,
+               changedOutputs: outputs.published == nil ? nil : outputs.changes.sorted())
     }
 
 
