@@ -138,11 +138,12 @@ bench: deps
 	python3 Benchmarks/startup.py --teardown .build/release/teardown
 	$(MAKE) bench-images bench-manual bench-view bench-deploy
 
-## bench-deploy: teardown deploy against aws s3 sync on a 10,000-part catalog, to moto_server on loopback
+## bench-deploy: teardown deploy against aws s3 sync on a 10,000-part catalog, to moto_server on loopback; then sync --follow --deploy, post to bucket
 bench-deploy: deps
 	@python3 -c "import awscli" 2>/dev/null || python3 -m pip install -q awscli || python3 -m pip install -q --break-system-packages awscli
 	$(RELEASE_BUILD)
 	python3 Benchmarks/deploy.py --teardown .build/release/teardown --parts $(SEARCH_PARTS)
+	python3 Benchmarks/resident.py --teardown .build/release/teardown --parts $(SEARCH_PARTS)
 
 ## bench-manual: a 4,000-page manual against a catalog of as many parts, and against Hugo
 bench-manual: deps

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <netdb.h>
 #include <string.h>
@@ -75,4 +76,8 @@ int td_contains(const void *haystack, size_t haystack_length, const void *needle
     if (needle_length == 0) return 1;
     if (haystack == NULL || haystack_length < needle_length) return 0;
     return memmem(haystack, haystack_length, needle, needle_length) != NULL;
+}
+
+void td_give_back_memory(void) {
+    malloc_trim(0);
 }

@@ -20,4 +20,7 @@ int td_identity(const char *path, uint64_t *device, uint64_t *inode, int64_t *bi
 /// port is taken, EACCES below 1024 without the right), or -1 when the host does not resolve.
 int td_port_check(const char *host, int port);
 
+/// Gives the allocator's free pages back to the system (glibc's malloc_trim, which Swift does not see).
+void td_give_back_memory(void);
+
 #endif

@@ -55,11 +55,14 @@ extension SiteBuilder {
         return .changed(InputSnapshot.take(roots: inputRoots, key: key, counters: counters))
     }
 
-    /// The inputs as the last build stored them, looked at again at `changed` only (absolute
+    /// The inputs as the last build found them, looked at again at `changed` only (absolute
     /// paths of files or folders): no input is walked or `stat`ed besides those. For a process
-    /// that watches every input and so knows every change since the last build (`ResidentSync`);
-    /// without a stored snapshot, or with one of other settings, it walks (`walkInputs`).
-    public func inputs(changed: [String]) -> BuildInputs {
+    /// that watches every input and so knows every change since the last build (`ResidentSync`).
+    /// The last build is `after`, this process's, when it has it: its snapshot is taken as it
+    /// is, not read back from the store (50-60 ms at 10,000 parts). Without either, or with a
+    /// stored one of other settings, it walks (`walkInputs`).
+    public func inputs(changed: [String], after last: Report? = nil) -> BuildInputs {
+        if !full, let snapshot = last?.inputs?.updating(changed) { return BuildInputs(snapshot: snapshot) }
         let key = settingsKey(pagefind: try? locatePagefind().get())
         // Read only here: a damaged store is the build's to mend and report.
         let store = full ? nil : BuildStore.existing(cache.output(output).store)

@@ -32,6 +32,9 @@ public struct SiteBuilder: Sendable {
         /// the output; nil when it published over a tree it did not know, which may differ anywhere.
         /// A deploy that follows the build looks at these files only (`Deployer.Memory`).
         public var changedOutputs: [String]? = []
+        /// The inputs as this build found and stored them, for the next build of a process that
+        /// watches them (`inputs(changed:after:)`); nil when the build found nothing changed.
+        package var inputs: InputSnapshot? = nil
         /// Nothing changed since the published build, so nothing was published.
         public var unchanged: Bool { written == 0 && removed == 0 }
     }
@@ -194,7 +197,9 @@ public struct SiteBuilder: Sendable {
         if let notice = outputs.notice { site.notices.append(notice.rawValue) }
         if outputs.upToDate {
             try clock.run(.publish) { remember(inputs.snapshot, site: site, store: outputs.store) }
-            return report(site, outputs, written: 0, removed: 0, timings: clock.timings)
+            var report = report(site, outputs, written: 0, removed: 0, timings: clock.timings)
+            report.inputs = inputs.snapshot
+            return report
         }
         let written = try clock.run(.render) { try render(site, &outputs, progress: progress) }
         try clock.run(.index) {
@@ -213,7 +218,9 @@ public struct SiteBuilder: Sendable {
             return outputs.published == nil ? 0
                 : outputs.changes.filter { outputs.target[$0] == nil && !$0.hasPrefix(Self.indexPrefix) }.count
         }
-        return report(site, outputs, written: written, removed: removed, timings: clock.timings)
+        var report = report(site, outputs, written: written, removed: removed, timings: clock.timings)
+        report.inputs = inputs.snapshot
+        return report
     }
 
     /// The build store: the walk's connection, or one opened now; either tells `progress` how

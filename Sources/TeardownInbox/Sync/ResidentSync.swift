@@ -87,7 +87,10 @@ public final class ResidentSync: @unchecked Sendable {
         // The first round publishes even when its build changed nothing: the bucket may be behind the output.
         var memory = Memory(publishPending: options.publish != nil)
         while let next = nextRound(listingDue: inbox == nil ? memory.nextListing : nil, idle: { onEvent(.idle) }) {
-            round(next, listsInbox: next.inboxTouched || next.walk || inbox == nil, memory: &memory, onEvent: onEvent)
+            let built = round(next, listsInbox: next.inboxTouched || next.walk || inbox == nil, memory: &memory, onEvent: onEvent)
+            // A round's pages, content and plan are freed, but the allocator keeps their pages
+            // for the process; given back, a process up for weeks holds what it holds between rounds.
+            if built { Allocator.giveBack() }
         }
         _ = watcher
     }
@@ -99,13 +102,16 @@ public final class ResidentSync: @unchecked Sendable {
         var changedOutputs: [String]? = nil
         /// The output's published tree as this process's last build left it.
         var tree: FileSystem.Identity? = nil
+        /// The last build's report: its inputs are where the next round's look starts.
+        var build: SiteBuilder.Report? = nil
         var lastListing: Set<InboxSubmission>? = nil
         var filed = FiledFiles()
         var nextListing = Date()
     }
 
+    /// One round; true when it synced or built.
     private func round(_ next: (paths: [String], walk: Bool, inboxTouched: Bool), listsInbox: Bool, memory: inout Memory,
-                       onEvent: (Event) -> Void) {
+                       onEvent: (Event) -> Void) -> Bool {
         let source = source()
         var listing: [InboxSubmission]?
         if listsInbox {
@@ -119,15 +125,16 @@ public final class ResidentSync: @unchecked Sendable {
         let listed = listing.map(Set.init)
         let inboxChanged = listed != nil && listed != memory.lastListing
         let changed = memory.filed.others(among: next.paths)
-        if next.walk || inboxChanged || !changed.isEmpty {
+        let builds = next.walk || inboxChanged || !changed.isEmpty
+        if builds {
             let sync = SiteSync(syncer: Syncer(siteRoot: builder.siteRoot, source: source, cacheFolder: builder.cacheFolder,
                                                counters: counters), builder: builder)
-            let inputs = next.walk ? nil : builder.inputs(changed: changed)
+            let look = { [builder, last = memory.build] in builder.inputs(changed: changed, after: last) }
             do {
                 let outcome = next.walk || inboxChanged
-                    ? try sync.run(dryRun: false, inputs: inputs, changed: changed, listed: listing ?? [])
+                    ? try sync.run(dryRun: false, look: next.walk ? nil : look, changed: changed, listed: listing ?? [])
                     // Hand edits alone: nothing to review.
-                    : try sync.build(inputs: inputs, changed: changed)
+                    : try sync.build(look: look, changed: changed)
                 memory.filed = FiledFiles(outcome.report.filed.map { builder.siteRoot + "/" + $0 })
                 if listing != nil { memory.lastListing = listed }
                 onEvent(.synced(outcome, walked: next.walk))
@@ -136,8 +143,10 @@ public final class ResidentSync: @unchecked Sendable {
                     memory.changedOutputs = memory.changedOutputs.flatMap { known in build.changedOutputs.map { known + $0 } }
                 }
                 memory.tree = FileSystem.identity(of: builder.output)
+                memory.build = outcome.build
             } catch {
                 onEvent(.failed(error))
+                memory.build = nil
                 // A failed round stored no snapshot: what it saw is unaccounted for.
                 condition.lock()
                 walk = true
@@ -156,6 +165,7 @@ public final class ResidentSync: @unchecked Sendable {
                 onEvent(.publishFailed(error))
             }
         }
+        return builds
     }
 
     /// Waits for something to do: changed inputs, a touched inbox folder, or a remote listing

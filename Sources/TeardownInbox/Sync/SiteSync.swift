@@ -34,14 +34,14 @@ public struct SiteSync: Sendable {
     /// Reviews and files the inbox, then builds. `reviewed` is called with the review's report
     /// before the build starts, so it can be shown while the build runs.
     ///
-    /// `inputs` are the inputs as a caller that watches them knows them (`SiteBuilder.inputs(changed:)`),
-    /// with `changed` the paths that changed since the last build; without them, the site is
-    /// walked. `listed` is the inbox's listing when the caller has just taken it.
-    public func run(dryRun: Bool, inputs known: BuildInputs? = nil, changed: [String] = [], listed: [InboxSubmission]? = nil,
+    /// `look` gives the inputs as a caller that watches them knows them (`SiteBuilder.inputs(changed:)`),
+    /// with `changed` the paths that changed since the last build; without it, the site is
+    /// walked. Either is timed as the walk. `listed` is the inbox's listing when the caller has just taken it.
+    public func run(dryRun: Bool, look: (() -> BuildInputs)? = nil, changed: [String] = [], listed: [InboxSubmission]? = nil,
                     reviewed: (SyncReport) -> Void = { _ in },
                     progress: BuildProgress.Handler? = nil) throws(Failure) -> Outcome {
         let walkStart = Date()
-        let inputs = known ?? builder.walkInputs()
+        let inputs = look?() ?? builder.walkInputs()
         let reviewStart = Date()
         let report: SyncReport
         do {
@@ -64,10 +64,14 @@ public struct SiteSync: Sendable {
     }
 
     /// Builds what changed without looking at the inbox: its report lists nothing.
-    func build(inputs: BuildInputs?, changed: [String]) throws(Failure) -> Outcome {
+    func build(look: () -> BuildInputs, changed: [String]) throws(Failure) -> Outcome {
         let report = SyncReport(source: syncer.source.name, actions: [], dryRun: false)
+        let start = Date()
+        let inputs = look()
+        let walkSeconds = Date().timeIntervalSince(start)
         do {
-            return Outcome(report: report, build: try builder.build(inputs: inputs, changed: changed), walkSeconds: 0, reviewSeconds: 0)
+            return Outcome(report: report, build: try builder.build(inputs: inputs, changed: changed), walkSeconds: walkSeconds,
+                           reviewSeconds: 0)
         } catch {
             throw .build(error, report: report)
         }
