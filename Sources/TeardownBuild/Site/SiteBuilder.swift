@@ -197,9 +197,7 @@ public struct SiteBuilder: Sendable {
         if let notice = outputs.notice { site.notices.append(notice.rawValue) }
         if outputs.upToDate {
             try clock.run(.publish) { remember(inputs.snapshot, site: site, store: outputs.store) }
-            var report = report(site, outputs, written: 0, removed: 0, timings: clock.timings)
-            report.inputs = inputs.snapshot
-            return report
+            return report(site, outputs, written: 0, removed: 0, timings: clock.timings, inputs: inputs.snapshot)
         }
         let written = try clock.run(.render) { try render(site, &outputs, progress: progress) }
         try clock.run(.index) {
@@ -218,9 +216,7 @@ public struct SiteBuilder: Sendable {
             return outputs.published == nil ? 0
                 : outputs.changes.filter { outputs.target[$0] == nil && !$0.hasPrefix(Self.indexPrefix) }.count
         }
-        var report = report(site, outputs, written: written, removed: removed, timings: clock.timings)
-        report.inputs = inputs.snapshot
-        return report
+        return report(site, outputs, written: written, removed: removed, timings: clock.timings, inputs: inputs.snapshot)
     }
 
     /// The build store: the walk's connection, or one opened now; either tells `progress` how
@@ -234,12 +230,13 @@ public struct SiteBuilder: Sendable {
         return opened
     }
 
-    private func report(_ site: PlannedSite, _ outputs: Outputs, written: Int, removed: Int, timings: [BuildTiming]) -> Report {
+    private func report(_ site: PlannedSite, _ outputs: Outputs, written: Int, removed: Int, timings: [BuildTiming],
+                        inputs: InputSnapshot?) -> Report {
         Report(pages: site.plan.pages.count, files: site.plan.copies.count, written: written, removed: removed,
                warnings: site.warnings, output: output, imagesProcessed: site.images.processed,
                imageSeconds: timings.first { $0.step == .images }?.seconds ?? 0,
                machinesDigested: outputs.units.computedMachines.count, timings: timings, notices: site.notices,
-               changedOutputs: outputs.published == nil ? nil : outputs.changes.sorted())
+               changedOutputs: outputs.published == nil ? nil : outputs.changes.sorted(), inputs: inputs)
     }
 
 
