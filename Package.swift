@@ -112,6 +112,8 @@ let package = Package(
                 // A channel handler of its own caps the connections of one address.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                // A sync's long wait for the inbox to change ends when the service stops.
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("openapi.json")]
         ),

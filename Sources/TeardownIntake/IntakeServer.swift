@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
+import TeardownBase
 import TeardownInbox
 
 /// `teardown intake`: takes comments and photos from the site's forms and from a JSON API
@@ -110,8 +112,13 @@ public struct IntakeServer: Sendable {
         router.post("/api/v1/comments") { request, context in await comment(request, context, api: true) }
         router.post("/forms/photo") { request, context in await photo(request, context, api: false) }
         router.post("/api/v1/photos") { request, context in await photo(request, context, api: true) }
-        router.group("inbox").add(middleware: InboxToken(token: settings.token)).get(":file") { _, context in
-            inboxFile(context.parameters.get("file") ?? "")
+        router.group("inbox").add(middleware: InboxToken(token: settings.token)).get(":file") { request, context in
+            let name = context.parameters.get("file") ?? ""
+            let query = request.uri.queryParameters
+            if name == "manifest.json", let since = query["since"], let wait = query["wait"].flatMap({ Double(String($0)) }) {
+                await manifestChange(since: String(since), seconds: min(max(wait, 0), Self.longestWait))
+            }
+            return inboxFile(name)
         }
         return router
     }
@@ -265,6 +272,31 @@ public struct IntakeServer: Sendable {
     }
 
     // MARK: Inbox
+
+    /// The longest a sync may ask to wait for the manifest to change: under the idle timeouts
+    /// of this service's default settings and of common proxies.
+    static let longestWait = 20.0
+
+    /// Waits until the manifest's SHA-256 is no longer `since`, for at most `seconds`:
+    /// `manifest.json?since=DIGEST&wait=SECONDS` answers as soon as a submission is published,
+    /// so a resident sync (`sync --follow`) learns of it at once instead of at its next listing.
+    /// The file's status is looked at every 10 ms; it is read and hashed only when that changed.
+    private func manifestChange(since: String, seconds: Double) async {
+        let path = desk.inbox.manifestPath
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        var seen: UInt64?
+        // A stopping service answers at once: its graceful shutdown waits for open requests.
+        while ContinuousClock.now < deadline && !Task.isShuttingDownGracefully {
+            let status = FileSystem.status(path)?.signature
+            if status != seen {
+                seen = status
+                // An unreadable manifest is answered (as an error) at once, not waited on.
+                guard let data = FileManager.default.contents(atPath: path), SHA256Hex.of(data) == since else { return }
+            }
+            // A cancelled wait (the client went away, the service stops) answers at once.
+            do { try await Task.sleep(for: .milliseconds(10)) } catch { return }
+        }
+    }
 
     private func inboxFile(_ name: String) -> Response {
         // The folder of a bucket inbox holds only uploads in progress: its empty manifest would

@@ -72,7 +72,7 @@ class FollowTest(unittest.TestCase):
                                 "--rate-limit", "100000"], "Taking submissions on")
         self.addCleanup(lambda: (intake.send_signal(signal.SIGINT), intake.wait(timeout=60)))
         follow, log = self.start([deploy_test.TEARDOWN, "sync", "--site", self.site, "--from", f"http://127.0.0.1:{port}/inbox/",
-                                  "--token-file", os.path.join(inbox, ".token"), "--follow", "--deploy", "--interval", "100"],
+                                  "--token-file", os.path.join(inbox, ".token"), "--follow", "--deploy", "--interval", "60000"],
                                  "Deployed to")
         self.assertIn("Following http://127.0.0.1", read(log))
         page = "machines/desk-fan/parts/switch/index.html"
@@ -85,8 +85,10 @@ class FollowTest(unittest.TestCase):
                                              headers={"Content-Type": "application/json"})
             with urllib.request.urlopen(request, timeout=60) as answer:
                 self.assertEqual(answer.status, 201)
+        # Listed once a minute (--interval 60000), the posts would take up to a minute: intake
+        # answers the sync's held request for its manifest as each is published.
         for number in range(3):
-            wait_for(f"comment {number} in the bucket", lambda: f"number {number}." in self.page(page))
+            wait_for(f"comment {number} in the bucket", lambda: f"number {number}." in self.page(page), seconds=30)
 
         description = os.path.join(self.site, "content/machines/desk-fan/parts/switch/description.md")
         with open(description, "a") as handle:

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import HTTPTypes
 import Testing
 @testable import TeardownIntake
+import TeardownBase
 import TeardownInbox
 
 /// The intake service over real HTTP: the API, the form posts, the trap, the rate limit, the
@@ -71,6 +72,32 @@ import TeardownInbox
             }
         }
         #expect(try service.inbox.submissions().count == 1)
+    }
+
+    /// `sync --follow` asks for the manifest once it differs from the one it has: the answer
+    /// comes when a submission is published, holding it, not at the end of the wait.
+    @Test func aWaitForTheManifestIsAnsweredWithTheNextSubmission() async throws {
+        let service = try service()
+        try await service.server.application().test(.live) { client in
+            let bearer: HTTPFields = [.authorization: "Bearer \(Self.token)"]
+            let before = try await client.execute(uri: "/inbox/manifest.json", method: .get, headers: bearer) {
+                SHA256Hex.of(Data(buffer: $0.body))
+            }
+            // Nothing new: answered with the same manifest once the wait is over.
+            try await client.execute(uri: "/inbox/manifest.json?since=\(before)&wait=1", method: .get, headers: bearer) { response in
+                #expect(response.status == .ok)
+                #expect(SHA256Hex.of(Data(buffer: response.body)) == before)
+            }
+            async let waited = client.execute(uri: "/inbox/manifest.json?since=\(before)&wait=20", method: .get, headers: bearer) {
+                String(buffer: $0.body)
+            }
+            // Published while the wait above is held (a server that did not hold it answered before
+            // this), by the desk itself: the test client sends one request at a time.
+            try await Task.sleep(for: .milliseconds(300))
+            _ = await service.server.desk.submit(CommentForm(machine: "box", part: "lid", author: "Ada", body: "Seen at once."))
+            #expect(try service.inbox.submissions().count == 1)
+            #expect(try await waited.contains(".comment.md"), "the answer lists the new submission")
+        }
     }
 
     @Test func aDamagedManifestIsAnErrorNotAnEmptyInbox() async throws {

@@ -19,8 +19,22 @@ package struct RemoteInbox: InboxSource {
         try Inbox.parseManifest(try fetch("manifest.json", maxBytes: 64 << 20), source: base)
     }
 
+    /// The manifest once its SHA-256 is no longer `since`, or after `wait` seconds: `teardown
+    /// intake` holds the request until a submission is published (a server that does not know
+    /// the query answers at once). Only http(s) inboxes are asked.
+    package func manifest(since: String, wait: Double) throws(InboxFailure) -> Data {
+        try fetch("manifest.json", query: "?since=\(since)&wait=\(Int(wait))", maxBytes: 64 << 20)
+    }
+
+    package var answersWhenChanged: Bool { base.lowercased().hasPrefix("http") }
+
     package func fetch(_ file: String, maxBytes: Int) throws(InboxFailure) -> Data {
+        try fetch(file, query: "", maxBytes: maxBytes)
+    }
+
+    private func fetch(_ file: String, query: String, maxBytes: Int) throws(InboxFailure) -> Data {
         let url = (base.hasSuffix("/") ? base : base + "/") + (file.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? file)
+            + query
         do {
             try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         } catch {

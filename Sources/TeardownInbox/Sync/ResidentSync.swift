@@ -58,6 +58,8 @@ public final class ResidentSync: @unchecked Sendable {
     private var walk = true
     private var inboxTouched = true
     private var stopping = false
+    /// A remote inbox tells of its changes as they happen (`listen`): no listing on an interval.
+    private var told = false
 
     public init(builder: SiteBuilder, source: @escaping @Sendable () -> any InboxSource, options: Options = Options(),
                 counters: BuildCounters = .none) {
@@ -84,6 +86,11 @@ public final class ResidentSync: @unchecked Sendable {
             noted(paths, roots: roots, inbox: inbox)
         }
         onEvent(.watching(watcher.mode))
+        if inbox == nil, let remote = source() as? RemoteInbox, remote.answersWhenChanged {
+            let listener = Thread { [self] in listen() }
+            listener.name = "teardown-inbox-listener"
+            listener.start()
+        }
         // The first round publishes even when its build changed nothing: the bucket may be behind the output.
         var memory = Memory(publishPending: options.publish != nil)
         while let next = nextRound(listingDue: inbox == nil ? memory.nextListing : nil, idle: { onEvent(.idle) }) {
@@ -175,6 +182,7 @@ public final class ResidentSync: @unchecked Sendable {
         defer { condition.unlock() }
         var waited = false
         while !stopping && changed.isEmpty && !walk && !inboxTouched {
+            let listingDue = told ? nil : listingDue
             if !waited, listingDue == nil {
                 idle()
                 waited = true
@@ -196,6 +204,43 @@ public final class ResidentSync: @unchecked Sendable {
         }
         defer { changed = []; walk = false; inboxTouched = false }
         return (Array(changed), walk, inboxTouched)
+    }
+
+    /// Asks a remote inbox to answer when its manifest changes (`RemoteInbox.manifest(since:wait:)`),
+    /// and wakes a round each time it does: a submission is listed as it is published, not up to
+    /// an interval later. While the inbox cannot (an error, or a server that answers at once
+    /// with nothing new), rounds list it on the interval again.
+    private func listen() {
+        var digest = ""
+        while true {
+            condition.lock()
+            let stop = stopping
+            condition.unlock()
+            guard !stop, let remote = source() as? RemoteInbox else { return }
+            let start = Date()
+            // A failed wait is as good as none: the rounds list the inbox on their interval.
+            let data = try? remote.manifest(since: digest, wait: 20)
+            let now = data.map { SHA256Hex.of($0) }
+            let waited = Date().timeIntervalSince(start) >= 1
+            let held = now != nil && !waited && now == digest ? false : nil
+            condition.lock()
+            let wasTold = told
+            if now == nil {
+                told = false
+            } else if waited {
+                told = true
+            } else if let held {
+                // Answered at once with nothing new: the server does not hold the request.
+                told = held
+            }
+            if let now, now != digest { inboxTouched = true }
+            // A round waiting for word that no longer comes goes back to listing on the interval.
+            if inboxTouched || told != wasTold { condition.broadcast() }
+            condition.unlock()
+            if let now { digest = now }
+            // Failed, or not held by the server: asked again after the interval, as a listing is.
+            if now == nil || held == false { usleep(UInt32(options.interval * 1_000_000)) }
+        }
     }
 
     /// A watcher's report: inbox events wake a listing, input events a build. Hidden files are
