@@ -81,3 +81,7 @@ int td_contains(const void *haystack, size_t haystack_length, const void *needle
 void td_give_back_memory(void) {
     malloc_trim(0);
 }
+
+void td_limit_arenas(int count) {
+    mallopt(M_ARENA_MAX, count);
+}
