@@ -108,6 +108,26 @@ class FollowTest(unittest.TestCase):
         self.assertEqual(built.returncode, 0, built.stderr)
         self.assertEqual(local_files(full), local_files(public))
 
+    def test_sigterm_stops_it_between_rounds_and_a_second_signal_at_once(self):
+        """As `systemctl stop` stops the service: SIGTERM, exit 0, nothing left running."""
+        inbox = os.path.join(self.scratch, "folder-inbox")
+        os.makedirs(inbox, exist_ok=True)
+        follow, log = self.start([deploy_test.TEARDOWN, "sync", "--site", self.site, "--from", inbox, "--follow"],
+                                 "Following")
+        wait_for("the first round", lambda: "Built" in read(log) or "Up to date" in read(log))
+        follow.send_signal(signal.SIGTERM)
+        self.assertEqual(follow.wait(timeout=60), 0, read(log)[-3000:])
+        self.assertIn("Stopped: the output is as the last build left it.", read(log))
+        # Two signals during a round: the second stops it at once, with the status of an interrupted command.
+        with open(os.path.join(self.site, "content/machines/desk-fan/parts/switch/description.md"), "a") as handle:
+            handle.write("\nEdited before the start, so that the first round builds.\n")
+        follow, log = self.start([deploy_test.TEARDOWN, "sync", "--site", self.site, "--from", inbox, "--follow"],
+                                 "Following")
+        follow.send_signal(signal.SIGINT)
+        wait_for("the first signal noted", lambda: "Stopping after the round in flight" in read(log))
+        follow.send_signal(signal.SIGINT)
+        self.assertIn(follow.wait(timeout=60), (0, 130), read(log)[-3000:])
+
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()

@@ -23,7 +23,5 @@ int td_port_check(const char *host, int port);
 /// Gives the allocator's free pages back to the system (glibc's malloc_trim, which Swift does not see).
 void td_give_back_memory(void);
 
-/// Caps the allocator's arenas (glibc's M_ARENA_MAX) for threads that start from now on.
-void td_limit_arenas(int count);
 
 #endif

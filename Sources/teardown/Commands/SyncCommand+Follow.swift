@@ -10,8 +10,6 @@ extension SyncCommand {
     /// `sync --follow`: rounds until Ctrl-C or SIGTERM, each printed as a one-shot sync prints
     /// itself, but only what is new.
     func follow(_ location: String, source: @escaping @Sendable () -> any InboxSource) throws {
-        // Before any round starts its worker threads: a process that stays up keeps its arenas.
-        Allocator.oneArenaPerCore()
         let builder = SiteBuilder(siteRoot: options.site, output: output)
         var settings = ResidentSync.Options()
         settings.interval = Double(interval) / 1000
