@@ -205,8 +205,8 @@ def main():
     ]
     text = (f"# Resident publisher benchmark, {datetime.datetime.now():%Y-%m-%d %H:%M}\n\n"
             f"- Catalog: Benchmarks/generate.py --shape documents, {args.parts:,} parts, seed {SEED}, no search index, on tmpfs.\n"
-            f"- `teardown sync --follow --deploy` reading `teardown intake`'s inbox over HTTP (listed every 200 ms),"
-            f" deploying to moto_server on loopback.\n"
+            f"- `teardown sync --follow --deploy` reading `teardown intake`'s inbox over HTTP (a request intake holds"
+            f" until a submission is published), deploying to moto_server on loopback.\n"
             f"- {version([teardown, '--version'])}; {platform.node()}, {os.cpu_count()} cores.\n\n" + "\n".join(rows) + "\n")
     publish(text, (f"resident-{datetime.datetime.now():%Y-%m-%d-%H%M}.md", "resident-latest.md"), "resident",
             "\n".join(rows) + "\n")
