@@ -150,7 +150,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TeardownIntakeTests",
-            dependencies: ["TeardownIntake", "TeardownInbox", .product(name: "HummingbirdTesting", package: "hummingbird")]
+            dependencies: ["TeardownIntake", "TeardownInbox", "TeardownBase", .product(name: "HummingbirdTesting", package: "hummingbird")]
         ),
         .testTarget(
             name: "TeardownCLITests",
