@@ -56,5 +56,10 @@ public struct CacheLayout: Sendable, Equatable {
         public var store: String { folder + "/state.sqlite" }
         /// Held by the one build of this output that runs at a time.
         public var lock: String { folder + ".lock" }
+        /// What a deploy found in this output, shard by shard (`LocalShards`), and the output
+        /// files builds changed since (`OutputChanges`): the next deploy reads those alone.
+        public var deployed: String { folder + "/deployed" }
+        public var deployedIndex: String { deployed + "/index" }
+        public var outputChanges: String { deployed + "/changes" }
     }
 }

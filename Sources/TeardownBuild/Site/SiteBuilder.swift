@@ -205,6 +205,7 @@ public struct SiteBuilder: Sendable {
             try renderSearchPage(site, &outputs)
         }
         let removed = try clock.run(.publish) { () throws -> Int in
+            noteChanges(outputs)
             try outputs.publisher.publish({ tree, publishedTree in
                 BuildStore.Publish(tree: tree, outputs: outputs.target, previous: outputs.spare, rendered: outputs.rendered,
                                    publishedTree: publishedTree, published: outputs.published, changes: outputs.changes,
@@ -217,6 +218,14 @@ public struct SiteBuilder: Sendable {
                 : outputs.changes.filter { outputs.target[$0] == nil && !$0.hasPrefix(Self.indexPrefix) }.count
         }
         return report(site, outputs, written: written, removed: removed, timings: clock.timings, inputs: inputs.snapshot)
+    }
+
+    /// Tells the next deploy which output files this build changes, before they change: a
+    /// deploy that read them missing would leave the bucket behind (`OutputChanges`).
+    private func noteChanges(_ outputs: Outputs) {
+        let state = cache.output(output)
+        OutputChanges.note(outputs.published == nil ? nil : Array(outputs.changes), journal: state.outputChanges,
+                           record: state.deployedIndex)
     }
 
     /// The build store: the walk's connection, or one opened now; either tells `progress` how

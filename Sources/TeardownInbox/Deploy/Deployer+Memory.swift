@@ -46,11 +46,26 @@ extension Deployer {
         }
     }
 
-    /// The scan of the output: the memory's, with the changed files read again; or a new one.
-    func scan(memory: Memory?, stored: Data?) throws(StoreFailure) -> (Scanned, seen: Set<String>?) {
-        guard let memory, let (scanned, changed) = memory.recall(stored: stored.flatMap(DeployShards.parse), headers: options.headers) else {
-            return (try scanLocal(), nil)
+    /// The scan of the output: the memory's or the recorded one (`LocalShards`), with the files
+    /// changed since read again; or a new one. `seen` is the changes taken from the memory,
+    /// `touched` the shards that differ from the record (nil: every shard).
+    func scan(memory: Memory?, stored: Data?) throws(StoreFailure) -> (Scanned, seen: Set<String>?, touched: Set<Int>?) {
+        if let memory, let (scanned, changed) = memory.recall(stored: stored.flatMap(DeployShards.parse), headers: options.headers) {
+            let (updated, _) = applying(changed, to: scanned)
+            // The record differs from the memory where builds changed files since it was written:
+            // this process's (the memory's changes) and any other's (the record's journal).
+            let pending = LocalShards(state).pending(headers: options.headers)
+            return (updated, changed, pending.map { Set($0.union(changed).map(DeployShards.shard(of:))) })
         }
+        if !options.verify, let (scanned, changed) = LocalShards(state).load(headers: options.headers) {
+            let (updated, touched) = applying(changed, to: scanned)
+            return (updated, nil, touched)
+        }
+        return (try scanLocal(), nil, nil)
+    }
+
+    /// `scanned` with the files at `changed` read again, and the shards that changed.
+    private func applying(_ changed: Set<String>, to scanned: Scanned) -> (Scanned, touched: Set<Int>) {
         var byShard = scanned.byShard, shards = scanned.shards
         let headers = options.headers, output = output
         // Hidden files are never deployed (the scan skips them too).
@@ -72,10 +87,12 @@ extension Deployer {
             let data = DeployShards.serialized(entries)
             shards[shard] = entries.isEmpty ? nil : (data, DeployShards.digest(of: data))
         }
-        return ((byShard, shards), changed)
+        return ((byShard, shards), touched)
     }
 
-    func remember(_ scanned: Scanned, index: DeployShards, seen: Set<String>?, in memory: Memory?) {
+    /// After a deploy that wrote its manifest: the memory and the record learn its scan.
+    func remember(_ scanned: Scanned, index: DeployShards, seen: Set<String>?, touched: Set<Int>?, in memory: Memory?) {
         memory?.remember(scanned, index: index, headers: options.headers, seen: seen)
+        LocalShards(state).save(scanned, changed: touched, headers: options.headers)
     }
 }

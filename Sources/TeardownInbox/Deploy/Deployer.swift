@@ -51,13 +51,16 @@ public struct Deployer: Sendable {
     package let cache: String
     /// The output's build lock, which a deploy holds from its scan to its manifest.
     private let lock: String
+    /// The output's state folder: its lock, and what the last deploy found in it.
+    let state: CacheLayout.OutputState
 
     public init(output: String, cacheFolder: String, options: Options) {
         self.output = output
         self.options = options
         cache = CacheLayout(root: cacheFolder).deployDigests
         // Named as the build names it, so both take the same lock.
-        lock = CacheLayout(root: cacheFolder).output(URL(fileURLWithPath: output).standardizedFileURL.path).lock
+        state = CacheLayout(root: cacheFolder).output(URL(fileURLWithPath: output).standardizedFileURL.path)
+        lock = state.lock
     }
 
     /// Deploys. `memory` is what the last deploy of this process learnt, and learns this one's.
@@ -76,7 +79,7 @@ public struct Deployer: Sendable {
         // one tree and records what that tree holds, never a page a build swapped in meanwhile.
         let held = try holdBuildLock()
         defer { FileSystem.unlock(held) }
-        let (local, seen) = try scan(memory: options.verify ? nil : memory, stored: stored)
+        let (local, seen, touched) = try scan(memory: options.verify ? nil : memory, stored: stored)
         let remote = try compare(local, stored: stored, store: store, session: session, manifestKey: manifestKey)
         let unchangedShards = (0..<DeployShards.count).filter { !remote.compared.contains($0) }
         let plan = DeployPlan.make(local: remote.compared.sorted().flatMap { local.byShard[$0] }, manifest: remote.manifest,
@@ -106,8 +109,8 @@ public struct Deployer: Sendable {
         }
         let written = try writeManifest(compared: remote.compared, local: local.byShard, localShards: local.shards, kept: kept,
                                         index: remote.index, key: manifestKey, store: store, session: session)
-        // Refused deletions stay in the manifest but not in the scan: the next deploy scans anew.
-        if !refused { remember(local, index: written, seen: seen, in: memory) }
+        // Refused deletions stay in the manifest but not in the scan: the memory starts anew.
+        remember(local, index: written, seen: seen, touched: touched, in: refused ? nil : memory)
         return Report(plan: plan, uploaded: plan.uploads.count, deleted: refused ? 0 : plan.deletions.count)
     }
 
