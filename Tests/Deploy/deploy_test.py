@@ -380,6 +380,20 @@ class DeployTest(unittest.TestCase):
         self.assertIn(f"error: cannot reach {dead}", unreachable.stderr)
         self.assertEqual(self.store.objects("guarded/"), before)
 
+    def test_71_a_folder_no_build_writes_is_compared_whole_each_time(self):
+        folder = os.path.join(self.scratch, "by-hand")
+        os.makedirs(folder, exist_ok=True)
+        page = os.path.join(folder, "index.html")
+        with open(page, "w") as handle:
+            handle.write("<!doctype html><title>One</title>")
+        self.assertEqual(self.deploy("by-hand", output=folder).returncode, 0)
+        with open(page, "w") as handle:
+            handle.write("<!doctype html><title>Two, edited by hand</title>")
+        again = self.deploy("by-hand", output=folder)
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertEqual(self.counts(again)[:2], (0, 1), "the edit is sent")
+        self.assertEqual(self.store.contents("by-hand/"), local_files(folder))
+
     def test_7_an_object_over_64_mb_goes_up_in_parts(self):
         folder = os.path.join(self.scratch, "large")
         os.makedirs(folder, exist_ok=True)

@@ -18,18 +18,22 @@ struct LocalShards {
     /// The output files builds changed since the record was written (`OutputChanges`).
     let journal: String
     private let index: String
+    /// The output's build store: an output no build writes (a folder deployed as it is) has
+    /// none, and no one notes its changes, so it is scanned every time.
+    private let store: String
 
     init(_ state: CacheLayout.OutputState) {
         folder = state.deployed
         journal = state.outputChanges
         index = state.deployedIndex
+        store = state.store
     }
 
     private func shard(_ number: Int) -> String { folder + "/" + DeployShards.name(of: number) }
 
     /// The files noted since the record was written, when it is whole and of these headers.
     func pending(headers: ObjectHeaders) -> Set<String>? {
-        guard let text = FileManager.default.contents(atPath: index).map({ String(decoding: $0, as: UTF8.self) }),
+        guard FileSystem.exists(store), let text = FileManager.default.contents(atPath: index).map({ String(decoding: $0, as: UTF8.self) }),
               text == Self.indexText(headers) else { return nil }
         return OutputChanges.read(journal)
     }
