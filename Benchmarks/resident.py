@@ -61,10 +61,10 @@ def wait_log(path, text, process, seconds=3600):
 
 
 def memory(pid):
-    """VmRSS and VmHWM of `pid`, in MB."""
+    """VmRSS, VmHWM and RssAnon (the heap and stacks, without the binary's pages) of `pid`, in MB."""
     with open(f"/proc/{pid}/status") as handle:
         fields = dict(line.split(":", 1) for line in handle if ":" in line)
-    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+    return tuple(int(fields[name].split()[0]) / 1024 for name in ("VmRSS", "VmHWM", "RssAnon"))
 
 
 def main():
@@ -178,8 +178,8 @@ def main():
             if time.time() > deadline or follow.poll() is not None:
                 sys.exit(f"the burst never reached the bucket ({accepted} of {wanted} accepted):\n{text[-3000:]}")
             time.sleep(0.2)
-        rss, peak = memory(follow.pid)
-        log(f"  after the burst: {rss:.0f} MB resident, {peak:.0f} MB at its peak")
+        rss, peak, anonymous = memory(follow.pid)
+        log(f"  after the burst: {rss:.0f} MB resident ({anonymous:.0f} MB anonymous), {peak:.0f} MB at its peak")
         follow.send_signal(signal.SIGINT)
         follow.wait(timeout=120)
     finally:
@@ -200,7 +200,8 @@ def main():
         f"| The same, slowest of {args.posts} | {slowest * 1000:.0f} ms | at most 800 ms | {'yes' if slowest <= 0.8 else 'no'} |",
         f"| A description edited by hand until its page is in the output, median of 5 | {median_edit * 1000:.0f} ms | "
         f"at most 300 ms | {'yes' if median_edit <= 0.3 else 'no'} |",
-        f"| Memory after {args.burst:,} more posts (resident; peak) | {rss:.0f} MB; {peak:.0f} MB | at most 80 MB | "
+        f"| Memory after {args.burst:,} more posts (resident, of it anonymous; peak) | {rss:.0f} MB, {anonymous:.0f} MB; "
+        f"{peak:.0f} MB | at most 80 MB | "
         f"{'yes' if rss <= 80 else 'no'} |",
     ]
     text = (f"# Resident publisher benchmark, {datetime.datetime.now():%Y-%m-%d %H:%M}\n\n"

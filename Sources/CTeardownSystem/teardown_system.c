@@ -6,6 +6,7 @@
 #include <malloc.h>
 #include <stdio.h>
 #include <netdb.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -89,6 +90,8 @@ void td_give_back_memory(void) {
  * as long (3.07-3.09 s against 3.06-3.34 s) in as much memory. glibc fixes the limit when a
  * thread first needs an arena, before Swift's main runs, hence a constructor. */
 __attribute__((constructor)) static void td_limit_arenas(void) {
+    /* glibc's own setting, when given, is the operator's choice. */
+    if (getenv("MALLOC_ARENA_MAX") != NULL) return;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     mallopt(M_ARENA_MAX, cores > 0 ? (int)cores : 1);
 }
