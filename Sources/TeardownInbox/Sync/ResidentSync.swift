@@ -218,8 +218,10 @@ public final class ResidentSync: @unchecked Sendable {
             condition.unlock()
             guard !stop, let remote = source() as? RemoteInbox else { return }
             let start = Date()
+            // Within the sync's --timeout, which each request must keep, with time to answer.
+            let wait = min(20, max(0, remote.deadline.timeIntervalSinceNow - 5))
             // A failed wait is as good as none: the rounds list the inbox on their interval.
-            let data = try? remote.manifest(since: digest, wait: 20)
+            let data = try? remote.manifest(since: digest, wait: wait)
             let now = data.map { SHA256Hex.of($0) }
             let waited = Date().timeIntervalSince(start) >= 1
             let held = now != nil && !waited && now == digest ? false : nil
