@@ -85,10 +85,9 @@ void td_give_back_memory(void) {
 
 /* glibc's default of eight allocator arenas a core let each worker thread of a build keep an
  * arena of its own, which a process that stays up (`sync --follow`, `serve`, `intake`) held on
- * to. At 10,000 parts, `sync --follow` after an up-to-date first round held 28 MB of heap at
- * rest with the default and 14 MB with one arena a core (peak 115 -> 63 MB); a cold build took
- * as long (3.07-3.09 s against 3.06-3.34 s) in as much memory. glibc fixes the limit when a
- * thread first needs an arena, before Swift's main runs, hence a constructor. */
+ * to; with one a core it holds half as much at rest, and builds take as long (Benchmarks/README.md,
+ * "The resident publisher"). glibc fixes the limit when a thread first needs an arena, before
+ * Swift's main runs, hence a constructor. */
 __attribute__((constructor)) static void td_limit_arenas(void) {
     /* glibc's own setting, when given, is the operator's choice. */
     if (getenv("MALLOC_ARENA_MAX") != NULL) return;
