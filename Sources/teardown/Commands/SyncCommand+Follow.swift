@@ -13,12 +13,8 @@ extension SyncCommand {
         let builder = SiteBuilder(siteRoot: options.site, output: output)
         var settings = ResidentSync.Options()
         settings.interval = Double(interval) / 1000
-        let lowered = location.lowercased()
-        if lowered.hasPrefix("file://") {
-            settings.folder = String(location.dropFirst("file://".count))
-        } else if !lowered.contains("://") {
-            settings.folder = location
-        }
+        // A folder inbox, as `Inbox.source` tells one, is watched rather than listed.
+        settings.folder = (source() as? FolderInbox)?.folder
         if deploy {
             let site = options.site, output = builder.output, memory = Deployer.Memory()
             settings.publish = { changed in

@@ -49,7 +49,7 @@ struct SyncCommand: ParsableCommand {
 
     @Flag(name: .long, help: ArgumentHelp(
         "Stay up: publish each submission and each edit under content/ as it comes, until Ctrl-C or SIGTERM.",
-        discussion: "A folder inbox and content/ are watched; a remote inbox is listed every --interval milliseconds."))
+        discussion: "A folder inbox and content/ are watched. A `teardown intake` inbox answers as each submission is published; another remote inbox is listed every --interval milliseconds."))
     var follow = false
 
     @Option(name: .long, help: ArgumentHelp("With --follow, milliseconds between listings of a remote inbox.", valueName: "ms"))
