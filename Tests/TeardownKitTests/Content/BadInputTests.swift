@@ -7,7 +7,8 @@ import Testing
 /// A corpus of bad input, each case written into a copy of the minimal site. A rejected case
 /// must be reported at its file (and line, where it has one), and a build must then fail with
 /// no output written; an accepted case must build and show its content. None may crash or hang.
-@Suite("Bad input", .timeLimit(.minutes(2)))
+// Ten minutes: a hang, not a slow shared machine, is what the limit is for.
+@Suite("Bad input", .timeLimit(.minutes(10)))
 struct BadInputTests {
     static let box = "content/machines/box"
     static let lid = "content/machines/box/parts/lid"
