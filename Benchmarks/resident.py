@@ -67,6 +67,19 @@ def memory(pid):
     return tuple(int(fields[name].split()[0]) / 1024 for name in ("VmRSS", "VmHWM", "RssAnon"))
 
 
+def mapped(pid, top=8):
+    """The mappings holding the most resident pages of `pid`, as (MB, name): where the RSS that is not the heap is."""
+    sizes, name = {}, None
+    with open(f"/proc/{pid}/smaps") as handle:
+        for line in handle:
+            fields = line.split()
+            if "-" in fields[0] and len(fields) >= 5:
+                name = fields[5] if len(fields) > 5 else "[anonymous]"
+            elif fields[0] == "Rss:":
+                sizes[name] = sizes.get(name, 0) + int(fields[1]) / 1024
+    return sorted(((size, name) for name, size in sizes.items()), reverse=True)[:top]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--teardown", required=True)
@@ -180,6 +193,8 @@ def main():
             time.sleep(0.2)
         rss, peak, anonymous = memory(follow.pid)
         log(f"  after the burst: {rss:.0f} MB resident ({anonymous:.0f} MB anonymous), {peak:.0f} MB at its peak")
+        for size, name in mapped(follow.pid):
+            log(f"    {size:6.1f} MB  {os.path.basename(name) if name.startswith('/') else name}")
         follow.send_signal(signal.SIGINT)
         follow.wait(timeout=120)
     finally:

@@ -9,7 +9,7 @@ extension SiteBuilder {
                                progress: BuildProgress.Handler?) throws(BuildFailure) -> (SiteContent, Loaded<ProcessedImages>) {
         let config = loaded.value.config
         let images = ImageProcessor(settings: config.photos, maxPixels: config.limits.photoMaxPixels, cache: cache)
-            .process(loaded.value, signatures: signatures, progress: progress)
+            .process(loaded.value, signatures: signatures, trustingStored: !full, progress: progress)
         let diagnostics = loaded.warnings + images.diagnostics
         guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
         // A photo that cannot be published leaves no trace: no page, no gallery entry, no count.

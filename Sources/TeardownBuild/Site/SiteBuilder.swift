@@ -182,8 +182,7 @@ public struct SiteBuilder: Sendable {
         let (loaded, theme, notices) = try clock.run(.load) { try load(inputs.snapshot, signatures?.settled) }
         clock.warnings = loaded.warnings
         let (content, images) = try clock.run(.images) {
-            try processImages(loaded, cache: imageCache.value, signatures: full ? [:] : signatures?.settled ?? [:],
-                              progress: progress)
+            try processImages(loaded, cache: imageCache.value, signatures: signatures?.settled ?? [:], progress: progress)
         }
         clock.warnings = images.warnings
         var site = try clock.run(.plan) {
@@ -192,7 +191,9 @@ public struct SiteBuilder: Sendable {
         site.notices = notices.map(\.description)
         clock.warnings = site.warnings
         var outputs = try clock.run(.fingerprint) {
-            try fingerprint(site, signatures: full ? [:] : signatures?.settled ?? [:], opened: opened)
+            // A full build carries nothing (it trusts no stored read), but records the bundles'
+            // signatures, so the sync after it carries what it did not change.
+            try fingerprint(site, signatures: signatures?.settled ?? [:], opened: opened)
         }
         if let notice = outputs.notice { site.notices.append(notice.rawValue) }
         if outputs.upToDate {

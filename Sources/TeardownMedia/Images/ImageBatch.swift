@@ -46,11 +46,11 @@ struct ImageBatch {
     }
 
     /// Takes each bundle's stored row: a carried bundle's keys and outcomes as they are, the
-    /// others' images as hints for the lookup.
-    mutating func takeStored(from cache: ImageCache, settingsKey: String) {
+    /// others' images as hints for the lookup. Not `trusting` the rows, no bundle is carried.
+    mutating func takeStored(from cache: ImageCache, settingsKey: String, trusting: Bool) {
         rows = bundles.map { cache.stored(bundle: $0.name, settings: settingsKey) }
         carried = bundles.indices.map { index -> Bool in
-            guard let row = rows[index] else { return false }
+            guard trusting, let row = rows[index] else { return false }
             return row.holds(signature: bundles[index].signature, paths: jobs[bundles[index].jobs].lazy.map(\.source.absolutePath))
                 && cache.hasEntries(row)
         }

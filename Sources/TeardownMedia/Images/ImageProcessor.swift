@@ -27,11 +27,13 @@ package struct ImageProcessor: Sendable {
     /// `signatures` are the bundles' signatures the input snapshot vouches for: a bundle whose
     /// signature and settings are those of the last build keeps its images' keys and outcomes
     /// as the index holds them, without its sources being looked at or a key looked up.
-    package func process(_ content: SiteContent, signatures: [String: ContentDigest] = [:],
+    /// With `trustingStored` false (a full build) every image is keyed again, and the rows are
+    /// still stored with their signatures, so the next build can carry them.
+    package func process(_ content: SiteContent, signatures: [String: ContentDigest] = [:], trustingStored: Bool = true,
                  progress: BuildProgress.Handler? = nil) -> ProcessedImages {
         var batch = ImageBatch(content, photoWidths: settings.widths, coverWidths: Self.coverWidths, signatures: signatures)
         let settingsKey = self.settingsKey
-        batch.takeStored(from: cache, settingsKey: settingsKey)
+        batch.takeStored(from: cache, settingsKey: settingsKey, trusting: trustingStored)
         lookUpUnknown(&batch)
         let (missing, sharing) = batch.missing()
         var covers = findCovers(content, &batch)

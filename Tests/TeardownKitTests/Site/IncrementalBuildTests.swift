@@ -402,6 +402,29 @@ struct IncrementalBuildTests {
         try matchesFullBuild("a changed site.yaml")
     }
 
+    @Test("A full build trusts nothing stored but records it: the comment after it costs what later ones cost")
+    func fullBuildRecordsWhatTheNextCarries() throws {
+        let scratch = try Scratch()
+        let machines = scratch.site + "/content/machines/"
+        try FileManager.default.copyItem(atPath: machines + "box", toPath: machines + "crate")
+        try FileManager.default.copyItem(atPath: machines + "box", toPath: machines + "chest")
+        try scratch.build()
+        Thread.sleep(forTimeInterval: 2.2)
+        let keyedBefore = scratch.counts[.imagesKeyed]
+        let full = try scratch.build(full: true)
+        let keyedByFull = scratch.counts[.imagesKeyed] - keyedBefore
+        #expect(full.machinesDigested == 3 && keyedByFull > 0 && keyedByFull % 3 == 0, "every image keyed again")
+        try scratch.write("---\nauthor: Grace\ndate: 2024-06-01\n---\nAfter a full build.\n",
+                          to: "content/machines/crate/parts/lid/comments/new.md")
+        let keyedAfterFull = scratch.counts[.imagesKeyed]
+        let next = try scratch.build()
+        #expect(next.machinesDigested == 1, "the crate alone")
+        #expect(scratch.counts[.imagesKeyed] - keyedAfterFull == keyedByFull / 3, "the other bundles' images carried from the index")
+        try scratch.build(full: true, to: (scratch.site as NSString).deletingLastPathComponent + "/reference")
+        #expect(try Self.snapshot(scratch.output)
+                == (try Self.snapshot((scratch.site as NSString).deletingLastPathComponent + "/reference")))
+    }
+
     @Test("A corrupt or missing dependency index renders every page again, and the site stays right")
     func corruptDependencyIndex() throws {
         let scratch = try Scratch()
