@@ -28,10 +28,6 @@ public struct SiteBuilder: Sendable {
         public var timings: [BuildTiming] = []
         /// One line each where a cache could not be used as it was, so the build read everything again.
         public var notices: [String] = []
-        /// The output's files this build wrote or removed (search index included), as paths in
-        /// the output; nil when it published over a tree it did not know, which may differ anywhere.
-        /// A deploy that follows the build looks at these files only (`Deployer.Memory`).
-        public var changedOutputs: [String]? = []
         /// The inputs as this build found and stored them, for the next build of a process that
         /// watches them (`inputs(changed:after:)`); nil when the build found nothing changed.
         package var inputs: InputSnapshot? = nil
@@ -245,8 +241,7 @@ public struct SiteBuilder: Sendable {
         Report(pages: site.plan.pages.count, files: site.plan.copies.count, written: written, removed: removed,
                warnings: site.warnings, output: output, imagesProcessed: site.images.processed,
                imageSeconds: timings.first { $0.step == .images }?.seconds ?? 0,
-               machinesDigested: outputs.units.computedMachines.count, timings: timings, notices: site.notices,
-               changedOutputs: outputs.published == nil ? nil : outputs.changes.sorted(), inputs: inputs)
+               machinesDigested: outputs.units.computedMachines.count, timings: timings, notices: site.notices, inputs: inputs)
     }
 
 

@@ -63,8 +63,8 @@ public struct Deployer: Sendable {
         lock = state.lock
     }
 
-    /// Deploys. `memory` is what the last deploy of this process learnt, and learns this one's.
-    public func run(memory: Memory? = nil, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) throws(StoreFailure) -> Report {
+    /// Deploys.
+    public func run(onEvent: @escaping @Sendable (Event) -> Void = { _ in }) throws(StoreFailure) -> Report {
         let store = {
             var store = S3Store(location: options.location, credentials: options.credentials)
             store.deadline = options.deadline
@@ -79,16 +79,21 @@ public struct Deployer: Sendable {
         // one tree and records what that tree holds, never a page a build swapped in meanwhile.
         let held = try holdBuildLock()
         defer { FileSystem.unlock(held) }
-        let (local, seen, touched) = try scan(memory: options.verify ? nil : memory, stored: stored)
-        let remote = try compare(local, stored: stored, store: store, session: session, manifestKey: manifestKey)
+        var (local, touched) = try scan()
+        var remote = try compare(local, stored: stored, store: store, session: session, manifestKey: manifestKey)
+        // The shards compared are read from the record; one that cannot be is scanned for.
+        if !local.load(remote.compared) {
+            (local, touched) = (try scanLocal(), nil)
+            remote = try compare(local, stored: stored, store: store, session: session, manifestKey: manifestKey)
+        }
         let unchangedShards = (0..<DeployShards.count).filter { !remote.compared.contains($0) }
-        let plan = DeployPlan.make(local: remote.compared.sorted().flatMap { local.byShard[$0] }, manifest: remote.manifest,
+        let plan = DeployPlan.make(local: remote.compared.sorted().flatMap { local.files(of: $0) }, manifest: remote.manifest,
                                    // A local file gone since the scan is compared as absent; it is deleted or uploaded by the next deploy.
                                    listing: remote.listing, stored: { try? body(of: $0) },
-                                   unchangedElsewhere: unchangedShards.reduce(0) { $0 + local.byShard[$1].count })
+                                   unchangedElsewhere: unchangedShards.reduce(0) { $0 + local.counts[$1] })
         onEvent(.planned(plan))
         guard !options.dryRun else { return Report(plan: plan, uploaded: 0, deleted: 0) }
-        try upload(plan, scanned: local.byShard, store: store, onEvent: onEvent)
+        try upload(plan, scanned: local, store: store, onEvent: onEvent)
         // The manifest is written after whatever deleting there is. A deploy stopped during the
         // deletions leaves the previous manifest, so the next one compares with that, uploads
         // the few changed files again and repeats the deletions. Refused deletions stay listed,
@@ -107,32 +112,10 @@ public struct Deployer: Sendable {
                 onEvent(.deleted(step))
             }
         }
-        let written = try writeManifest(compared: remote.compared, local: local.byShard, localShards: local.shards, kept: kept,
-                                        index: remote.index, key: manifestKey, store: store, session: session)
-        // Refused deletions stay in the manifest but not in the scan: the memory starts anew.
-        remember(local, index: written, seen: seen, touched: touched, in: refused ? nil : memory)
+        try writeManifest(compared: remote.compared, local: local, kept: kept, index: remote.index, key: manifestKey,
+                          store: store, session: session)
+        remember(local, touched: touched)
         return Report(plan: plan, uploaded: plan.uploads.count, deleted: refused ? 0 : plan.deletions.count)
-    }
-
-    /// The output folder's files by manifest shard, and each shard serialized with its digest.
-    typealias Scanned = (byShard: [[LocalOutputs.File]], shards: [(data: Data, digest: String)?])
-
-    func scanLocal() throws(StoreFailure) -> Scanned {
-        do {
-            try FileManager.default.createDirectory(atPath: (cache as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        } catch {
-            throw StoreFailure("\((cache as NSString).deletingLastPathComponent) cannot be created: \(error.localizedDescription)")
-        }
-        let headers = options.headers
-        let local = try LocalOutputs.scan(output, cache: cache).map { headers.recorded($0) }
-        var byShard = Array(repeating: [LocalOutputs.File](), count: DeployShards.count)
-        for file in local { byShard[DeployShards.shard(of: file.path)].append(file) }
-        let shards = ParallelMap.map(byShard) { files -> (data: Data, digest: String)? in
-            guard !files.isEmpty else { return nil }
-            let data = DeployShards.serialized(files.map { ($0.path, DeployManifest.Entry(sha256: $0.sha256, size: $0.size)) })
-            return (data, DeployShards.digest(of: data))
-        }
-        return (byShard, shards)
     }
 
     /// What the bucket holds, for the shards where it may differ from the output folder.
@@ -143,14 +126,14 @@ public struct Deployer: Sendable {
         var listing: [String: S3Store.Listed]
     }
 
-    private func compare(_ local: Scanned, stored: Data?,
+    private func compare(_ local: ScannedOutput, stored: Data?,
                          store: S3Store, session: Curl.Session, manifestKey: String) throws(StoreFailure) -> Remote {
         let prefix = options.location.prefix
         let index = options.verify ? nil : stored.flatMap(DeployShards.parse)
         var entries: [String: DeployManifest.Entry]?
         var compared = Set(0..<DeployShards.count)
         if let index {
-            compared = Set((0..<DeployShards.count).filter { index.digests[$0] != local.shards[$0]?.digest })
+            compared = Set((0..<DeployShards.count).filter { index.digests[$0] != local.digests[$0] })
             entries = try fetchShards(compared.filter { index.digests[$0] != nil }, store: store)
         } else if !options.verify {
             entries = stored.flatMap(DeployManifest.parse)?.entries
@@ -183,7 +166,7 @@ public struct Deployer: Sendable {
     /// file's bytes are checked against the digest the scan found (`scanned`, by manifest shard),
     /// which the manifest records: a file changed by hand since the scan stops the deploy before
     /// the manifest is written.
-    private func upload(_ plan: DeployPlan, scanned: [[LocalOutputs.File]], store: S3Store,
+    private func upload(_ plan: DeployPlan, scanned: ScannedOutput, store: S3Store,
                         onEvent: @escaping @Sendable (Event) -> Void) throws(StoreFailure) {
         let prefix = options.location.prefix, headers = options.headers
         let split = plan.uploads.firstIndex { ObjectHeaders.isPage($0.path) } ?? plan.uploads.count
@@ -192,7 +175,7 @@ public struct Deployer: Sendable {
                 let encoding = headers.contentEncoding(of: step.path)
                 let (raw, body) = try bytes(of: step.path)
                 let sent = headers.recorded(LocalOutputs.File(path: step.path, size: raw.count, sha256: SHA256Hex.of(raw)))
-                guard sent.sha256 == scanned[DeployShards.shard(of: step.path)].first(where: { $0.path == step.path })?.sha256 else {
+                guard sent.sha256 == scanned.files(of: DeployShards.shard(of: step.path)).first(where: { $0.path == step.path })?.sha256 else {
                     throw StoreFailure("\(output)/\(step.path) changed while it was deployed; run the deploy again")
                 }
                 try store.put(prefix + step.path, body: body, headers: [
@@ -236,9 +219,9 @@ public struct Deployer: Sendable {
     /// Writes the compared shards that differ from what the index says is stored, then the
     /// index; a shard left without entries is deleted after the index stops naming it. A
     /// bucket with the one-object manifest of earlier versions gets every shard, then the index over it.
-    private func writeManifest(compared: Set<Int>, local: [[LocalOutputs.File]], localShards: [(data: Data, digest: String)?],
-                               kept: [String: DeployManifest.Entry], index: DeployShards?, key: String,
-                               store: S3Store, session: Curl.Session) throws(StoreFailure) -> DeployShards {
+    @discardableResult
+    private func writeManifest(compared: Set<Int>, local: ScannedOutput, kept: [String: DeployManifest.Entry],
+                               index: DeployShards?, key: String, store: S3Store, session: Curl.Session) throws(StoreFailure) -> DeployShards {
         var keptByShard: [Int: [(String, DeployManifest.Entry)]] = [:]
         for (path, entry) in kept { keptByShard[DeployShards.shard(of: path), default: []].append((path, entry)) }
         var digests = index?.digests ?? [:]
@@ -246,10 +229,10 @@ public struct Deployer: Sendable {
         for shard in compared.sorted() {
             let shardData: (data: Data, digest: String)?
             if let extra = keptByShard[shard] {
-                let data = DeployShards.serialized(local[shard].map { ($0.path, DeployManifest.Entry(sha256: $0.sha256, size: $0.size)) } + extra)
+                let data = DeployShards.serialized(local.files(of: shard).map { ($0.path, DeployManifest.Entry(sha256: $0.sha256, size: $0.size)) } + extra)
                 shardData = (data, DeployShards.digest(of: data))
             } else {
-                shardData = localShards[shard]
+                shardData = local.serialized[shard].flatMap { data in local.digests[shard].map { (data, $0) } }
             }
             guard let shardData else {
                 if digests.removeValue(forKey: shard) != nil { emptied.append(shard) }

@@ -24,9 +24,9 @@ public final class ResidentSync: @unchecked Sendable {
         /// Watch by walking even where inotify could (for tests of the fallback).
         public var forcePolling = false
         /// Run after each build that changed the output, and again each round until it succeeds
-        /// (the deploy of `--deploy`), with the output files changed since the last call; nil
-        /// when they are not known (the first call, or the output changed by another process).
-        public var publish: (@Sendable (_ changed: [String]?) throws -> Void)?
+        /// (the deploy of `--deploy`). It learns what changed as a one-shot deploy does, from
+        /// the changes each build notes (`OutputChanges`), so this process keeps none of it.
+        public var publish: (@Sendable () throws -> Void)?
 
         public init() {}
     }
@@ -105,10 +105,6 @@ public final class ResidentSync: @unchecked Sendable {
     /// What one round leaves the next.
     private struct Memory {
         var publishPending: Bool
-        /// Output files changed since the last publish; nil when not known.
-        var changedOutputs: [String]? = nil
-        /// The output's published tree as this process's last build left it.
-        var tree: FileSystem.Identity? = nil
         /// The last build's report: its inputs are where the next round's look starts.
         var build: SiteBuilder.Report? = nil
         var lastListing: Set<InboxSubmission>? = nil
@@ -145,11 +141,7 @@ public final class ResidentSync: @unchecked Sendable {
                 memory.filed = FiledFiles(outcome.report.filed.map { builder.siteRoot + "/" + $0 })
                 if listing != nil { memory.lastListing = listed }
                 onEvent(.synced(outcome, walked: next.walk))
-                if let build = outcome.build, !build.unchanged {
-                    memory.publishPending = options.publish != nil
-                    memory.changedOutputs = memory.changedOutputs.flatMap { known in build.changedOutputs.map { known + $0 } }
-                }
-                memory.tree = FileSystem.identity(of: builder.output)
+                if let build = outcome.build, !build.unchanged { memory.publishPending = options.publish != nil }
                 memory.build = outcome.build
             } catch {
                 onEvent(.failed(error))
@@ -163,10 +155,7 @@ public final class ResidentSync: @unchecked Sendable {
         }
         if memory.publishPending, let publish = options.publish {
             do {
-                // Another process's build since this one's: its changes are not known here.
-                let sameTree = memory.tree != nil && memory.tree == FileSystem.identity(of: builder.output)
-                try publish(sameTree ? memory.changedOutputs : nil)
-                memory.changedOutputs = []
+                try publish()
                 memory.publishPending = false
             } catch {
                 onEvent(.publishFailed(error))

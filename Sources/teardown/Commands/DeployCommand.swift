@@ -66,8 +66,7 @@ struct DeployOptions: ParsableArguments {
         if !(1...64).contains(concurrency) { throw ValidationError("--concurrency must be between 1 and 64") }
     }
 
-    /// `memory` is kept by a process that deploys after each of its builds (`sync --follow --deploy`).
-    func deploy(site: String, output: String, memory: Deployer.Memory? = nil) throws {
+    func deploy(site: String, output: String) throws {
         let (settings, diagnostics) = Deployer.settings(siteRoot: site)
         if diagnostics.contains(where: { $0.severity == .error }) {
             DiagnosticPrinter.print(diagnostics, site: site)
@@ -92,7 +91,7 @@ struct DeployOptions: ParsableArguments {
         let start = Date()
         let report: Deployer.Report
         do throws(StoreFailure) {
-            report = try deployer.run(memory: memory) { event in
+            report = try deployer.run { event in
                 switch event {
                 case .planned(let plan):
                     if plan.listed { Terminal.log("note: \(location.description) has no deploy manifest; compared by listing the bucket") }

@@ -16,11 +16,8 @@ extension SyncCommand {
         // A folder inbox, as `Inbox.source` tells one, is watched rather than listed.
         settings.folder = (source() as? FolderInbox)?.folder
         if deploy {
-            let site = options.site, output = builder.output, memory = Deployer.Memory()
-            settings.publish = { changed in
-                memory.note(changed)
-                try DeployOptions.parse([]).deploy(site: site, output: output, memory: memory)
-            }
+            let site = options.site, output = builder.output
+            settings.publish = { try DeployOptions.parse([]).deploy(site: site, output: output) }
         }
         let resident = ResidentSync(builder: builder, source: source, options: settings)
         let signals = Self.stopOnSignals(resident)
