@@ -81,8 +81,10 @@ extension SiteBuilder {
         -> (Loaded<SiteContent>, Theme, [ContentCache.Notice]) {
         var notices: [ContentCache.Notice] = []
         let parts = InputSnapshot.PartSignatures(snapshot)
-        let memo = full ? nil : signatures.map { signatures in
-            ContentCache.Use(folder: cache.content, signatures: signatures, parts: { parts($0) })
+        // A full build reads every bundle from its files, and stores each, so that its text is
+        // held only while its pages render, and the next build takes it from the cache.
+        let memo = signatures.map { signatures in
+            ContentCache.Use(folder: cache.content, signatures: signatures, parts: { parts($0) }, trusting: !full)
         }
         let (prepared, diagnostics) = prepare(memo: memo, notices: &notices)
         guard let (content, theme) = prepared, !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }

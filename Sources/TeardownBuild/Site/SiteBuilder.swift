@@ -187,8 +187,7 @@ public struct SiteBuilder: Sendable {
         site.notices = notices.map(\.description)
         clock.warnings = site.warnings
         var outputs = try clock.run(.fingerprint) {
-            // A full build carries nothing (it trusts no stored read), but records the bundles'
-            // signatures, so the sync after it carries what it did not change.
+            // A full build carries nothing, but records the signatures the next build carries by.
             try fingerprint(site, signatures: signatures?.settled ?? [:], opened: opened)
         }
         if let notice = outputs.notice { site.notices.append(notice.rawValue) }

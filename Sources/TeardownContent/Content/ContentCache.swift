@@ -26,11 +26,15 @@ package struct ContentCache: Sendable {
         package let signatures: [String: ContentDigest]
         /// The settled part signatures of one bundle now (`InputSnapshot.PartSignatures`).
         package var parts: @Sendable (String) -> [String: ContentDigest] = { _ in [:] }
+        /// False for a full build: every bundle is read from its files, and stored.
+        package var trusting = true
 
-        package init(folder: String, signatures: [String: ContentDigest], parts: @escaping @Sendable (String) -> [String: ContentDigest] = { _ in [:] }) {
+        package init(folder: String, signatures: [String: ContentDigest], parts: @escaping @Sendable (String) -> [String: ContentDigest] = { _ in [:] },
+                     trusting: Bool = true) {
             self.folder = folder
             self.signatures = signatures
             self.parts = parts
+            self.trusting = trusting
         }
     }
 
@@ -113,14 +117,9 @@ package struct ContentCache: Sendable {
     /// `folder`: the bundle's folder, which every path of the entry must lie in.
     package func lookup(_ bundle: String, folder bundleFolder: String, signature: ContentDigest, reload: @escaping @Sendable () -> Machine?)
         -> (value: (Machine, [Diagnostic])?, notice: Notice?) {
-        let file = path(bundle), counters = counters
-        // The text, after the head, is read only when a page shows it: sync's review reads every
-        // head and no text.
+        let file = path(bundle)
         func text(after length: Int, digest: ContentDigest) -> MachineTextStore {
-            MachineTextStore(read: {
-                counters.count(.textsRead)
-                return FileSystem.read(file, offset: 8 + length, upTo: .max)?.bytes
-            }, digest: digest, reload: { reload()?.text.value })
+            self.text(in: file, after: length, digest: digest, reload: reload)
         }
         if let known = Self.remembered.withLock({ $0[file] }), known.key == key, known.signature == signature {
             return ((Machine(head: known.head, text: text(after: known.length, digest: known.text)), known.diagnostics), nil)
@@ -139,6 +138,17 @@ package struct ContentCache: Sendable {
                                   length: length)
         }
         return ((Machine(head: entry.head, text: text(after: length, digest: entry.text)), diagnostics), nil)
+    }
+
+    /// The text after an entry's head, read only when a page shows it: sync's review reads every
+    /// head and no text.
+    private func text(in file: String, after length: Int, digest: ContentDigest,
+                      reload: @escaping @Sendable () -> Machine?) -> MachineTextStore {
+        let counters = counters
+        return MachineTextStore(read: {
+            counters.count(.textsRead)
+            return FileSystem.read(file, offset: 8 + length, upTo: .max)?.bytes
+        }, digest: digest, reload: { reload()?.text.value })
     }
 
     /// The parts of `bundle`'s entry, stored under another signature, whose folders have the
@@ -178,8 +188,12 @@ package struct ContentCache: Sendable {
     }
 
     /// Keeps a loaded bundle. Losing an entry costs only speed, so it is written without fsync.
+    /// Returns the machine with its text left in the entry, decoded when a page shows it (and
+    /// forgotten again, `RecentlyDecoded`), so that a build that reads every bundle does not
+    /// hold every text; nil when it could not be stored. `reload` reads the bundle's files.
+    @discardableResult
     package func store(_ bundle: String, signature: ContentDigest, parts: [String: ContentDigest], machine: Machine,
-               diagnostics: [Diagnostic]) {
+                       diagnostics: [Diagnostic], reload: @escaping @Sendable () -> Machine? = { nil }) -> Machine? {
         let partSignatures = machine.outlines.compactMap { part in
             parts[part.slug].map { PartSignature(slug: part.slug, signature: $0) }
         }
@@ -188,18 +202,18 @@ package struct ContentCache: Sendable {
               let entry = try? BinaryEncoder().encode(Entry(format: Self.format, key: key, signature: signature,
                                                             head: machine.head, text: digest, diagnostics: problems,
                                                             parts: partSignatures))
-        else { return }
+        else { return nil }
         var data = Data(capacity: 8 + entry.count + text.count)
         withUnsafeBytes(of: UInt64(entry.count).littleEndian) { data.append(contentsOf: $0) }
         data.append(entry)
         data.append(text)
         let file = path(bundle)
-        if FileSystem.replaceFile(data, at: file) {
-            Self.remembered.withLock {
-                $0[file] = Remembered(key: key, signature: signature, head: machine.head, diagnostics: diagnostics, text: digest,
-                                      length: entry.count)
-            }
+        guard FileSystem.replaceFile(data, at: file) else { return nil }
+        Self.remembered.withLock {
+            $0[file] = Remembered(key: key, signature: signature, head: machine.head, diagnostics: diagnostics, text: digest,
+                                  length: entry.count)
         }
+        return Machine(head: machine.head, text: self.text(in: file, after: entry.count, digest: digest, reload: reload))
     }
 
 

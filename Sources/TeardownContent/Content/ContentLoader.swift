@@ -90,7 +90,8 @@ public struct ContentLoader: Sendable {
         key.add(siteRoot)
         key.add(config.source)
         let (opened, notice) = ContentCache.open(memo.folder, key: key.digest, counters: counters)
-        if let notice { notices.append(notice) }
+        // A full build reads every bundle anyway: a cache it cannot use is no news.
+        if let notice, memo.trusting { notices.append(notice) }
         return opened
     }
 
@@ -102,7 +103,7 @@ public struct ContentLoader: Sendable {
         // A bundle without a settled signature (a comment just filed) is read, but not kept.
         let signature = memo.signatures[name]
         var notice: ContentCache.Notice?
-        if let signature {
+        if let signature, memo.trusting {
             let (found, problem) = cache.lookup(name, folder: entry.absolutePath, signature: signature) {
                 var ignored: [Diagnostic] = []
                 return loader.load(entry, diagnostics: &ignored)
@@ -111,10 +112,15 @@ public struct ContentLoader: Sendable {
             notice = problem
         }
         let parts = memo.parts(name)
-        let machine = loader.load(entry, stored: cache.storedParts(name, folder: entry.absolutePath, current: parts),
-                                  diagnostics: &local)
+        let stored = memo.trusting ? cache.storedParts(name, folder: entry.absolutePath, current: parts) : nil
+        let machine = loader.load(entry, stored: stored, diagnostics: &local)
         if let signature, let machine, !local.hasErrors {
-            cache.store(name, signature: signature, parts: parts, machine: machine, diagnostics: local)
+            // Kept with its text left in the entry, read again when a page shows it.
+            let kept = cache.store(name, signature: signature, parts: parts, machine: machine, diagnostics: local) {
+                var ignored: [Diagnostic] = []
+                return loader.load(entry, diagnostics: &ignored)
+            }
+            return (kept ?? machine, nil, local, notice)
         }
         return (machine, nil, local, notice)
     }

@@ -33,15 +33,25 @@ package struct MachineText: Sendable, Hashable, Codable {
     }
 }
 
-/// A machine's text, held as a value or as the content cache's bytes, decoded once on first use.
+/// A machine's text, held as a value or as the content cache's bytes, decoded on first use and
+/// dropped again once other machines' text has been decoded since (`RecentlyDecoded`).
 ///
 /// The bytes carry their digest: bytes that do not match it, or do not decode, are read again
 /// from the bundle's files (`reload`), so a damaged or concurrently rewritten cache entry
 /// costs time, never a wrong page.
-package final class MachineTextStore: @unchecked Sendable {
+package final class MachineTextStore: Forgettable, @unchecked Sendable {
+    private struct Stored {
+        let read: @Sendable () -> Data?
+        let digest: ContentDigest
+        let reload: @Sendable () -> MachineText?
+    }
+
     private enum State {
+        /// Text with no stored form: kept.
         case value(MachineText)
-        case stored(read: @Sendable () -> Data?, digest: ContentDigest, reload: @Sendable () -> MachineText?)
+        case stored(Stored)
+        /// Decoded from its stored form, until `RecentlyDecoded` forgets it.
+        case decoded(MachineText, Stored)
     }
 
     private let state: Locked<State>
@@ -50,23 +60,32 @@ package final class MachineTextStore: @unchecked Sendable {
 
     /// Bytes `BinaryEncoder` wrote, read by `read` when first needed and checked against `digest`.
     package init(read: @escaping @Sendable () -> Data?, digest: ContentDigest, reload: @escaping @Sendable () -> MachineText?) {
-        state = Locked(.stored(read: read, digest: digest, reload: reload))
+        state = Locked(.stored(Stored(read: read, digest: digest, reload: reload)))
     }
 
     package var value: MachineText {
-        state.withLock { state in
+        let (value, decodedNow) = state.withLock { state -> (MachineText, Bool) in
             switch state {
-            case .value(let text): return text
-            case .stored(let read, let digest, let reload):
+            case .value(let text), .decoded(let text, _): return (text, false)
+            case .stored(let stored):
                 var text: MachineText?
-                if let data = read(), Self.digest(of: data) == digest {
+                if let data = stored.read(), Self.digest(of: data) == stored.digest {
                     // Bytes that do not decode are a miss, as a wrong digest is: the caller reloads the bundle.
                     text = try? BinaryDecoder().decode(MachineText.self, from: data)
                 }
-                let value = text ?? reload() ?? MachineText(description: nil, comments: [], parts: [])
-                state = .value(value)
-                return value
+                let value = text ?? stored.reload() ?? MachineText(description: nil, comments: [], parts: [])
+                state = .decoded(value, stored)
+                return (value, true)
             }
+        }
+        if decodedNow { RecentlyDecoded.note(self) }
+        return value
+    }
+
+    /// Drops the decoded text; the next read decodes it again.
+    package func forget() {
+        state.withLock { state in
+            if case .decoded(_, let stored) = state { state = .stored(stored) }
         }
     }
 

@@ -174,8 +174,8 @@ package struct MachineHead: Sendable, Hashable, Codable {
 public struct Machine: Sendable, Hashable, Codable {
     package let head: MachineHead
     package let text: MachineTextStore
-    /// The parts and discussion put together from head and text, once.
-    private let whole = Locked<(parts: [Part], community: Community)?>(nil)
+    /// The parts and discussion put together from head and text, while the text is at hand.
+    private let whole = Assembled()
     /// The parts' positions in name order, sorted once: every page of a machine lists its
     /// parts A to Z, and the locale-aware comparison showed in build profiles.
     private let nameOrder = Locked<[Int]?>(nil)
@@ -246,18 +246,33 @@ public struct Machine: Sendable, Hashable, Codable {
     public var community: Community { assembled.community }
 
     private var assembled: (parts: [Part], community: Community) {
-        whole.withLock { whole in
-            if let whole { return whole }
+        whole.value { [head, text] in
             let text = text.value
             let parts = zip(head.parts, text.parts).map { outline, text in
                 Part(slug: outline.slug, source: outline.source, name: outline.name, layer: outline.layer, specs: text.specs,
                      tags: outline.tags, description: text.description,
                      community: Community(comments: text.comments, photos: outline.photos))
             }
-            let value = (parts, Community(comments: text.comments, photos: head.photos))
-            whole = value
+            return (parts, Community(comments: text.comments, photos: head.photos))
+        }
+    }
+
+    /// The parts and discussion of a machine, put together once and forgotten as its text is.
+    private final class Assembled: Forgettable, @unchecked Sendable {
+        private let whole = Locked<(parts: [Part], community: Community)?>(nil)
+
+        func value(_ make: () -> (parts: [Part], community: Community)) -> (parts: [Part], community: Community) {
+            let (value, madeNow) = whole.withLock { whole in
+                if let whole { return (whole, false) }
+                let made = make()
+                whole = made
+                return (made, true)
+            }
+            if madeNow { RecentlyDecoded.note(self) }
             return value
         }
+
+        func forget() { whole.withLock { $0 = nil } }
     }
 
     /// The .zip the bundle was read from (as messages name it), or nil for a bundle folder.

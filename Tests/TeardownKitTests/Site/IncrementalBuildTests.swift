@@ -425,6 +425,36 @@ struct IncrementalBuildTests {
                 == (try Self.snapshot((scratch.site as NSString).deletingLastPathComponent + "/reference")))
     }
 
+    @Test("A build that reads every bundle keeps each text in the content cache, read back as its pages render")
+    func textsStreamedThroughTheCache() throws {
+        let scratch = try Scratch()
+        let machines = scratch.site + "/content/machines/"
+        // More machines than texts are kept decoded at once (`RecentlyDecoded.limit`).
+        let count = RecentlyDecoded.limit + 6
+        for number in 1...count {
+            try FileManager.default.copyItem(atPath: machines + "box", toPath: machines + "box\(number)")
+            try scratch.write("Box number \(number), described on its own.\n", to: "content/machines/box\(number)/description.md")
+        }
+        try scratch.build()
+        Thread.sleep(forTimeInterval: 2.2)
+        let readBefore = scratch.counts[.textsRead]
+        let full = try scratch.build(full: true)
+        #expect(full.machinesDigested == count + 1)
+        // Each machine's pages read its text back from the entry the load stored; none is held
+        // from the load (a mutant that keeps the loaded machine reads none).
+        #expect(scratch.counts[.textsRead] - readBefore >= count + 1, "texts read back: \(scratch.counts[.textsRead] - readBefore)")
+        for number in 1...count {
+            let page = try String(contentsOfFile: scratch.output + "/machines/box\(number)/index.html", encoding: .utf8)
+            #expect(page.contains("Box number \(number), described on its own."), "box\(number)")
+        }
+        // The entries the full build stored are what the next build takes: a comment reads one bundle.
+        try scratch.write("---\nauthor: Grace\ndate: 2024-06-01\n---\nAfter a full build.\n",
+                          to: "content/machines/box3/parts/lid/comments/new.md")
+        let partsBefore = scratch.counts[.partsRead]
+        try scratch.build()
+        #expect(scratch.counts[.partsRead] - partsBefore == 1, "the commented part alone")
+    }
+
     @Test("A corrupt or missing dependency index renders every page again, and the site stays right")
     func corruptDependencyIndex() throws {
         let scratch = try Scratch()
