@@ -10,8 +10,9 @@ package protocol Forgettable: AnyObject, Sendable {
 /// machines' text at a time, not every machine's. Kept for good, the text of every machine was
 /// the largest part of a cold build's peak memory (38 of 151 MB of heap at 10,000 parts).
 package enum RecentlyDecoded {
-    /// More than the machines whose pages all cores render at once.
-    static let limit = 24
+    /// More than the machines whose pages all cores render at once: keeping 24 instead cost
+    /// 8 MB more at the peak of a full build of 10,000 parts, and no time.
+    static let limit = 8
     private static let recent = Locked<[any Forgettable]>([])
 
     /// Notes `value` as just decoded; the oldest beyond the limit is forgotten.
