@@ -83,6 +83,12 @@ void td_give_back_memory(void) {
     malloc_trim(0);
 }
 
+void td_map_large_blocks(size_t bytes) {
+    /* glibc's own setting, when given, is the operator's choice. */
+    if (getenv("MALLOC_MMAP_THRESHOLD_") != NULL) return;
+    mallopt(M_MMAP_THRESHOLD, (int)bytes);
+}
+
 /* glibc's default of eight allocator arenas a core let each worker thread of a build keep an
  * arena of its own, which a process that stays up (`sync --follow`, `serve`, `intake`) held on
  * to; with one a core it holds half as much at rest, and builds take as long (Benchmarks/README.md,

@@ -23,5 +23,9 @@ int td_port_check(const char *host, int port);
 /// Gives the allocator's free pages back to the system (glibc's malloc_trim, which Swift does not see).
 void td_give_back_memory(void);
 
+/// Blocks of `bytes` or more get pages of their own from the system, returned when freed
+/// (glibc's M_MMAP_THRESHOLD, fixed: glibc otherwise raises it to the largest block freed).
+void td_map_large_blocks(size_t bytes);
+
 
 #endif

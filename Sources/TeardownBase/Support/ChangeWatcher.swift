@@ -15,7 +15,10 @@ public final class ChangeWatcher: @unchecked Sendable {
     private let onChange: @Sendable (_ paths: [String]?) -> Void
     public private(set) var mode: Mode = .inotify
     private var descriptor: Int32 = -1
-    private var watches: [Int32: String] = [:]
+    /// Each watched folder by its watch: its parent's watch and its name (a root's: its path).
+    /// Names, not paths: a name of up to 15 bytes is held in the String itself, and a large
+    /// catalog's 20,000 folders held 3 MB of paths for a `sync --follow` that stays up.
+    private var watches: [Int32: (parent: Int32, name: String)] = [:]
 
     /// How often the fallback walks the folders.
     private let pollInterval: Double
@@ -33,7 +36,7 @@ public final class ChangeWatcher: @unchecked Sendable {
             if descriptor < 0 {
                 mode = .polling(reason: "inotify is unavailable: \(Errno(rawValue: errno))")
             } else {
-                for folder in folders where !addWatches(below: folder) {
+                for folder in folders where !addWatches(below: folder, parent: -1, name: folder) {
                     close(descriptor)
                     descriptor = -1
                     break
@@ -47,12 +50,13 @@ public final class ChangeWatcher: @unchecked Sendable {
         thread.start()
     }
 
-    private func addWatches(below folder: String) -> Bool {
-        var pending = [folder]
+    /// Watches `folder` (named `name` in the folder `parent` watches) and every folder below it.
+    private func addWatches(below folder: String, parent: Int32, name: String) -> Bool {
+        var pending = [(path: folder, parent: parent, name: name)]
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_ATTRIB)
         while let next = pending.popLast() {
-            guard Self.isDirectory(next) else { continue }
-            let watch = inotify_add_watch(descriptor, next, mask)
+            guard Self.isDirectory(next.path) else { continue }
+            let watch = inotify_add_watch(descriptor, next.path, mask)
             if watch < 0 {
                 if errno == ENOSPC || errno == ENOMEM {
                     mode = .polling(reason: "the inotify watch limit is reached (fs.inotify.max_user_watches)")
@@ -60,12 +64,25 @@ public final class ChangeWatcher: @unchecked Sendable {
                 }
                 continue
             }
-            watches[watch] = next
-            for name in FileSystem.names(in: next) {
-                pending.append(next + "/" + name)
+            watches[watch] = (next.parent, next.name)
+            for name in FileSystem.names(in: next.path) {
+                pending.append((next.path + "/" + name, watch, name))
             }
         }
         return true
+    }
+
+    /// The path of a watched folder, from its name and its parents'.
+    private func path(of watch: Int32) -> String? {
+        var names: [String] = [], current = watch
+        while let (parent, name) = watches[current] {
+            names.append(name)
+            if parent < 0 { return names.reversed().joined(separator: "/") }
+            // A watch the kernel reused for another folder cannot loop forever.
+            guard names.count <= watches.count else { return nil }
+            current = parent
+        }
+        return nil
     }
 
     private func readEvents() {
@@ -90,12 +107,12 @@ public final class ChangeWatcher: @unchecked Sendable {
                     ? String(cString: (buffer + offset + MemoryLayout<inotify_event>.size).assumingMemoryBound(to: CChar.self)) : nil
                 if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
                     paths = nil
-                } else if let parent = watches[event.wd] {
+                } else if let parent = path(of: event.wd) {
                     paths?.append(name.map { parent + "/" + $0 } ?? parent)
                 }
                 if event.mask & UInt32(IN_ISDIR) != 0, event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0,
-                   let parent = watches[event.wd], let name {
-                    if !addWatches(below: parent + "/" + name) {
+                   let parent = path(of: event.wd), let name {
+                    if !addWatches(below: parent + "/" + name, parent: event.wd, name: name) {
                         poll()
                         return
                     }

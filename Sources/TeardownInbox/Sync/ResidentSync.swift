@@ -91,6 +91,7 @@ public final class ResidentSync: @unchecked Sendable {
             listener.name = "teardown-inbox-listener"
             listener.start()
         }
+        Allocator.mapLargeBlocks()
         // The first round publishes even when its build changed nothing: the bucket may be behind the output.
         var memory = Memory(publishPending: options.publish != nil)
         while let next = nextRound(listingDue: inbox == nil ? memory.nextListing : nil, idle: { onEvent(.idle) }) {
