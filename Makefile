@@ -114,6 +114,8 @@ test: deps
 	python3 Tests/Quality/manual_commands.py --teardown $(TEARDOWN)
 	python3 Tests/Deploy/deploy_test.py --teardown $(TEARDOWN)
 	python3 Tests/Deploy/follow_test.py --teardown $(TEARDOWN)
+	@# What one comment costs at 1,000 and at 10,000 parts, counted in processes of their own.
+	python3 Tests/Scaling/scaling_test.py --teardown $(TEARDOWN)
 	$(MAKE) fuzz
 
 ## fuzz: libFuzzer over the bundle loader, the sync inbox reader, intake's parsers, community text, the content cache and a damaged build store, FUZZ_SECONDS each, from Tests/Fuzz/corpus

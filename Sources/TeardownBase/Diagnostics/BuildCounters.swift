@@ -34,6 +34,21 @@ public struct BuildCounters: Sendable {
         case outputsCarried = "teardown.outputs_carried"
         /// Connections opened to the output's build store.
         case storesOpened = "teardown.stores_opened"
+        /// Bytes of the stored input snapshot read.
+        case snapshotBytesRead = "teardown.snapshot_bytes_read"
+        /// Rows of the published tree's manifest read.
+        case manifestRowsRead = "teardown.manifest_rows_read"
+        /// Rows of the build store's bundles (unit digests by bundle) read.
+        case bundleRowsRead = "teardown.bundle_rows_read"
+        /// Unit digests read from the build store.
+        case unitRowsRead = "teardown.unit_rows_read"
+        /// Rows of the image index decoded.
+        case imageRowsDecoded = "teardown.image_rows_decoded"
+        /// Machines whose units were digested.
+        case machinesDigested = "teardown.machines_digested"
+        /// Pages and copied files the plan listed.
+        case pagesPlanned = "teardown.pages_planned"
+        case copiesPlanned = "teardown.copies_planned"
     }
 
     private let factory: (any MetricsFactory)?

@@ -37,6 +37,7 @@ extension BuildStore {
                 try row.withUnsafeData(atIndex: 3) { data in if let data { bytes += data } }
             }
             InputSnapshot.storedFormEnd(&bytes, count: count)
+            counters.count(.snapshotBytesRead, by: bytes.count)
             return (bytes, signatures)
         }
     }

@@ -32,6 +32,15 @@ package struct BuildStore: Sendable {
     package let queue: DatabaseQueue
     /// The database file, for messages.
     package let path: String
+    /// Where the rows a build reads are counted (`counting`).
+    package private(set) var counters = BuildCounters.none
+
+    /// This store, counting the rows read through it.
+    package func counting(_ counters: BuildCounters) -> BuildStore {
+        var store = self
+        store.counters = counters
+        return store
+    }
     /// Told, once a second, how long a write has waited for another process holding the store.
     package let waiting = Waiting()
 
@@ -167,6 +176,7 @@ package struct BuildStore: Sendable {
             func manifest(_ tree: String?) throws -> [String: ContentDigest]? {
                 guard let tree, whole[tree] == true else { return nil }
                 let found = try Self.digests(db, "SELECT path, high, low FROM outputs WHERE tree = ?", [tree])
+                counters.count(.manifestRowsRead, by: found.count)
                 for path in found.keys { _ = try checked(path) }
                 return found
             }
@@ -213,6 +223,7 @@ package struct BuildStore: Sendable {
             }
             for key in keys { try collect(Row.fetchCursor(one, arguments: [key])) }
             for prefix in prefixes { try collect(Row.fetchCursor(range, arguments: [prefix, Self.end(of: prefix)])) }
+            counters.count(.unitRowsRead, by: digests.count)
             return digests
         }
     }
@@ -243,6 +254,7 @@ package struct BuildStore: Sendable {
             for row in try Row.fetchAll(db, sql: "SELECT name, slug, high, low FROM bundles") {
                 bundles[row[0]] = (row[1], ContentDigest(high: UInt64(bitPattern: row[2]), low: UInt64(bitPattern: row[3])))
             }
+            counters.count(.bundleRowsRead, by: bundles.count)
             return bundles
         }
     }

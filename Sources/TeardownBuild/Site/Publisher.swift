@@ -103,7 +103,7 @@ package struct Publisher: Sendable {
     }
 
     private func read(_ opened: (BuildStore, BuildStore.Notice?)) throws -> Trees {
-        let (store, notice) = opened
+        let (store, notice) = (opened.0.counting(counters), opened.1)
         let published = FileSystem.identity(of: output)?.description
         let known = try store.trees(published: published, spare: FileSystem.identity(of: spare)?.description)
         var trees = Trees(store: store, published: known.published, spare: known.spare, notice: notice)

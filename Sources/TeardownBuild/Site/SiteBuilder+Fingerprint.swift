@@ -19,6 +19,7 @@ extension SiteBuilder {
         let carried = !readsKnown ? [] : try Self.carried(site.content, names: bundleNames, signatures: signatures,
                                                                stored: trees.store.bundles(context: context))
         let units = UnitDigests(site, carried: carried)
+        counters.count(.machinesDigested, by: units.computedMachines.count)
         let (changedUnits, goneSlugs) = try readsKnown
             ? Self.changedUnits(site, units: units, store: trees.store) : (nil, [])
         let stale = try changedUnits.map { try trees.store.readers(of: $0) }
@@ -31,6 +32,8 @@ extension SiteBuilder {
             goneSlugs: goneSlugs)
         // Each output's path, worked out once on all cores; the render step picks its outputs by them too.
         let pagePaths = ParallelMap.map(site.plan.pages) { $0.url.outputPath }
+        counters.count(.pagesPlanned, by: pagePaths.count)
+        counters.count(.copiesPlanned, by: site.plan.copies.count)
         let copied = ParallelMap.map(site.plan.copies) { ($0.url.outputPath, Self.fingerprint(copy: $0)) }
         var manifest = TargetManifest(published: published)
         manifest.mark(pages: pagePaths, stale: stale)

@@ -65,7 +65,7 @@ extension SiteBuilder {
         if !full, let snapshot = last?.inputs?.updating(changed) { return BuildInputs(snapshot: snapshot) }
         let key = settingsKey(pagefind: try? locatePagefind().get())
         // Read only here: a damaged store is the build's to mend and report.
-        let store = full ? nil : BuildStore.existing(cache.output(output).store)
+        let store = full ? nil : BuildStore.existing(cache.output(output).store)?.counting(counters)
         guard let store else { return walkInputs() }
         counters.count(.storesOpened)
         if let (bytes, signatures) = store.storedInputs(),
@@ -121,7 +121,7 @@ extension SiteBuilder {
         try? FileManager.default.createDirectory(atPath: state.folder, withIntermediateDirectories: true)
         counters.count(.storesOpened)
         // Without a store the build still runs in full; the publish step says why it cannot record.
-        return try? BuildStore.open(state.store, onWait: onWait)
+        return (try? BuildStore.open(state.store, onWait: onWait)).map { ($0.0.counting(counters), $0.1) }
     }
 
     func prepare(memo: ContentCache.Use?, notices: inout [ContentCache.Notice])

@@ -139,7 +139,7 @@ public struct SiteBuilder: Sendable {
         let key = settingsKey(pagefind: try? locatePagefind().get())
         // Written to by nothing here: a dry run writes nothing, and a damaged store is the build's
         // to mend and report.
-        let store = full ? nil : BuildStore.existing(cache.output(output).store)
+        let store = full ? nil : BuildStore.existing(cache.output(output).store)?.counting(counters)
         if store != nil { counters.count(.storesOpened) }
         if let (bytes, signatures) = store?.storedInputs(),
            let (snapshot, unchanged) = InputSnapshot.current(stored: bytes, signatures: signatures, roots: inputRoots, key: key) {

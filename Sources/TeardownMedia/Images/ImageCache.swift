@@ -66,6 +66,7 @@ package final class ImageCache: @unchecked Sendable {
             // A row that does not decode is a miss: its bundle's images are looked up again.
             stored[name] = (row.settings, try? BinaryDecoder().read(BundleImages.self, from: row.images))
         }
+        counters.count(.imageRowsDecoded, by: rows.count)
         if index?.isNew ?? true { readLegacyIndexes() }
     }
 

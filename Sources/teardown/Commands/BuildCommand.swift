@@ -31,7 +31,8 @@ struct BuildCommand: ParsableCommand {
 
     func run() throws {
         let start = Date()
-        let builder = SiteBuilder(siteRoot: options.site, output: output, baseURL: baseURL, full: full)
+        let builder = SiteBuilder(siteRoot: options.site, output: output, baseURL: baseURL, full: full, counters: CountsFile.counters)
+        defer { CountsFile.write() }
         do {
             let progress = ProgressLine()
             let report = try builder.build { progress.update($0) }

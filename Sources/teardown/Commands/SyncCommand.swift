@@ -72,8 +72,9 @@ struct SyncCommand: ParsableCommand {
         let token = try InboxToken.read(file: tokenFile)
         let source = try sources(location, token: token)
         if follow { return try follow(location, source: source) }
-        let builder = SiteBuilder(siteRoot: options.site, output: output)
-        let sync = SiteSync(syncer: Syncer(siteRoot: options.site, source: source()), builder: builder)
+        let builder = SiteBuilder(siteRoot: options.site, output: output, counters: CountsFile.counters)
+        let sync = SiteSync(syncer: Syncer(siteRoot: options.site, source: source(), counters: CountsFile.counters), builder: builder)
+        defer { CountsFile.write() }
         let start = Date()
         let progress = ProgressLine()
         let outcome: SiteSync.Outcome

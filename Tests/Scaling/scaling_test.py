@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""What one comment costs, counted in processes of their own at 1,000 and at 10,000 parts.
+
+    python3 Tests/Scaling/scaling_test.py [--teardown .build/debug/teardown]
+
+Generates two catalogs with Benchmarks/generate.py (documents shape: machines of 100 parts
+each, so both sizes differ only in how many machines they hold), builds each, syncs one
+comment into each (the first sync after a build), and then runs `teardown sync` of one more
+comment as a publisher runs it, in a new process with TEARDOWN_COUNTS set, and compares what
+the two runs touched: heads decoded, rows of the snapshot, the manifest, the bundles and the
+image index read, pages and copies planned, parts read, images keyed, rows written...
+
+A count that follows the change is the same at both sizes (at most 1.2 times). The counts that
+still follow the catalog are listed in GROWING with the step that visits every machine; the
+test checks that each of them does grow (ten times the machines, at least three times the
+count), so a counter that counts nothing cannot pass, and one that stops growing must leave
+the list. A full build at both sizes shows that the other counters count too: what it reads
+of every machine grows with the catalog.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+TEARDOWN = os.path.join(ROOT, ".build", "debug", "teardown")
+SIZES = (1_000, 10_000)
+ENV = {**os.environ, "TEARDOWN_PAGEFIND": "", "NO_COLOR": "1"}
+
+# Counts that still grow with the catalog in a one-comment sync, and the step that visits it.
+# Per-machine state read by key takes each off (docs/ARCHITECTURE.md, "Not done yet").
+GROWING = {
+    "teardown.heads_decoded": "the review and the load decode every machine's head",
+    "teardown.snapshot_bytes_read": "the walk reads the whole stored input snapshot",
+    "teardown.manifest_rows_read": "the fingerprint reads the whole published manifest",
+    "teardown.bundle_rows_read": "the fingerprint reads every bundle's row of unit digests",
+    "teardown.image_rows_decoded": "the image step decodes every bundle's row of the image index",
+    "teardown.pages_planned": "the plan lists every page",
+    "teardown.copies_planned": "the plan lists every copied file",
+}
+
+# Counts a full build makes for every machine: each grows with the catalog there.
+COUNTED_BY_FULL_BUILD = ("teardown.parts_read", "teardown.machines_digested", "teardown.images_keyed",
+                         "teardown.images_looked_up", "teardown.image_rows_written", "teardown.input_rows_written",
+                         "teardown.pages_planned", "teardown.copies_planned", "teardown.bundles_zipped")
+
+
+def run(command, counts=None):
+    env = dict(ENV)
+    if counts:
+        env["TEARDOWN_COUNTS"] = counts
+    result = subprocess.run(command, env=env, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise AssertionError(f"{' '.join(command)} failed:\n{result.stdout}\n{result.stderr}")
+    return result.stdout
+
+
+class Catalog:
+    def __init__(self, parts, root):
+        self.parts = parts
+        generated = os.path.join(root, f"generated-{parts}")
+        subprocess.run([sys.executable, os.path.join(ROOT, "Benchmarks", "generate.py"), "--parts", str(parts),
+                        "--out", generated, "--seed", "1", "--shape", "documents"], check=True, capture_output=True)
+        self.site = os.path.join(generated, "teardown")
+        self.root = root
+        self.synced = 0
+        machines = os.path.join(self.site, "content", "machines")
+        self.machine = sorted(os.listdir(machines))[0]
+        self.part = sorted(os.listdir(os.path.join(machines, self.machine, "parts")))[0]
+
+    def counted(self, command, name):
+        path = os.path.join(self.root, f"counts-{self.parts}-{name}.json")
+        output = run(command + ["--site", self.site], counts=path)
+        with open(path) as handle:
+            return json.load(handle), output
+
+    def sync_one_comment(self, counted):
+        """Files one comment on the first machine's first part, as a folder inbox holds it."""
+        self.synced += 1
+        inbox = os.path.join(self.root, f"inbox-{self.parts}-{self.synced}")
+        os.makedirs(inbox)
+        with open(os.path.join(inbox, f"scaling-{self.synced}.comment.md"), "w") as handle:
+            handle.write(f"---\nmachine: {self.machine}\npart: {self.part}\nauthor: \"Scaling\"\n"
+                         f"date: 2025-03-0{self.synced}\n---\nComment number {self.synced}.\n")
+        counts, output = self.counted([TEARDOWN, "sync", "--from", inbox], f"sync-{self.synced}")
+        if "1 accepted" not in output:
+            raise AssertionError(f"the comment was not accepted:\n{output}")
+        return counts if counted else None
+
+
+class ScalingTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = tempfile.mkdtemp(prefix="teardown-scaling-")
+        cls.catalogs = [Catalog(parts, cls.scratch) for parts in SIZES]
+        cls.full = {}
+        for catalog in cls.catalogs:
+            cls.full[catalog.parts], _ = catalog.counted([TEARDOWN, "build", "--full"], "full")
+        # Out of the racy window, the catalog is as a publisher's is between syncs.
+        time.sleep(2.2)
+        for catalog in cls.catalogs:
+            catalog.sync_one_comment(counted=False)
+        time.sleep(2.2)
+        cls.sync = {catalog.parts: catalog.sync_one_comment(counted=True) for catalog in cls.catalogs}
+        small, large = SIZES
+        print("\ncount: one-comment sync at 1,000 / 10,000 parts; full build at 1,000 / 10,000 parts", file=sys.stderr)
+        for name in sorted(cls.sync[small]):
+            print(f"  {name}: {cls.sync[small][name]} / {cls.sync[large][name]}; "
+                  f"{cls.full[small][name]} / {cls.full[large][name]}", file=sys.stderr)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.scratch, ignore_errors=True)
+
+    def test_a_comment_costs_the_same_at_both_sizes(self):
+        small, large = (self.sync[size] for size in SIZES)
+        for name in sorted(small):
+            if name in GROWING:
+                continue
+            with self.subTest(name):
+                self.assertLessEqual(large[name], max(small[name] * 1.2, small[name] + 1),
+                                     f"{name}: {small[name]} at 1,000 parts, {large[name]} at 10,000")
+
+    def test_what_still_follows_the_catalog_grows_with_it(self):
+        small, large = (self.sync[size] for size in SIZES)
+        for name, why in GROWING.items():
+            with self.subTest(name):
+                self.assertGreater(small[name], 0, f"{name} counts nothing ({why})")
+                self.assertGreaterEqual(large[name], small[name] * 3,
+                                        f"{name} no longer grows with the catalog: take it off GROWING ({why})")
+
+    def test_every_counter_counts_where_a_step_visits_every_machine(self):
+        small, large = (self.full[size] for size in SIZES)
+        for name in COUNTED_BY_FULL_BUILD:
+            with self.subTest(name):
+                self.assertGreater(small[name], 0, f"{name} counts nothing in a full build")
+                self.assertGreaterEqual(large[name], small[name] * 3, f"{name}: {small[name]} and {large[name]}")
+
+    def test_one_comment_reads_and_writes_its_own_machine(self):
+        for size in SIZES:
+            counts = self.sync[size]
+            with self.subTest(size):
+                # The review and the build each read the commented part from its files: the
+                # bundle has just changed, so the content cache does not vouch for it yet.
+                self.assertEqual(counts["teardown.parts_read"], 2, counts)
+                self.assertEqual(counts["teardown.machines_digested"], 1, counts)
+                self.assertEqual(counts["teardown.image_rows_written"], 1, counts)
+                self.assertEqual(counts["teardown.texts_read"], 1, counts)
+                self.assertEqual(counts["teardown.input_walks"], 0, counts)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--teardown", default=TEARDOWN)
+    arguments, rest = parser.parse_known_args()
+    TEARDOWN = os.path.abspath(arguments.teardown)
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
