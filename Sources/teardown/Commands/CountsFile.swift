@@ -12,6 +12,7 @@ enum CountsFile {
 
     static func write() {
         guard let path, let tally,
+              // Counts of plain integers by name always serialize; should they not, nothing is written.
               let data = try? JSONSerialization.data(withJSONObject: tally.counts, options: [.sortedKeys, .prettyPrinted])
         else { return }
         if !FileManager.default.createFile(atPath: path, contents: data) {
