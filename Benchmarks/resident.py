@@ -11,7 +11,7 @@ inbox) and `teardown sync --follow --deploy` reading that inbox over HTTP, and t
   times one after the other (median and slowest);
 - a part's description edited by hand until its page in the output holds the edit;
 - the resident process's memory (VmRSS, and its peak VmHWM) after --burst more posts from
-  four posters at once, once every one of them is in the bucket.
+  four posters at once, at rest two seconds after every one of them is in the bucket.
 
 Results go to Benchmarks/results/resident-<date>.md and resident-latest.md, and into
 Benchmarks/README.md between the resident markers.
@@ -191,6 +191,8 @@ def main():
             if time.time() > deadline or follow.poll() is not None:
                 sys.exit(f"the burst never reached the bucket ({accepted} of {wanted} accepted):\n{text[-3000:]}")
             time.sleep(0.2)
+        # At rest: the round that printed "Deployed" gives its free pages back as it ends.
+        time.sleep(2)
         rss, peak, anonymous = memory(follow.pid)
         log(f"  after the burst: {rss:.0f} MB resident ({anonymous:.0f} MB anonymous), {peak:.0f} MB at its peak")
         for size, name in mapped(follow.pid):

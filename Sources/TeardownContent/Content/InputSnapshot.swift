@@ -21,11 +21,23 @@ package struct InputSnapshot: Sendable {
     package static let racyWindow = 2.0
 
     package struct Entry: Sendable {
-        package let root: Int
+        // The root's number last and in a byte: 48 bytes an entry instead of 56, and a large
+        // catalog's snapshot has 75,000 of them, held by `sync --follow` between rounds.
         package let path: String
         package let signature: UInt64
         /// For racy entries: the digest of the file's bytes or of the folder's entry names.
         package let content: ContentDigest?
+        private let rootNumber: UInt8
+
+        /// The root's position in the snapshot's roots (three at most).
+        package var root: Int { Int(rootNumber) }
+
+        package init(root: Int, path: String, signature: UInt64, content: ContentDigest?) {
+            self.path = path
+            self.signature = signature
+            self.content = content
+            rootNumber = UInt8(root)
+        }
     }
 
     /// The build's settings: the same inputs under other settings give another site.
