@@ -12,10 +12,9 @@ package enum Allocator {
     /// For a process that stays up: blocks of 256 KB and more (a round's snapshot, plan and
     /// manifests) get pages of their own, returned to the system when freed. glibc's default
     /// raises that threshold to the largest block a process freed, so later rounds put their
-    /// large blocks among the small ones that outlive them, and the freed pages cannot go back:
-    /// `sync --follow` at 10,000 parts held 121 MB after 1,000 posts (73 MB anonymous), and 89
-    /// (42) with this, posts as quick. A one-shot command is better off without: its plan step
-    /// took 25 ms longer for the page faults, and its peak was the same.
+    /// large blocks among the small ones that outlive them, and the freed pages cannot go back.
+    /// A one-shot command is better off without: it exits before that matters, and the page
+    /// faults slow its plan step (Benchmarks/README.md, "The resident publisher").
     package static func mapLargeBlocks() {
         td_map_large_blocks(256 * 1024)
     }

@@ -8,10 +8,10 @@ package protocol Forgettable: AnyObject, Sendable {
 /// The machine texts decoded last, and only they: a build that renders every page (a cold
 /// build, a template edit) renders a machine's pages one after another, so it needs a few
 /// machines' text at a time, not every machine's. Kept for good, the text of every machine was
-/// the largest part of a cold build's peak memory (38 of 151 MB of heap at 10,000 parts).
+/// the largest part of a cold build's peak memory (docs/ARCHITECTURE.md, "Texts are held while
+/// their pages render").
 package enum RecentlyDecoded {
-    /// More than the machines whose pages all cores render at once: keeping 24 instead cost
-    /// 8 MB more at the peak of a full build of 10,000 parts, and no time.
+    /// More than the machines whose pages all cores render at once; more cost memory and no time.
     static let limit = 8
     private static let recent = Locked<[any Forgettable]>([])
 

@@ -28,6 +28,12 @@ private struct Scratch {
         try text.write(toFile: full, atomically: true, encoding: .utf8)
     }
 
+    /// Copies of the box machine under other names: bundles of their own, with the same content.
+    func copyBox(as names: String...) throws {
+        let machines = site + "/content/machines/"
+        for name in names { try FileManager.default.copyItem(atPath: machines + "box", toPath: machines + name) }
+    }
+
     /// The default part template with a line more: a change that renders the part pages again
     /// and leaves every bundle as it was.
     func editPartTemplate() throws {
@@ -375,8 +381,7 @@ struct IncrementalBuildTests {
     func unitsCarriedByBundle() throws {
         let scratch = try Scratch()
         let machines = scratch.site + "/content/machines/"
-        try FileManager.default.copyItem(atPath: machines + "box", toPath: machines + "crate")
-        try FileManager.default.copyItem(atPath: machines + "box", toPath: machines + "chest")
+        try scratch.copyBox(as: "crate", "chest")
         // Bundles changed in the last two seconds are not vouched for by their signatures.
         Thread.sleep(forTimeInterval: 2.2)
         #expect(try scratch.build().machinesDigested == 3)
@@ -405,9 +410,7 @@ struct IncrementalBuildTests {
     @Test("A full build trusts nothing stored but records it: the comment after it costs what later ones cost")
     func fullBuildRecordsWhatTheNextCarries() throws {
         let scratch = try Scratch()
-        let machines = scratch.site + "/content/machines/"
-        try FileManager.default.copyItem(atPath: machines + "box", toPath: machines + "crate")
-        try FileManager.default.copyItem(atPath: machines + "box", toPath: machines + "chest")
+        try scratch.copyBox(as: "crate", "chest")
         try scratch.build()
         Thread.sleep(forTimeInterval: 2.2)
         let keyedBefore = scratch.counts[.imagesKeyed]
