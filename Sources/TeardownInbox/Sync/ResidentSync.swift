@@ -100,7 +100,7 @@ public final class ResidentSync: @unchecked Sendable {
             // A round's pages, content and plan are freed, but the allocator keeps their pages
             // for the process; given back, a process up for weeks holds what it holds between rounds.
             // The heads decoded are let go too: decoding them again costs the next round a few
-            // milliseconds, and held they were 8 MB of the process at 10,000 parts.
+            // milliseconds, and held they were most of what it kept besides the input snapshot.
             if built {
                 ContentCache.forgetDecoded(in: builder.cache.content)
                 Allocator.giveBack()
