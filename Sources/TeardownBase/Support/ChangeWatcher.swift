@@ -16,8 +16,8 @@ public final class ChangeWatcher: @unchecked Sendable {
     public private(set) var mode: Mode = .inotify
     private var descriptor: Int32 = -1
     /// Each watched folder by its watch: its parent's watch and its name (a root's: its path).
-    /// Names, not paths: a name of up to 15 bytes is held in the String itself, and a large
-    /// catalog's 20,000 folders held 3 MB of paths for a `sync --follow` that stays up.
+    /// Names, not paths: a name of up to 15 bytes is held in the String itself, where a path
+    /// is an allocation of its own for every folder, kept as long as `sync --follow` stays up.
     private var watches: [Int32: (parent: Int32, name: String)] = [:]
 
     /// How often the fallback walks the folders.

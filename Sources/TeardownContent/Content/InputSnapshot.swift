@@ -22,7 +22,7 @@ package struct InputSnapshot: Sendable {
 
     package struct Entry: Sendable {
         // The root's number last and in a byte: 48 bytes an entry instead of 56, and a large
-        // catalog's snapshot has 75,000 of them, held by `sync --follow` between rounds.
+        // catalog's snapshot has tens of thousands, held by `sync --follow` between rounds.
         package let path: String
         package let signature: UInt64
         /// For racy entries: the digest of the file's bytes or of the folder's entry names.

@@ -7,7 +7,7 @@ import TeardownContent
 /// index naming the headers the digests were recorded with and each shard's digest and count.
 /// With the files builds changed since (`OutputChanges`), the next deploy reads those, the
 /// index and the shards they fall in, instead of listing every file of the output and reading
-/// the digests of them all: at 10,000 parts that scan was most of a deploy after one comment.
+/// the digests of them all: that scan was most of a deploy after one comment (Benchmarks/README.md, "Deploys").
 /// A resident `sync --follow --deploy` deploys from it too, so it holds none of it in memory.
 ///
 /// It holds only for an output that builds alone write: a file edited by hand in it is seen
