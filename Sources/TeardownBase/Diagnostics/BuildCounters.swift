@@ -46,9 +46,16 @@ public struct BuildCounters: Sendable {
         case imageRowsDecoded = "teardown.image_rows_decoded"
         /// Machines whose units were digested.
         case machinesDigested = "teardown.machines_digested"
-        /// Pages and copied files the plan listed.
+        /// Machines' pages and copied files the plan listed.
         case pagesPlanned = "teardown.pages_planned"
         case copiesPlanned = "teardown.copies_planned"
+        /// The site's own pages the plan listed: the catalog, tags, A-Z and the like.
+        case sitePagesPlanned = "teardown.site_pages_planned"
+        /// Machines whose outputs were planned; the others were carried by the counts the store keeps.
+        case machinesPlanned = "teardown.machines_planned"
+        /// Plans made again of every machine, when carrying some would not do (a page of one to
+        /// render again, an output gone).
+        case wholePlans = "teardown.whole_plans"
     }
 
     private let factory: (any MetricsFactory)?

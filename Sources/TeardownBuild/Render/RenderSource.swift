@@ -16,7 +16,7 @@ package final class RenderSource: Sendable {
     /// The base URL pages are published at, for canonical links.
     private let baseURL: String
     private let index: SiteIndex
-    private let downloads: [String: MachineDownload]
+    private let downloads: SiteDownloads
     private let sitemapPages: SitePlan.SitemapPages
     /// Pagefind's first files, as the first shard's last index named them; nil before it has one.
     package let searchPreload: SearchPreload?
@@ -52,7 +52,7 @@ package final class RenderSource: Sendable {
     }
 
     package init(content: SiteContent, theme: Theme, images: ProcessedImages, manuals: ManualSet, search: SearchAvailability,
-         baseURL: String, index: SiteIndex, downloads: [String: MachineDownload], sitemapPages: SitePlan.SitemapPages,
+         baseURL: String, index: SiteIndex, downloads: SiteDownloads, sitemapPages: SitePlan.SitemapPages,
          searchPreload: SearchPreload? = nil) {
         self.content = content
         self.theme = theme
@@ -116,18 +116,18 @@ package final class RenderSource: Sendable {
 
     package func download(of machine: MachineView) -> BundleDownload? {
         machine.reads.record(.machine(machine.index, .download))
-        return downloads[machine.slug]?.bundle
+        return downloads.download(of: machine.index, slug: machine.slug)?.bundle
     }
 
     package func commentsDownload(of machine: MachineView) -> BundleDownload? {
         machine.reads.record(.machine(machine.index, .commentsDownload))
-        return downloads[machine.slug]?.comments
+        return downloads.download(of: machine.index, slug: machine.slug)?.comments
     }
 
     /// The site's own pages, and how many files each machine's take: what the index and the site's sitemap show.
     package func siteSitemap(_ reads: ReadSet) -> (pages: [URLPath], machineParts: [Int]) {
         reads.record(.sitemap)
-        return (sitemapPages.site, sitemapPages.machines.map { SitePlan.SitemapPages.parts($0.count) })
+        return (sitemapPages.site, sitemapPages.listed.map(SitePlan.SitemapPages.parts))
     }
 
     package func sitemapPages(of machine: MachineView) -> [URLPath] {

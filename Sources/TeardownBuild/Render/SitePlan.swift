@@ -26,7 +26,10 @@ public struct SitePlan: Sendable {
 
     public struct SitemapPages: Sendable {
         public let site: [URLPath]
+        /// Each machine's, by its index; none for a machine not planned.
         public let machines: [[URLPath]]
+        /// How many pages each machine's sitemap lists, by its index.
+        public let listed: [Int]
 
         /// Files a list of `count` pages takes.
         package static func parts(_ count: Int) -> Int { Pagination.pageCount(count, Pagination.sitemapLimit) }
@@ -39,7 +42,12 @@ public struct SitePlan: Sendable {
     package static let photosPerPage = Pagination.photosPerPage
 
     /// Plans the pages and files of `content` themed by `theme`, with the images the image stage made.
-    package init(content: SiteContent, theme: Theme, images: ProcessedImages, index: SiteIndex, downloads: [String: MachineDownload]) {
+    ///
+    /// The machines in `carried` are not planned: the build store vouches that their bundles
+    /// and the settings are those their published outputs were planned from, so only what they
+    /// come to is taken from it (their photos, for the site's gallery; their sitemap's length).
+    package init(content: SiteContent, theme: Theme, images: ProcessedImages, index: SiteIndex,
+                 downloads: [String: MachineDownload], carried: [Int: MachineCounts] = [:]) {
         // The catalog comes in pages like every list that grows with the catalog.
         var pages: [(URLPath, Page)] = (1...Self.pageCount(content.machines.count, content.config.listPageSize)).map { page in
             (Routes.catalog(page: page), .catalog(page: page))
@@ -51,32 +59,63 @@ public struct SitePlan: Sendable {
         }
         // Each machine's outputs are planned on its own, on all cores.
         let perPage = content.config.commentsPerPage
-        let planned = ParallelMap.map(Array(content.machines.enumerated())) { m, machine in
-            Self.plan(machine, m, perPage: perPage, images: images, download: downloads[machine.slug])
+        let planning = content.machines.indices.filter { carried[$0] == nil }
+        let machinePlans = ParallelMap.map(planning) { m in
+            Self.plan(content.machines[m], m, perPage: perPage, images: images, download: downloads[content.machines[m].slug])
         }
-        var photoCount = 0
-        for machine in planned {
+        var photoCount = carried.values.reduce(0) { $0 + $1.photos }
+        var machineCopies: [Int: Int] = [:]
+        for (m, machine) in zip(planning, machinePlans) {
             pages += machine.pages
             copies += machine.copies
             photoCount += machine.photoCount
+            machineCopies[m] = machine.copies.count
         }
         for number in 1...Self.pageCount(photoCount, Self.photosPerPage) {
             pages.append((Routes.photos(page: number), .photos(number)))
         }
         // The Help button always has a page to open, even before anyone writes the manual.
         Self.planManual(content.manual, at: Routes.manual, machine: nil, &pages, &copies)
-        for (m, machine) in content.machines.enumerated() where !machine.manual.isEmpty {
-            Self.planManual(machine.manual, at: Routes.manual(of: machine), machine: m, &pages, &copies)
+        for m in planning where !content.machines[m].manual.isEmpty {
+            let before = copies.count
+            Self.planManual(content.machines[m].manual, at: Routes.manual(of: content.machines[m]), machine: m, &pages, &copies)
+            machineCopies[m, default: 0] += copies.count - before
         }
         pages.append((Routes.search, .search))
         for (number, bucket) in index.names.enumerated() {
             pages.append((Routes.searchNames(bucket.key), .searchNames(number)))
         }
         pages += Self.indexPages(index, size: content.config.listPageSize)
-        sitemapPages = Self.planSitemaps(content, &pages)
+        let sitemaps = Self.planSitemaps(content, carried: carried, &pages)
+        sitemapPages = sitemaps
         self.pages = pages
         self.copies = copies
+        self.carried = carried
+        var counts = Dictionary(uniqueKeysWithValues: zip(planning, machinePlans).map { m, machine in
+            (m, MachineCounts(pages: 0, copies: machineCopies[m] ?? 0, listed: sitemaps.listed[m], photos: machine.photoCount))
+        })
+        for (_, page) in pages { if let m = page.machine { counts[m]?.pages += 1 } }
+        self.planned = counts
     }
+
+    /// What one machine's outputs come to: what the build store keeps of a machine it need
+    /// not plan again.
+    public struct MachineCounts: Sendable, Equatable {
+        public var pages: Int
+        public var copies: Int
+        /// Its pages its sitemap lists.
+        public var listed: Int
+        /// Its photos and its parts' that the site publishes.
+        public var photos: Int
+    }
+
+    /// The machines not planned, by index, with what their outputs come to.
+    package let carried: [Int: MachineCounts]
+    /// The machines planned, by index, with what their outputs come to.
+    package let planned: [Int: MachineCounts]
+    /// The site's pages and files, the carried machines' with the planned ones.
+    package var pageCount: Int { pages.count + carried.values.reduce(0) { $0 + $1.pages } }
+    package var copyCount: Int { copies.count + carried.values.reduce(0) { $0 + $1.copies } }
 
     /// A manual's pages, its contents, print and navigation pages, and its files.
     private static func planManual(_ manual: Manual, at base: URLPath, machine: Int?, _ pages: inout [(URLPath, Page)],
@@ -121,22 +160,24 @@ public struct SitePlan: Sendable {
 
     /// The site's documents and its sitemaps: one group of the pages planned so far that are
     /// listed, and one a machine.
-    private static func planSitemaps(_ content: SiteContent, _ pages: inout [(URLPath, Page)]) -> SitemapPages {
+    private static func planSitemaps(_ content: SiteContent, carried: [Int: MachineCounts],
+                                     _ pages: inout [(URLPath, Page)]) -> SitemapPages {
         var site: [URLPath] = [], machines = Array(repeating: [URLPath](), count: content.machines.count)
         for (url, page) in pages where page.isListedInSitemap {
             if let m = page.machine { machines[m].append(url) } else { site.append(url) }
         }
+        let listed = machines.indices.map { carried[$0]?.listed ?? machines[$0].count }
         pages += [(Routes.catalogData, .catalogData), (Routes.catalogSchema, .catalogSchema), (Routes.feed, .feed(nil)),
                   (Routes.sitemap, .sitemap), (Routes.robots, .robots)]
         for number in 1...SitemapPages.parts(site.count) {
             pages.append((Routes.siteSitemap(part: number), .sitemapGroup(machine: nil, part: number)))
         }
-        for (m, listed) in machines.enumerated() {
-            for number in 1...SitemapPages.parts(listed.count) {
+        for m in machines.indices where carried[m] == nil {
+            for number in 1...SitemapPages.parts(listed[m]) {
                 pages.append((Routes.sitemap(of: content.machines[m], part: number), .sitemapGroup(machine: m, part: number)))
             }
         }
-        return SitemapPages(site: site, machines: machines)
+        return SitemapPages(site: site, machines: machines, listed: listed)
     }
 
     package static func pageCount(_ items: Int, _ perPage: Int) -> Int { Pagination.pageCount(items, perPage) }

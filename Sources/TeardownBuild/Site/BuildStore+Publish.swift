@@ -33,7 +33,7 @@ extension BuildStore {
     /// one, and which machines are gone.
     package struct Bundles {
         package let context: ContentDigest
-        package let digested: [(name: String, slug: String, signature: ContentDigest)]
+        package let digested: [(name: String, slug: String, signature: ContentDigest, counts: SitePlan.MachineCounts)]
         package let unsettled: [String]
         package let goneSlugs: [String]
     }
@@ -182,9 +182,13 @@ extension BuildStore {
             try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('unit-context', ?)",
                            arguments: [bundles.context.description])
         }
-        let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO bundles(name, slug, high, low) VALUES (?, ?, ?, ?)")
+        let upsert = try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO bundles(name, slug, high, low, pages, copies, listed, photos) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
         for bundle in bundles.digested {
-            try upsert.execute(arguments: [bundle.name, bundle.slug] + Self.columns(bundle.signature))
+            let counts = bundle.counts
+            try upsert.execute(arguments: [bundle.name, bundle.slug] + Self.columns(bundle.signature)
+                               + [counts.pages, counts.copies, counts.listed, counts.photos])
         }
         let forget = try db.cachedStatement(sql: "DELETE FROM bundles WHERE name = ?")
         for name in bundles.unsettled { try forget.execute(arguments: [name]) }

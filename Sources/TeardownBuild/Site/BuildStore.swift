@@ -27,7 +27,7 @@ import TeardownBase
 package struct BuildStore: Sendable {
     /// Bumped whenever the tables change; a store of another version of Teardown starts over too,
     /// as every page's digest holds the version.
-    package static let format = "teardown-state 4 " + TeardownVersion.build
+    package static let format = "teardown-state 5 " + TeardownVersion.build
 
     package let queue: DatabaseQueue
     /// The database file, for messages.
@@ -136,7 +136,8 @@ package struct BuildStore: Sendable {
                 CREATE TABLE units(key TEXT PRIMARY KEY, high INTEGER NOT NULL, low INTEGER NOT NULL,
                                    readers BLOB NOT NULL) WITHOUT ROWID;
                 CREATE TABLE bundles(name TEXT PRIMARY KEY, slug TEXT NOT NULL, high INTEGER NOT NULL,
-                                     low INTEGER NOT NULL) WITHOUT ROWID;
+                                     low INTEGER NOT NULL, pages INTEGER NOT NULL, copies INTEGER NOT NULL,
+                                     listed INTEGER NOT NULL, photos INTEGER NOT NULL) WITHOUT ROWID;
                 CREATE INDEX bundles_by_slug ON bundles(slug);
                 CREATE TABLE lag(path TEXT PRIMARY KEY) WITHOUT ROWID;
                 CREATE TABLE inputs(grp TEXT PRIMARY KEY, signature TEXT NOT NULL, count INTEGER NOT NULL,
@@ -244,15 +245,25 @@ package struct BuildStore: Sendable {
         }
     }
 
+    /// A bundle whose units the store holds: its machine's slug, its signature when they were
+    /// digested, and what its machine's outputs came to then.
+    package struct BundleRow: Sendable {
+        package let slug: String
+        package let signature: ContentDigest
+        package let counts: SitePlan.MachineCounts
+    }
+
     /// Each bundle whose units the store holds as digested under `context` (the settings the
-    /// digests depend on besides the bundle), with its machine's slug and its signature then.
-    package func bundles(context: ContentDigest) throws -> [String: (slug: String, signature: ContentDigest)] {
+    /// digests depend on besides the bundle), by its name.
+    package func bundles(context: ContentDigest) throws -> [String: BundleRow] {
         try reading { db in
             guard try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'unit-context'") == context.description
             else { return [:] }
-            var bundles: [String: (slug: String, signature: ContentDigest)] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT name, slug, high, low FROM bundles") {
-                bundles[row[0]] = (row[1], ContentDigest(high: UInt64(bitPattern: row[2]), low: UInt64(bitPattern: row[3])))
+            var bundles: [String: BundleRow] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT name, slug, high, low, pages, copies, listed, photos FROM bundles") {
+                bundles[row[0]] = BundleRow(
+                    slug: row[1], signature: ContentDigest(high: UInt64(bitPattern: row[2]), low: UInt64(bitPattern: row[3])),
+                    counts: SitePlan.MachineCounts(pages: row[4], copies: row[5], listed: row[6], photos: row[7]))
             }
             counters.count(.bundleRowsRead, by: bundles.count)
             return bundles

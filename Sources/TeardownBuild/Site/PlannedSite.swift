@@ -38,7 +38,7 @@ package struct PlannedSite {
     package let theme: Theme
     package let images: ProcessedImages
     package let manuals: ManualSet
-    package let downloads: [String: MachineDownload]
+    package let downloads: SiteDownloads
     package let index: SiteIndex
     package let search: SearchAvailability
     /// Pagefind, when this build makes a search index.
@@ -46,6 +46,9 @@ package struct PlannedSite {
     /// With a trailing slash.
     package let baseURL: String
     package let plan: SitePlan
+    /// The machines (by index) whose units the build store holds as they are now: their bundle
+    /// has the signature it had when they were digested, under the same settings.
+    package let carried: Set<Int>
     package let warnings: [Diagnostic]
     /// What the caches had to say (`SiteBuilder.Report.notices`).
     package var notices: [String] = []

@@ -8,38 +8,73 @@ extension SiteBuilder {
     /// Every output's digest, and what the published and spare trees hold. A page is carried
     /// over when every unit it read last time has the digest it had then; the others are
     /// rendered. Copied files are fingerprinted by their source.
-    func fingerprint(_ site: PlannedSite, signatures: [String: ContentDigest],
-                             opened: (BuildStore, BuildStore.Notice?)?) throws -> Outputs {
+    ///
+    /// A plan that carried machines is made again of every machine (`replan`) when it will not
+    /// do: the store does not hold what the published pages read, a page of a carried machine
+    /// is to be rendered again, or a published output is gone.
+    func fingerprint(_ planned: PlannedSite, signatures: [String: ContentDigest], opened: (BuildStore, BuildStore.Notice?)?,
+                     replan: () throws -> PlannedSite) throws -> (PlannedSite, Outputs) {
         let publisher = Publisher(output: output, state: cache.output(output), counters: counters)
         let trees = try publisher.recover(opened: opened)
         let published = full ? nil : trees.published
         let readsKnown = published != nil && trees.readsArePublished
+        var site = planned
+        if !readsKnown, !site.plan.carried.isEmpty { site = try wholePlan(replan) }
+        if let outputs = try outputs(site, trees: trees, published: published, readsKnown: readsKnown, publisher: publisher,
+                                     signatures: signatures) {
+            return (site, outputs)
+        }
+        site = try wholePlan(replan)
+        guard let outputs = try outputs(site, trees: trees, published: published, readsKnown: readsKnown, publisher: publisher,
+                                        signatures: signatures)
+        else { preconditionFailure("a plan of every machine always does") }
+        return (site, outputs)
+    }
+
+    private func wholePlan(_ replan: () throws -> PlannedSite) throws -> PlannedSite {
+        counters.count(.wholePlans)
+        return try replan()
+    }
+
+    /// The outputs of `site`'s plan against the published tree; nil when the plan carried
+    /// machines and that will not do.
+    private func outputs(_ site: PlannedSite, trees: Publisher.Trees, published: [String: ContentDigest]?, readsKnown: Bool,
+                         publisher: Publisher, signatures: [String: ContentDigest]) throws -> Outputs? {
         let context = Self.unitContext(site.content, vipsVersion: site.images.vipsVersion)
         let bundleNames = site.content.machines.map(Self.bundleName(of:))
-        let carried = !readsKnown ? [] : try Self.carried(site.content, names: bundleNames, signatures: signatures,
-                                                               stored: trees.store.bundles(context: context))
-        let units = UnitDigests(site, carried: carried)
-        counters.count(.machinesDigested, by: units.computedMachines.count)
+        let units = UnitDigests(site, carried: readsKnown ? site.carried : [])
         let (changedUnits, goneSlugs) = try readsKnown
             ? Self.changedUnits(site, units: units, store: trees.store) : (nil, [])
         let stale = try changedUnits.map { try trees.store.readers(of: $0) }
-        let bundles = BuildStore.Bundles(
-            context: context,
-            digested: units.computedMachines.compactMap { index in
-                signatures[bundleNames[index]].map { (bundleNames[index], site.content.machines[index].slug, $0) }
-            },
-            unsettled: units.computedMachines.filter { signatures[bundleNames[$0]] == nil }.map { bundleNames[$0] },
-            goneSlugs: goneSlugs)
         // Each output's path, worked out once on all cores; the render step picks its outputs by them too.
         let pagePaths = ParallelMap.map(site.plan.pages) { $0.url.outputPath }
-        counters.count(.pagesPlanned, by: pagePaths.count)
+        let partial = !site.plan.carried.isEmpty
+        if partial, let stale, let published {
+            let planned = Set(pagePaths)
+            if stale.contains(where: { published[$0] != nil && !planned.contains($0) }) { return nil }
+        }
+        let machinePages = site.plan.pages.reduce(0) { $0 + ($1.page.machine == nil ? 0 : 1) }
+        counters.count(.pagesPlanned, by: machinePages)
+        counters.count(.sitePagesPlanned, by: pagePaths.count - machinePages)
         counters.count(.copiesPlanned, by: site.plan.copies.count)
         let copied = ParallelMap.map(site.plan.copies) { ($0.url.outputPath, Self.fingerprint(copy: $0)) }
         var manifest = TargetManifest(published: published)
         manifest.mark(pages: pagePaths, stale: stale)
         manifest.mark(copies: copied)
         let (staleShards, carriedFiles) = Self.markShards(site, pagePaths: pagePaths, &manifest)
-        manifest.removeGone(pages: pagePaths, copies: copied.map(\.0), carried: carriedFiles)
+        let carriedOutputs = site.plan.carried.values.reduce(0) { $0 + $1.pages + $1.copies }
+        guard manifest.removeGone(pages: pagePaths, copies: copied.map(\.0), carried: carriedFiles,
+                                  carriedElsewhere: carriedOutputs)
+        else { return nil }
+        counters.count(.machinesDigested, by: units.computedMachines.count)
+        let bundles = BuildStore.Bundles(
+            context: context,
+            digested: units.computedMachines.compactMap { index in
+                guard let signature = signatures[bundleNames[index]], let counts = site.plan.planned[index] else { return nil }
+                return (bundleNames[index], site.content.machines[index].slug, signature, counts)
+            },
+            unsettled: units.computedMachines.filter { signatures[bundleNames[$0]] == nil }.map { bundleNames[$0] },
+            goneSlugs: goneSlugs)
         // A full build stages against the spare's whole manifest: the published one but at the lag's paths.
         var spare = trees.spare
         if published == nil, case .lagging(let lag)? = spare {
@@ -68,21 +103,6 @@ extension SiteBuilder {
         let changed = stored.compactMap { units.computed[$0.key] != $0.value ? $0.key : nil }
             + units.computed.keys.filter { stored[$0] == nil }
         return (changed, goneSlugs)
-    }
-
-    /// The machines whose units the store holds as they are now: their bundle has the signature
-    /// it had when they were digested (a settled one: see `InputSnapshot.BundleSignatures`),
-    /// under the same settings.
-    static func carried(_ content: SiteContent, names: [String], signatures: [String: ContentDigest],
-                                stored: [String: (slug: String, signature: ContentDigest)]) -> Set<Int> {
-        var carried = Set<Int>()
-        for (index, machine) in content.machines.enumerated() {
-            if let signature = signatures[names[index]], let row = stored[names[index]], row.slug == machine.slug,
-               row.signature == signature {
-                carried.insert(index)
-            }
-        }
-        return carried
     }
 
     /// A machine's bundle, as the input snapshot names it.

@@ -110,7 +110,7 @@ extension SiteBuilder {
             store.forgetInputs()
             return
         }
-        let record = InputSnapshot.Record(tree: tree, pages: site.plan.pages.count, files: site.plan.copies.count,
+        let record = InputSnapshot.Record(tree: tree, pages: site.plan.pageCount, files: site.plan.copyCount,
                                           warnings: site.warnings)
         do { try store.storeInputs(snapshot, record: record, counters: counters) } catch { store.forgetInputs() }
     }

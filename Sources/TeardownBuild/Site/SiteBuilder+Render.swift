@@ -17,43 +17,6 @@ extension SiteBuilder {
         return (content, Loaded(value: images, warnings: diagnostics))
     }
 
-    func plan(_ content: SiteContent, images: Loaded<ProcessedImages>, theme: Theme,
-                      pagefind: Result<Pagefind, Pagefind.Unavailable>, signatures: [String: ContentDigest]) throws(BuildFailure) -> PlannedSite {
-        var diagnostics = images.warnings
-        // The index is made on one core while the downloads are found and a changed machine's is
-        // zipped, also on one: one after the other, each would leave a core idle.
-        let indexed = Prefetch { SiteIndex(content) }
-        let manuals = ManualSet(content, diagnostics: &diagnostics)
-        let downloads: [String: MachineDownload]
-        do throws(BundleDownloads.Failure) {
-            downloads = try BundleDownloads(cache: cache.downloads, counters: counters).make(content, images: images.value, signatures: signatures)
-        } catch {
-            // The cache failed, not the output: the message names the cache's folder.
-            let downloads = cache.downloads
-            throw BuildFailure(diagnostics + [.error(.cacheFailed(reason: error.description + (error.noSpace ? ErrorText.noSpaceHint() : "")),
-                                                     at: SourceLocation(downloads))])
-        }
-        let index = indexed.value
-        let sitePlan = SitePlan(content: content, theme: theme, images: images.value, index: index, downloads: downloads)
-        let search: SearchAvailability
-        switch (content.config.search, pagefind) {
-        case (false, _): search = .unavailable("search is turned off for this site")
-        case (true, .success):
-            search = .available(SearchShards(machines: content.machines, pages: sitePlan.pages.map(\.page),
-                                             requested: content.config.searchShards))
-        case (true, .failure(let unavailable)):
-            search = .unavailable("this site was built without a search index")
-            diagnostics.append(.warning(.searchUnavailable(reason: unavailable.reason), at: content.config.location))
-        }
-        var base = baseURL ?? content.config.baseURL
-        if !base.hasSuffix("/") { base += "/" }
-        return PlannedSite(content: content, theme: theme, images: images.value, manuals: manuals, downloads: downloads,
-                           // A missing Pagefind was reported when it was located; the site is built without search.
-                           index: index, search: search, indexer: search.isAvailable ? try? pagefind.get() : nil,
-                           baseURL: base, plan: sitePlan,
-                           warnings: diagnostics.filter { $0.severity == .warning }.sortedByLocation())
-    }
-
     /// Readies the spare tree and writes into it every output that changed; returns how many.
     /// Each page rendered gets the digest of its bytes, and the store learns what it read.
     func render(_ site: PlannedSite, _ outputs: inout Outputs, progress: BuildProgress.Handler?) throws -> Int {

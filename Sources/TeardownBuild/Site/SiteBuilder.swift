@@ -181,15 +181,10 @@ public struct SiteBuilder: Sendable {
             try processImages(loaded, cache: imageCache.value, signatures: signatures?.settled ?? [:], progress: progress)
         }
         clock.warnings = images.warnings
-        var site = try clock.run(.plan) {
-            try plan(content, images: images, theme: theme, pagefind: pagefind, signatures: signatures?.all ?? [:])
-        }
+        var (site, outputs) = try planAndFingerprint(content, images: images, theme: theme, pagefind: pagefind,
+                                                     signatures: signatures, opened: opened, clock: &clock)
         site.notices = notices.map(\.description)
         clock.warnings = site.warnings
-        var outputs = try clock.run(.fingerprint) {
-            // A full build carries nothing, but records the signatures the next build carries by.
-            try fingerprint(site, signatures: signatures?.settled ?? [:], opened: opened)
-        }
         if let notice = outputs.notice { site.notices.append(notice.rawValue) }
         if outputs.upToDate {
             try clock.run(.publish) { remember(inputs.snapshot, site: site, store: outputs.store) }
@@ -216,6 +211,28 @@ public struct SiteBuilder: Sendable {
         return report(site, outputs, written: written, removed: removed, timings: clock.timings, inputs: inputs.snapshot)
     }
 
+    /// The plan and fingerprint steps: machines the store vouches for are carried, unless the
+    /// fingerprint finds that will not do and plans them all.
+    private func planAndFingerprint(_ content: SiteContent, images: Loaded<ProcessedImages>, theme: Theme,
+                                    pagefind: Result<Pagefind, Pagefind.Unavailable>,
+                                    signatures: InputSnapshot.BundleSignatures?, opened: (BuildStore, BuildStore.Notice?)?,
+                                    clock: inout StepClock) throws(BuildFailure) -> (PlannedSite, Outputs) {
+        let settled = signatures?.settled ?? [:]
+        let (planned, carried) = try clock.run(.plan) { () throws -> (PlannedSite, [Int: SitePlan.MachineCounts]) in
+            let carried = try carriedMachines(content, images: images.value, signatures: settled, store: opened?.0)
+            return (try plan(content, images: images, theme: theme, pagefind: pagefind, signatures: signatures?.all ?? [:],
+                             carried: carried, whole: false), carried)
+        }
+        clock.warnings = planned.warnings
+        return try clock.run(.fingerprint) {
+            // A full build carries nothing, but records the signatures the next build carries by.
+            try fingerprint(planned, signatures: settled, opened: opened) {
+                try plan(content, images: images, theme: theme, pagefind: pagefind, signatures: signatures?.all ?? [:],
+                         carried: carried, whole: true)
+            }
+        }
+    }
+
     /// Tells the next deploy which output files this build changes, before they change: a
     /// deploy that read them missing would leave the bucket behind (`OutputChanges`).
     private func noteChanges(_ outputs: Outputs) {
@@ -237,7 +254,7 @@ public struct SiteBuilder: Sendable {
 
     private func report(_ site: PlannedSite, _ outputs: Outputs, written: Int, removed: Int, timings: [BuildTiming],
                         inputs: InputSnapshot?) -> Report {
-        Report(pages: site.plan.pages.count, files: site.plan.copies.count, written: written, removed: removed,
+        Report(pages: site.plan.pageCount, files: site.plan.copyCount, written: written, removed: removed,
                warnings: site.warnings, output: output, imagesProcessed: site.images.processed,
                imageSeconds: timings.first { $0.step == .images }?.seconds ?? 0,
                machinesDigested: outputs.units.computedMachines.count, timings: timings, notices: site.notices, inputs: inputs)

@@ -44,12 +44,16 @@ struct TargetManifest {
         changes.insert(path)
     }
 
-    /// Takes out every published output that is no longer planned nor carried.
-    mutating func removeGone(pages: [String], copies: [String], carried: [String]) {
-        guard let published, kept + carried.count != published.count else { return }
+    /// Takes out every published output that is no longer planned nor carried. When some are
+    /// carried by count only (`carriedElsewhere`: the outputs of machines not planned), the
+    /// published ones can be told apart only when none is gone: false when one is.
+    mutating func removeGone(pages: [String], copies: [String], carried: [String], carriedElsewhere: Int = 0) -> Bool {
+        guard let published, kept + carried.count + carriedElsewhere != published.count else { return true }
+        guard carriedElsewhere == 0 else { return false }
         var planned = Set(pages)
         planned.formUnion(copies)
         planned.formUnion(carried)
         for path in published.keys where !planned.contains(path) { set(path, nil) }
+        return true
     }
 }

@@ -47,7 +47,7 @@ package struct UnitDigests: Sendable {
         all["shared-image"] = shared.digest
         var sitemap = Fingerprint()
         for page in site.plan.sitemapPages.site { sitemap.add(page.value) }
-        for pages in site.plan.sitemapPages.machines { sitemap.add(SitePlan.SitemapPages.parts(pages.count)) }
+        for listed in site.plan.sitemapPages.listed { sitemap.add(SitePlan.SitemapPages.parts(listed)) }
         all["sitemap"] = sitemap.digest
         for (name, digest) in site.theme.templateDigests {
             keys[.template(name)] = "template/" + name

@@ -58,11 +58,11 @@ package struct BundleDownloads: Sendable {
 
     /// Every machine's downloads by slug. `signatures` are the bundle folders' signatures from
     /// the build's input snapshot: where one is known, the bundle is not walked to find its key.
-    package func make(_ content: SiteContent, images: ProcessedImages,
-              signatures: [String: ContentDigest] = [:]) throws(Failure) -> [String: MachineDownload] {
-// A folder that cannot be made fails the first write below, which says where.
+    package func make(_ content: SiteContent, images: ProcessedImages, signatures: [String: ContentDigest] = [:],
+                      of machines: [Int]? = nil) throws(Failure) -> [String: MachineDownload] {
+        // A folder that cannot be made fails the first write below, which says where.
         try? FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
-        let results = ParallelMap.map(content.machines) { machine in
+        let results = ParallelMap.map(machines.map { $0.map { content.machines[$0] } } ?? content.machines) { machine in
             Result { () throws(Failure) in
                 (machine.slug, try download(of: machine, images: images, signature: signatures[machine.slug]))
             }
@@ -76,9 +76,18 @@ package struct BundleDownloads: Sendable {
             used.insert(download.made.bundle.path)
             used.insert(download.made.comments.path)
         }
-        // Every path is the cache's own: its name is what follows the folder.
-        prune(keeping: Set(used.map { String($0.dropFirst(cache.count + 1)) }))
+        // Every path is the cache's own: its name is what follows the folder. Only a build that
+        // found every machine's knows what is unused.
+        if machines == nil { prune(keeping: Set(used.map { String($0.dropFirst(cache.count + 1)) })) }
         return downloads
+    }
+
+    /// One machine's downloads, found in the cache (or made, if the cache lost them), for a
+    /// page that lists a machine the plan step did not look at. Nil when they cannot be made:
+    /// the make of the build that planned the machine succeeded, so only a cache that has
+    /// since become unwritable gets here, and the page shows no download rather than no page.
+    package func find(_ machine: Machine, images: ProcessedImages, signature: ContentDigest?) -> MachineDownload? {
+        try? download(of: machine, images: images, signature: signature).made
     }
 
     /// Whether a path of a bundle is one of the community's comments: `comments/<file>` of the

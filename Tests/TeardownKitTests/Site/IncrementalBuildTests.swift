@@ -381,22 +381,40 @@ struct IncrementalBuildTests {
     func unitsCarriedByBundle() throws {
         let scratch = try Scratch()
         let machines = scratch.site + "/content/machines/"
+        // A search index is made of every page, so only a site without one carries machines unplanned.
+        try scratch.write(Fixtures.read(scratch.site + "/content/site.yaml") + "search: false\n", to: "content/site.yaml")
         try scratch.copyBox(as: "crate", "chest")
         // Bundles changed in the last two seconds are not vouched for by their signatures.
         Thread.sleep(forTimeInterval: 2.2)
         #expect(try scratch.build().machinesDigested == 3)
         let reference = (scratch.site as NSString).deletingLastPathComponent + "/reference"
-        func matchesFullBuild(_ step: String) throws {
-            try scratch.build(full: true, to: reference)
+        @discardableResult
+        func matchesFullBuild(_ step: String) throws -> SiteBuilder.Report {
+            let full = try scratch.build(full: true, to: reference)
             #expect(try Self.snapshot(scratch.output) == (try Self.snapshot(reference)), "after \(step)")
+            return full
+        }
+        /// The machines a build planned, and whether it planned them all again after carrying some.
+        func planned(_ build: () throws -> SiteBuilder.Report) throws -> (machines: Int, again: Int, report: SiteBuilder.Report) {
+            let machines = scratch.counts[.machinesPlanned], again = scratch.counts[.wholePlans]
+            let report = try build()
+            return (scratch.counts[.machinesPlanned] - machines, scratch.counts[.wholePlans] - again, report)
         }
         try scratch.write("---\nauthor: Grace\ndate: 2024-06-01\n---\nOnly the box.\n",
                           to: "content/machines/box/parts/lid/comments/new.md")
-        #expect(try scratch.build().machinesDigested == 1, "the box alone")
-        try matchesFullBuild("a comment")
+        let comment = try planned { try scratch.build() }
+        #expect(comment.report.machinesDigested == 1, "the box alone")
+        #expect(comment.machines == 1 && comment.again == 0, "the other machines' outputs carried unplanned")
+        let full = try matchesFullBuild("a comment")
+        #expect((comment.report.pages, comment.report.files) == (full.pages, full.files), "carried machines' outputs counted")
+        Thread.sleep(forTimeInterval: 2.2)
+        try scratch.editPartTemplate()
+        #expect(try planned { try scratch.build() }.again == 1, "a template edit renders carried machines' part pages")
+        try matchesFullBuild("a template edit")
         try FileManager.default.removeItem(atPath: machines + "crate")
-        let removed = try scratch.build()
-        #expect(removed.machinesDigested <= 1 && removed.removed > 0)
+        let removed = try planned { try scratch.build() }
+        #expect(removed.report.machinesDigested <= 1 && removed.report.removed > 0)
+        #expect(removed.again == 1, "only a plan of every machine names the outputs gone")
         try matchesFullBuild("a removed machine")
         try FileManager.default.copyItem(atPath: machines + "chest", toPath: machines + "crate")
         #expect(try scratch.build().machinesDigested <= 2, "the new crate, and the box if it is still settling")
