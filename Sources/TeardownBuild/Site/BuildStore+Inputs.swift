@@ -63,33 +63,17 @@ extension BuildStore {
                 let now = signature(bundle)
                 if whole || now == "-" || stored[bundle] != now { writing.insert(bundle) }
             }
-            // Each entry is told by its path's bytes against the few bundles written: finding
-            // every entry's bundle by name would make a Substring and a hash for each.
-            let bundles = writing.filter { $0 != Self.restGroup }.map { ($0, Array($0.utf8)) }
-            let machines = Array("machines/".utf8)
-            var entries: [String: [InputSnapshot.Entry]] = [:]
-            for entry in snapshot.entries {
-                let group: String? = entry.path.utf8.withContiguousStorageIfAvailable { path -> String? in
-                    guard entry.root == 0, path.count > machines.count, path.starts(with: machines) else { return Self.restGroup }
-                    let rest = path[machines.count...]
-                    for (name, bytes) in bundles where rest.starts(with: bytes)
-                        && (rest.count == bytes.count || rest[rest.startIndex + bytes.count] == UInt8(ascii: "/")) {
-                        return name
-                    }
-                    return nil
-                } ?? (entry.root == 0 ? InputSnapshot.bundle(of: entry.path).map(String.init) ?? Self.restGroup : Self.restGroup)
-                if let group, writing.contains(group) { entries[group, default: []].append(entry) }
-            }
+            let groups = snapshot.lineGroups { writing.contains($0 ?? Self.restGroup) }
             counters.count(.inputRowsWritten, by: writing.count)
             if whole { try db.execute(sql: "DELETE FROM inputs") }
             let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO inputs(grp, signature, count, lines) VALUES (?, ?, ?, ?)")
             let delete = try db.cachedStatement(sql: "DELETE FROM inputs WHERE grp = ?")
             for group in writing {
-                guard let found = entries[group] else {
+                guard let found = groups[group == Self.restGroup ? nil : group] else {
                     try delete.execute(arguments: [group])
                     continue
                 }
-                try upsert.execute(arguments: [group, signature(group), found.count, Data(InputSnapshot.lines(found))])
+                try upsert.execute(arguments: [group, signature(group), found.count, Data(found.lines)])
             }
             // Bundles that are gone.
             for group in stored.keys where group != Self.restGroup && signatures.all[group] == nil {

@@ -21,9 +21,10 @@ extension InputSnapshot {
     package func serialized(_ record: Record) -> Data {
         var bytes = head(record)
         bytes += Self.entriesMarker.dropFirst()
-        bytes += Self.lines(entries)
+        let lines = self.lines
+        bytes += lines
         // A file cut short must not vouch for the entries it lost.
-        bytes += "end \(entries.count)\n".utf8
+        bytes += "end \(ByteSearch.count(UInt8(ascii: "\n"), in: lines, 0..<lines.count))\n".utf8
         return Data(bytes)
     }
 
@@ -125,20 +126,11 @@ extension InputSnapshot {
                                                     settledBefore: Date().timeIntervalSince1970 - racyWindow)
         else { return nil }
         if !changed.isEmpty {
-            guard let lines = entryLines(bytes), let entries = entries(in: bytes, lines, roots: roots) else { return nil }
-            return .changed(changed, stored: InputSnapshot(key: key, roots: roots, entries: entries))
+            // Every line parsed when it was checked.
+            guard let lines = entryLines(bytes) else { return nil }
+            return .changed(changed, stored: InputSnapshot(key: key, roots: roots, lines: Array(bytes[lines])))
         }
-        if !settled.isEmpty {
-            var refreshed: [UInt8] = []
-            refreshed.reserveCapacity(bytes.count)
-            var start = 0
-            for range in settled.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-                refreshed += bytes[start..<range.lowerBound]
-                start = range.upperBound
-            }
-            refreshed += bytes[start...]
-            refresh(refreshed)
-        }
+        if !settled.isEmpty { refresh(removing(settled, from: bytes, in: 0..<bytes.count)) }
         return .unchanged(record)
     }
 
@@ -172,7 +164,7 @@ extension InputSnapshot {
         if let settledBefore {
             guard let found = verify(bytes, lines, roots: roots, settledBefore: settledBefore)
             else { return nil }
-            (settled, changed, _) = found
+            (settled, changed) = found
         }
         return (Record(tree: String(tree), pages: pages, files: files, warnings: warnings), settled, changed)
     }
@@ -191,26 +183,23 @@ extension InputSnapshot {
     /// Checks every entry line of `bytes` in `lines`, on all cores: the ranges of the content
     /// digests whose entries settled before `settledBefore`, and the paths that differ; nil
     /// when a line cannot be read.
-    package static func verify(_ bytes: [UInt8], _ lines: Range<Int>, roots: [String], settledBefore: Double,
-                       collecting: Bool = false) -> (settled: [Range<Int>], changed: [String], entries: [Entry])? {
+    package static func verify(_ bytes: [UInt8], _ lines: Range<Int>, roots: [String], settledBefore: Double)
+        -> (settled: [Range<Int>], changed: [String])? {
         let prefixes = roots.map { Array($0.utf8) + [UInt8(ascii: "/")] }
         // Entries are looked up from their root, opened once, rather than by their whole path:
         // fewer folders for the kernel to resolve on every `stat`.
         let folders = roots.map(FileSystem.openFolder)
         defer { folders.forEach(FileSystem.closeFolder) }
         let results = ParallelMap.map(lineChunks(bytes, lines)) { range in
-            verifyLines(bytes, range, prefixes: prefixes, folders: folders, roots: roots, settledBefore: settledBefore,
-                        collecting: collecting)
+            verifyLines(bytes, range, prefixes: prefixes, folders: folders, roots: roots, settledBefore: settledBefore)
         }
-        var settled: [Range<Int>] = [], changed: [String] = [], entries: [Entry] = []
-        if collecting { entries.reserveCapacity(results.reduce(0) { $0 + ($1?.entries.count ?? 0) }) }
+        var settled: [Range<Int>] = [], changed: [String] = []
         for result in results {
             guard let result else { return nil }
             settled += result.settled
             changed += result.changed
-            entries += result.entries
         }
-        return (settled, changed, entries)
+        return (settled, changed)
     }
 
     /// `lines` split at line ends into about as many chunks as there are cores, times four for balance.
@@ -229,13 +218,10 @@ extension InputSnapshot {
     }
 
     /// One chunk of entry lines, each checked against the disk.
-    /// With `collecting`, also each line's entry as stored, settled ones without their content
-    /// digest (as a refreshed snapshot holds them): one pass where a check and a parse were two.
     static func verifyLines(_ bytes: [UInt8], _ range: Range<Int>, prefixes: [[UInt8]], folders: [Int32],
-                                    roots: [String], settledBefore: Double, collecting: Bool)
-        -> (settled: [Range<Int>], changed: [String], entries: [Entry])? {
+                                    roots: [String], settledBefore: Double) -> (settled: [Range<Int>], changed: [String])? {
         var path: [UInt8] = []
-        var settled: [Range<Int>] = [], changed: [String] = [], entries: [Entry] = []
+        var settled: [Range<Int>] = [], changed: [String] = []
         let complete = SnapshotLine.each(in: bytes, range, rootCount: roots.count) { line in
             // Every difference is noted, not only the first: the build then looks again at those
             // paths alone, instead of walking every input a second time.
@@ -250,13 +236,6 @@ extension InputSnapshot {
             if folder < 0 { path += line.relative.isEmpty ? prefixes[line.root].dropLast() : prefixes[line.root][...] }
             path += line.relative
             path.append(0)
-            var settles = false
-            defer {
-                if collecting {
-                    entries.append(Entry(root: line.root, path: String(decoding: line.relative, as: UTF8.self),
-                                         signature: line.signature, content: settles ? nil : line.content))
-                }
-            }
             let status = path.withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) {
                     folder < 0 ? FileSystem.status($0.baseAddress!) : FileSystem.status(in: folder, $0.baseAddress!)
@@ -270,12 +249,22 @@ extension InputSnapshot {
             if let content = line.content, let contentRange = line.contentRange {
                 let relative = String(decoding: line.relative, as: UTF8.self)
                 guard contentDigest(roots[line.root], relative, isDirectory: status.isDirectory) == content else { return differs() }
-                if status.changed < settledBefore {
-                    settled.append(contentRange)
-                    settles = true
-                }
+                if status.changed < settledBefore { settled.append(contentRange) }
             }
         }
-        return complete ? (settled, changed, entries) : nil
+        return complete ? (settled, changed) : nil
+    }
+
+    /// `bytes` in `range` without the byte ranges `cut` (sorted or not, all within `range`).
+    static func removing(_ cut: [Range<Int>], from bytes: [UInt8], in range: Range<Int>) -> [UInt8] {
+        var kept: [UInt8] = []
+        kept.reserveCapacity(range.count)
+        var start = range.lowerBound
+        for piece in cut.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            kept += bytes[start..<piece.lowerBound]
+            start = piece.upperBound
+        }
+        kept += bytes[start..<range.upperBound]
+        return kept
     }
 }

@@ -12,9 +12,10 @@ extension InputSnapshot {
 
     /// `stored` from the stored form's bytes.
     package static func stored(_ bytes: [UInt8], roots: [String], key: ContentDigest) -> (InputSnapshot, Record)? {
-        guard let record = read(bytes, roots: roots, key: key, tree: { _ in true }, settledBefore: nil)?.record else { return nil }
-        guard let lines = entryLines(bytes), let entries = entries(in: bytes, lines, roots: roots) else { return nil }
-        return (InputSnapshot(key: key, roots: roots, entries: entries), record)
+        guard let record = read(bytes, roots: roots, key: key, tree: { _ in true }, settledBefore: nil)?.record,
+              let lines = entryLines(bytes), SnapshotLine.each(in: bytes, lines, rootCount: roots.count, { _ in })
+        else { return nil }
+        return (InputSnapshot(key: key, roots: roots, lines: Array(bytes[lines])), record)
     }
 
     /// The inputs as they are now, from the stored form `bytes` of the last build's snapshot
@@ -35,10 +36,9 @@ extension InputSnapshot {
         // digest, as `check` refreshes them.
         guard let record = read(bytes, roots: roots, key: key, tree: { _ in true }, settledBefore: nil)?.record,
               let lines = entryLines(bytes),
-              let (settled, changed, entries) = verify(bytes, lines, roots: roots,
-                                                       settledBefore: Date().timeIntervalSince1970 - racyWindow, collecting: true)
+              let (settled, changed) = verify(bytes, lines, roots: roots, settledBefore: Date().timeIntervalSince1970 - racyWindow)
         else { return nil }
-        var snapshot = InputSnapshot(key: key, roots: roots, entries: entries)
+        var snapshot = InputSnapshot(key: key, roots: roots, lines: removing(settled, from: bytes, in: lines))
         snapshot.signatures = snapshot.signatures(taking: stored)
         if changed.isEmpty { return (snapshot, settled.isEmpty ? record : nil) }
         return snapshot.updating(changed, racyWindow: racyWindow).map { ($0, nil) }
@@ -48,42 +48,29 @@ extension InputSnapshot {
     /// when stored, or new; every bundle when `stored` is empty) are worked out from their
     /// entries, in one pass over the entries.
     package func signatures(taking stored: [String: ContentDigest]) -> BundleSignatures {
-        var entriesByBundle: [String: [Entry]] = [:]
         var signatures = BundleSignatures(all: [:], racy: [])
-        // A bundle's entries mostly lie together (a walk's, or a stored row's), so a bundle is
-        // named and looked up once a run of entries, not once an entry.
-        var current: Substring = "", name = "", run: [Entry] = [], unsettled = false
-        func endRun() {
-            if unsettled, !run.isEmpty { entriesByBundle[name, default: []] += run }
-            run.removeAll(keepingCapacity: true)
-        }
-        for entry in entries where entry.root == 0 {
-            guard let bundle = Self.bundle(of: entry.path) else { continue }
-            if bundle != current {
-                endRun()
-                current = bundle
-                name = String(bundle)
-                if let signature = stored[name] {
-                    signatures.all[name] = signature
-                    unsettled = false
-                } else {
-                    unsettled = true
-                }
+        var unsettled: [String: [Entry]] = [:]
+        // Only the lines of bundles without a stored signature are parsed.
+        let (lines, index) = storage.indexed
+        for run in index.runs {
+            guard let name = run.bundle else { continue }
+            if let signature = stored[name] {
+                signatures.all[name] = signature
+            } else {
+                unsettled[name, default: []] += storage.entries(of: lines, in: [run.range])
             }
-            if unsettled { run.append(entry) }
         }
-        endRun()
-        for (bundle, entries) in entriesByBundle { signatures.set(bundle, Self.signature(of: entries)) }
+        for (bundle, entries) in unsettled { signatures.set(bundle, Self.signature(of: entries)) }
         return signatures
     }
 
     /// The entries of the stored form's `lines`, parsed on all cores and never split into
     /// Strings: every build `serve` makes after an edit reads them. Nil when a line does not
     /// parse.
-    package static func entries(in bytes: [UInt8], _ lines: Range<Int>, roots: [String]) -> [Entry]? {
+    package static func entries(in bytes: [UInt8], _ lines: Range<Int>, rootCount: Int) -> [Entry]? {
         let parsed = ParallelMap.map(lineChunks(bytes, lines)) { range -> [Entry]? in
             var entries: [Entry] = []
-            let complete = SnapshotLine.each(in: bytes, range, rootCount: roots.count) { line in
+            let complete = SnapshotLine.each(in: bytes, range, rootCount: rootCount) { line in
                 entries.append(Entry(root: line.root, path: String(decoding: line.relative, as: UTF8.self),
                                      signature: line.signature, content: line.content))
             }
@@ -112,39 +99,32 @@ extension InputSnapshot {
         for path in Set(paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }) {
             guard update.look(at: path) else { return nil }
         }
-        guard var updated = update.kept(entries) else { return nil }
+        let (lines, index) = storage.indexed
+        guard var updated = update.kept(lines, index: index, rootCount: roots.count) else { return nil }
         // The entries kept were checked when they were taken.
         guard !update.fresh.keys.contains(where: { $0.path.utf8.contains(UInt8(ascii: "\n")) }) else { return nil }
-        updated += update.fresh.values
-        var snapshot = InputSnapshot(key: key, roots: roots, entries: updated)
+        updated += Self.lines(update.fresh.values)
+        var snapshot = InputSnapshot(key: key, roots: roots, lines: updated)
         if !update.everyBundle, var signatures {
-            for (bundle, signature) in Self.signatures(of: update.touched, in: updated) { signatures.set(bundle, signature) }
+            for (bundle, signature) in snapshot.signatures(of: update.touched) { signatures.set(bundle, signature) }
             snapshot.signatures = signatures
         }
         return snapshot
     }
 
     /// The touched bundles' signatures, from their entries now; a bundle that is gone has none.
-    private static func signatures(of touched: Set<String>, in entries: [Entry]) -> [String: (ContentDigest, Bool)?] {
-        var entriesByBundle: [String: [Entry]] = [:]
-        // A bundle's entries lie together: a run of them is named and looked up once (a String
-        // made and hashed for each of every bundle's entries showed in profiles).
-        var current: Substring = "", name = "", isTouched = false
-        for entry in entries where entry.root == 0 {
-            guard let bundle = bundle(of: entry.path) else { continue }
-            if bundle != current {
-                current = bundle
-                name = String(bundle)
-                isTouched = touched.contains(name)
-            }
-            if isTouched { entriesByBundle[name, default: []].append(entry) }
-        }
-        return Dictionary(uniqueKeysWithValues: touched.map { ($0, entriesByBundle[$0].map(signature(of:))) })
+    private func signatures(of touched: Set<String>) -> [String: (ContentDigest, Bool)?] {
+        let (lines, index) = storage.indexed
+        return Dictionary(uniqueKeysWithValues: touched.map { bundle in
+            (bundle, index.ranges[bundle].map { Self.signature(of: storage.entries(of: lines, in: $0)) })
+        })
     }
 
     /// Whether both record the same entries, in any order.
     package func sameEntries(as other: InputSnapshot) -> Bool {
-        guard roots == other.roots, entries.count == other.entries.count else { return false }
+        guard roots == other.roots else { return false }
+        if let mine = storage.heldLines, let theirs = other.storage.heldLines, mine == theirs { return true }
+        guard entries.count == other.entries.count else { return false }
         func index(_ snapshot: InputSnapshot) -> [String: (UInt64, ContentDigest?)] {
             Dictionary(snapshot.entries.map { ("\($0.root)/\($0.path)", ($0.signature, $0.content)) }, uniquingKeysWith: { first, _ in first })
         }

@@ -43,10 +43,29 @@ package struct InputSnapshot: Sendable {
     /// The build's settings: the same inputs under other settings give another site.
     package let key: ContentDigest
     package let roots: [String]
-    package let entries: [Entry]
+    let storage: SnapshotEntries
     /// The bundles' signatures, when the walk or update that made the snapshot worked them
     /// out on the way (`bundleSignatures()` otherwise).
     package var signatures: BundleSignatures? = nil
+
+    package init(key: ContentDigest, roots: [String], entries: [Entry], signatures: BundleSignatures? = nil) {
+        self.key = key
+        self.roots = roots
+        storage = SnapshotEntries(entries: entries, rootCount: roots.count)
+        self.signatures = signatures
+    }
+
+    /// A snapshot of the entries in stored-form `lines`, which must all parse.
+    package init(key: ContentDigest, roots: [String], lines: [UInt8]) {
+        self.key = key
+        self.roots = roots
+        storage = SnapshotEntries(lines: lines, rootCount: roots.count)
+    }
+
+    /// Every entry, parsed from the stored form's lines when the snapshot was read as them.
+    package var entries: [Entry] { storage.entries }
+    /// The entries in the stored form, a line each.
+    package var lines: [UInt8] { storage.lines }
 
     /// Records the inputs under `roots`; nil when a root holds something a walk cannot vouch for.
     package static func take(roots: [String], key: ContentDigest, racyWindow: Double = racyWindow,
@@ -109,33 +128,23 @@ package struct InputSnapshot: Sendable {
         signatures ?? signatures(taking: [:])
     }
 
-    /// The entries below one bundle's parts/ folder, found by a pass over every entry.
+    /// The entries below one bundle's parts/ folder, parsed from that bundle's lines alone.
     package func partEntries(ofBundle bundle: String) -> [Entry] {
         let prefix = "machines/" + bundle + "/parts/"
-        return entries.filter { $0.root == 0 && $0.path.hasPrefix(prefix) }
+        let (lines, index) = storage.indexed
+        return storage.entries(of: lines, in: index.ranges[bundle] ?? []).filter { ByteSearch.hasPrefix($0.path, prefix) }
     }
 
-    /// The entries below each bundle's parts/ folder, by bundle, in one pass over every entry.
-    package func partEntriesByBundle() -> [String: [Entry]] {
-        var byBundle: [String: [Entry]] = [:]
-        // A bundle's entries mostly lie together: its name is looked up once a run of them.
-        var current: Substring = "", run: [Entry] = []
-        func endRun() {
-            if !run.isEmpty { byBundle[String(current), default: []] += run }
-            run.removeAll(keepingCapacity: true)
+    /// The lines of each bundle (by name) and of no bundle (nil), with their count, for the rows
+    /// of the build store that keep them (`BuildStore.storeInputs`).
+    package func lineGroups(_ wanted: (String?) -> Bool) -> [String?: (lines: [UInt8], count: Int)] {
+        let (lines, index) = storage.indexed
+        var groups: [String?: (lines: [UInt8], count: Int)] = [:]
+        for run in index.runs where wanted(run.bundle) {
+            groups[run.bundle, default: ([], 0)].lines += lines[run.range]
+            groups[run.bundle]!.count += ByteSearch.count(UInt8(ascii: "\n"), in: lines, run.range)
         }
-        for entry in entries where entry.root == 0 {
-            guard let bundle = Self.bundle(of: entry.path),
-                  entry.path.utf8.dropFirst("machines/".utf8.count + bundle.utf8.count).starts(with: "/parts/".utf8)
-            else { continue }
-            if bundle != current {
-                endRun()
-                current = bundle
-            }
-            run.append(entry)
-        }
-        endRun()
-        return byBundle
+        return groups
     }
 
     /// For each part folder among `entries` (those below one bundle's parts/ folder), a digest of
@@ -160,26 +169,15 @@ package struct InputSnapshot: Sendable {
     }
 
     /// Each bundle's part signatures (`partSignatures(of:bundle:)`), for a load that asks for
-    /// any number of them: the first few bundles' entries are found by a pass over every entry
-    /// each, and from then on all are grouped by bundle once: a pass a bundle would cost a
-    /// cold build, which asks for every one, and grouping at the second bundle would cost a
-    /// one-comment sync, which asks for two (the bundle synced the time before is still racy).
+    /// any number of them, each from its bundle's lines alone.
     package final class PartSignatures: Sendable {
         private let snapshot: InputSnapshot?
-        private let state = Locked<(asked: Int, grouped: [String: [Entry]]?)>((0, nil))
-        /// Bundles found by a pass each before all are grouped.
-        package static let passes = 3
 
         package init(_ snapshot: InputSnapshot?) { self.snapshot = snapshot }
 
         package func callAsFunction(_ bundle: String) -> [String: ContentDigest] {
             guard let snapshot else { return [:] }
-            let entries = state.withLock { state -> [Entry] in
-                state.asked += 1
-                if state.grouped == nil, state.asked > Self.passes { state.grouped = snapshot.partEntriesByBundle() }
-                return state.grouped.map { $0[bundle] ?? [] } ?? snapshot.partEntries(ofBundle: bundle)
-            }
-            return InputSnapshot.partSignatures(of: entries, bundle: bundle)
+            return InputSnapshot.partSignatures(of: snapshot.partEntries(ofBundle: bundle), bundle: bundle)
         }
     }
 

@@ -12,13 +12,15 @@ package struct SnapshotLine {
     package let root: Int
     /// The path below the root, as bytes.
     package let relative: ArraySlice<UInt8>
+    /// The whole line, its line end included.
+    package let range: Range<Int>
 
     /// Calls `visit` with each line of `range`; false when a line is cut short or does not parse.
     package static func each(in bytes: [UInt8], _ range: Range<Int>, rootCount: Int, _ visit: (SnapshotLine) -> Void) -> Bool {
         var index = range.lowerBound
         while index < range.upperBound {
             guard let end = bytes[index..<range.upperBound].firstIndex(of: UInt8(ascii: "\n")),
-                  let line = SnapshotLine(bytes[index..<end], rootCount: rootCount)
+                  let line = SnapshotLine(bytes[index..<end], rootCount: rootCount, range: index..<(end + 1))
             else { return false }
             visit(line)
             index = end + 1
@@ -26,7 +28,8 @@ package struct SnapshotLine {
         return true
     }
 
-    private init?(_ line: ArraySlice<UInt8>, rootCount: Int) {
+    private init?(_ line: ArraySlice<UInt8>, rootCount: Int, range: Range<Int>) {
+        self.range = range
         // Fields found by scanning for spaces: `split` made an array a line, the largest part
         // of reading a stored snapshot once its `stat` calls were counted out.
         let space = UInt8(ascii: " ")
@@ -53,6 +56,22 @@ package struct SnapshotLine {
         self.signature = signature
         self.root = Int(root)
         relative = located[(slash + 1)...]
+    }
+
+    /// The bundle a line of content/ (root 0) is in: its name below machines/, as bytes.
+    package var bundle: ArraySlice<UInt8>? {
+        guard root == 0, relative.starts(with: Self.machines) else { return nil }
+        let rest = relative.dropFirst(Self.machines.count)
+        let end = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
+        return rest.startIndex == end ? nil : rest[rest.startIndex..<end]
+    }
+
+    private static let machines = Array("machines/".utf8)
+
+    /// The entry the line stands for, its content digest left out when `settled`.
+    package func entry(settled: Bool = false) -> InputSnapshot.Entry {
+        InputSnapshot.Entry(root: root, path: String(decoding: relative, as: UTF8.self), signature: signature,
+                            content: settled ? nil : content)
     }
 
     /// A number written in at most 16 ASCII digits of `radix` (16, lowercase or not, or 10).

@@ -78,31 +78,66 @@ struct SnapshotUpdate {
         return true
     }
 
-    /// The entries of `entries` the update does not replace, racy ones checked again; nil when
-    /// one changed unreported, which makes the walk necessary.
-    mutating func kept(_ entries: [Entry]) -> [Entry]? {
-        let filter = RetakenFilter(retaken, roots: roots.count)
-        let freshLengths = RetakenFilter.flags(fresh.keys.map { $0.path.utf8.count })
-        var updated: [Entry] = []
-        updated.reserveCapacity(entries.count + fresh.count)
-        for entry in entries {
-            let length = entry.path.utf8.count
-            if filter.contains(entry, length: length) { continue }
-            guard length >= freshLengths.count || !freshLengths[length]
-                || fresh[Located(root: entry.root, path: entry.path)] == nil else { continue }
-            guard let content = entry.content else {
-                updated.append(entry)
-                continue
+    /// The lines of a stored form's `lines` the update does not replace, racy ones checked
+    /// again (and written without their content digest once settled); nil when one changed
+    /// unreported, which makes the walk necessary.
+    ///
+    /// A run of a bundle no path reaches, without a racy line, is kept whole, unparsed.
+    mutating func kept(_ lines: [UInt8], index: SnapshotLineIndex, rootCount: Int) -> [UInt8]? {
+        var updated: [UInt8] = []
+        updated.reserveCapacity(lines.count + 256)
+        let reached = touched
+        for run in index.runs {
+            if !everyBundle, !run.racy, let bundle = run.bundle, !reached.contains(bundle) {
+                updated += lines[run.range]
+            } else {
+                guard keep(lines, run.range, rootCount: rootCount, into: &updated) else { return nil }
+            }
+        }
+        return updated
+    }
+
+    private var filter: RetakenFilter?
+    private var freshLengths: [Bool] = []
+
+    /// The lines of `range` the update does not replace, appended to `updated`; false when one
+    /// changed unreported.
+    private mutating func keep(_ lines: [UInt8], _ range: Range<Int>, rootCount: Int, into updated: inout [UInt8]) -> Bool {
+        if filter == nil {
+            filter = RetakenFilter(retaken, roots: roots.count)
+            freshLengths = RetakenFilter.flags(fresh.keys.map { $0.path.utf8.count })
+        }
+        let filter = filter!, freshLengths = freshLengths, fresh = fresh, roots = roots
+        var unreported = false, settling: [String] = []
+        let complete = SnapshotLine.each(in: lines, range, rootCount: rootCount) { line in
+            let length = line.relative.count
+            guard !unreported, !filter.contains(root: line.root, relative: line.relative) else { return }
+            if length < freshLengths.count, freshLengths[length],
+               fresh[Located(root: line.root, path: String(decoding: line.relative, as: UTF8.self))] != nil {
+                return
+            }
+            guard let contentRange = line.contentRange else {
+                updated += lines[line.range]
+                return
             }
             // Racy entries that have left the window keep their signature alone (see `unchanged(at:)`):
             // in a long serve session they would otherwise stay racy, and their bundles would never
             // be taken from the content cache.
-            let full = entry.path.isEmpty ? roots[entry.root] : roots[entry.root] + "/" + entry.path
-            guard let status = FileSystem.status(full), status.signature == entry.signature else { return nil }
-            let settled = status.changed < started - racyWindow
-            updated.append(Entry(root: entry.root, path: entry.path, signature: entry.signature, content: settled ? nil : content))
-            if settled, entry.root == 0, let bundle = InputSnapshot.bundle(of: entry.path) { touched.insert(String(bundle)) }
+            let path = String(decoding: line.relative, as: UTF8.self)
+            let full = path.isEmpty ? roots[line.root] : roots[line.root] + "/" + path
+            guard let status = FileSystem.status(full), status.signature == line.signature else {
+                unreported = true
+                return
+            }
+            guard status.changed < started - racyWindow else {
+                updated += lines[line.range]
+                return
+            }
+            updated += lines[line.range.lowerBound..<contentRange.lowerBound]
+            updated += lines[contentRange.upperBound..<line.range.upperBound]
+            if let bundle = line.bundle { settling.append(String(decoding: bundle, as: UTF8.self)) }
         }
-        return updated
+        touched.formUnion(settling)
+        return complete && !unreported
     }
 }
