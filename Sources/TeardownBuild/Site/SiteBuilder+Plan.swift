@@ -28,6 +28,7 @@ extension SiteBuilder {
               pagefind: Result<Pagefind, Pagefind.Unavailable>, signatures: [String: ContentDigest],
               carried: [Int: SitePlan.MachineCounts], whole: Bool) throws(BuildFailure) -> PlannedSite {
         var diagnostics = images.warnings
+        // A missing Pagefind is a site without an index (reported below), not a failure.
         let indexing = content.config.search && (try? pagefind.get()) != nil
         let unplanned = whole || indexing ? [:] : carried
         let planning = content.machines.indices.filter { unplanned[$0] == nil }
