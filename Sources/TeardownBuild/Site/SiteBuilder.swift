@@ -48,6 +48,9 @@ public struct SiteBuilder: Sendable {
     public let pagefind: PagefindLookup
     /// Where the build counts its own work (parts read, images looked up...); nowhere by default.
     public let counters: BuildCounters
+    /// Whether the build leaves its values unfreed for a process that exits after it
+    /// (`KeptUntilExit`): for the command line's one-shot commands only.
+    public var exitsAfter = false
 
     public enum PagefindLookup: Sendable {
         case automatic
@@ -208,6 +211,7 @@ public struct SiteBuilder: Sendable {
             return outputs.published == nil ? 0
                 : outputs.changes.filter { outputs.target[$0] == nil && !$0.hasPrefix(Self.indexPrefix) }.count
         }
+        if exitsAfter { KeptUntilExit.keep(site, outputs, loaded, images) }
         return report(site, outputs, written: written, removed: removed, timings: clock.timings, inputs: inputs.snapshot)
     }
 

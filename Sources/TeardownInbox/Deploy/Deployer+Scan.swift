@@ -7,7 +7,7 @@ extension Deployer {
     /// changed since read again; or a new scan of every file. `touched` is the shards that
     /// differ from the record (nil: every shard).
     func scan() throws(StoreFailure) -> (ScannedOutput, touched: Set<Int>?) {
-        if !options.verify, var (scanned, changed) = LocalShards(state).load(headers: options.headers),
+        if !options.verify, case (var scanned, let changed)? = LocalShards(state).load(headers: options.headers),
            let touched = scanned.replace(readAgain(changed)) {
             return (scanned, touched)
         }

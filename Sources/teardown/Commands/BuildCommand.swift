@@ -31,7 +31,8 @@ struct BuildCommand: ParsableCommand {
 
     func run() throws {
         let start = Date()
-        let builder = SiteBuilder(siteRoot: options.site, output: output, baseURL: baseURL, full: full, counters: CountsFile.counters)
+        var builder = SiteBuilder(siteRoot: options.site, output: output, baseURL: baseURL, full: full, counters: CountsFile.counters)
+        builder.exitsAfter = true
         defer { CountsFile.write() }
         do {
             let progress = ProgressLine()

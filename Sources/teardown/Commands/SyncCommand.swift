@@ -72,7 +72,8 @@ struct SyncCommand: ParsableCommand {
         let token = try InboxToken.read(file: tokenFile)
         let source = try sources(location, token: token)
         if follow { return try follow(location, source: source) }
-        let builder = SiteBuilder(siteRoot: options.site, output: output, counters: CountsFile.counters)
+        var builder = SiteBuilder(siteRoot: options.site, output: output, counters: CountsFile.counters)
+        builder.exitsAfter = true
         let sync = SiteSync(syncer: Syncer(siteRoot: options.site, source: source(), counters: CountsFile.counters), builder: builder)
         defer { CountsFile.write() }
         let start = Date()
