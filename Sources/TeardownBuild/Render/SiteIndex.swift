@@ -123,16 +123,18 @@ package struct SiteIndex: Sendable {
         private var slugs: [String: String] = [:]
         private var tagged: [String: (names: [String], machines: [Int], parts: [PartAddress])] = [:]
 
+        /// The slug of a tag's name, the name noted under it the first time it is met: a name has
+        /// one slug, so a name met again costs one lookup.
         private mutating func entry(_ name: String) -> String {
-            let slug = slugs[name] ?? SiteIndex.slug(ofTag: name)
+            if let slug = slugs[name] { return slug }
+            let slug = SiteIndex.slug(ofTag: name)
             slugs[name] = slug
-            if tagged[slug] == nil { tagged[slug] = ([], [], []) }
-            if !tagged[slug]!.names.contains(name) { tagged[slug]!.names.append(name) }
+            tagged[slug, default: ([], [], [])].names.append(name)
             return slug
         }
 
-        mutating func file(machine: Int, named name: String) { tagged[entry(name)]!.machines.append(machine) }
-        mutating func file(part: PartAddress, named name: String) { tagged[entry(name)]!.parts.append(part) }
+        mutating func file(machine: Int, named name: String) { tagged[entry(name), default: ([], [], [])].machines.append(machine) }
+        mutating func file(part: PartAddress, named name: String) { tagged[entry(name), default: ([], [], [])].parts.append(part) }
 
         func tags() -> [Tag] {
             tagged.keys.sorted().map { slug in
@@ -147,10 +149,17 @@ package struct SiteIndex: Sendable {
         private var words: [String: (count: Int, items: [Item])] = [:]
 
         mutating func file(_ item: Item, named folded: String) {
-            for word in Set(SiteIndex.words(of: folded)) {
-                words[word, default: (0, [])].count += 1
-                if words[word]!.items.count < SiteIndex.namesPerWord { words[word]!.items.append(item) }
+            // A name has a few words: they are told apart by a look along them, not a Set each.
+            var seen: [String] = []
+            for word in SiteIndex.words(of: folded) where !seen.contains(word) {
+                seen.append(word)
+                Self.add(item, to: &words[word, default: (0, [])])
             }
+        }
+
+        private static func add(_ item: Item, to entry: inout (count: Int, items: [Item])) {
+            entry.count += 1
+            if entry.items.count < SiteIndex.namesPerWord { entry.items.append(item) }
         }
 
         /// The words by their first two letters, as the search page asks for them.
