@@ -148,7 +148,7 @@ extension MachineData {
         discussion = Routes.machineDiscussion(machine).relative(from: url)
         self.notes = notes(machine.description)
         parts = machine.parts.map { part in
-            let layer = images.layers[part.layer.image.absolutePath]
+            let layer = images.layer(part.layer.image.absolutePath)
             let partURL = Routes.part(part, of: machine)
             return PartData(
                 slug: part.slug, name: part.name, z: part.layer.z,

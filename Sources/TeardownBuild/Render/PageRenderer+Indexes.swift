@@ -111,7 +111,7 @@ extension PageRenderer {
                                   backdrop: layout.backdrop(prefix: prefix(address.machine, at: url), excluding: address.part),
                                   layer: layout.layer(address.part, url: Routes.layer(
                                       part, of: machine, optimized: images.isOptimized(part.layer)).relative(from: url)),
-                                  window: layout.window(around: images.layers[part.layer.image.absolutePath]?.mask)))
+                                  window: layout.window(around: images.layer(part.layer.image.absolutePath)?.mask)))
     }
 
     private func counts(machines: Int, parts: Int) -> String {

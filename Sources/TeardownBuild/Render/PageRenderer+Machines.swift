@@ -69,7 +69,7 @@ extension PageRenderer {
             MachineData.Notes(description: description.map { html(ofDescription: $0, keep: true) } ?? "")
         }, slides: { photos, owner in
             photos.compactMap { photo in
-                guard let largest = images.photos[photo.file.absolutePath]?.variants.last else { return nil }
+                guard let largest = images.photo(photo.file.absolutePath)?.variants.last else { return nil }
                 return MachineData.Slide(
                     image: Routes.photoFile(photo, under: owner, PhotoFiles.variant(photo, largest.width, "webp")).relative(from: url),
                     width: largest.width, height: largest.height,

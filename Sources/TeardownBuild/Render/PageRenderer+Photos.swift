@@ -5,7 +5,7 @@ import TeardownMedia
 
 extension PageRenderer {
     func photoModel(_ photo: Photo, owner: URLPath, at url: URLPath) -> PhotoModel {
-        let processed = images.photos[photo.file.absolutePath]!
+        let processed = images.photo(photo.file.absolutePath)!
         let largest = processed.variants.last!
         let file = { (name: String) in Routes.photoFile(photo, under: owner, name).relative(from: url) }
         return PhotoModel(
@@ -52,7 +52,7 @@ extension PageRenderer {
 
     /// A photo as a shared link previews it: the largest copy up to 1280 pixels wide.
     package func photoSharingImage(_ photo: Photo, owner: URLPath) -> SharingImageModel? {
-        guard let processed = images.photos[photo.file.absolutePath] else { return nil }
+        guard let processed = images.photo(photo.file.absolutePath) else { return nil }
         let shared = processed.variants.last { $0.width <= 1280 } ?? processed.variants.last!
         return SharingImageModel(
             url: baseURL + Routes.photoFile(photo, under: owner, PhotoFiles.variant(photo, shared.width, "jpg")).value.dropFirst(),
@@ -100,7 +100,7 @@ extension PageRenderer {
         let owner = part.map { Routes.part($0, of: machine) } ?? Routes.machine(machine)
         let siblings = (part?.community ?? machine.community).photos
         let photo = siblings[address.photo]
-        let processed = images.photos[photo.file.absolutePath]!
+        let processed = images.photo(photo.file.absolutePath)!
         let file = { (name: String) in Routes.photoFile(photo, under: owner, name) }
         let largest = processed.variants.last!
         let download = PhotoFiles.download(photo, processed)

@@ -191,7 +191,7 @@ public struct SitePlan: Sendable {
 
         func addPhotos(_ photos: [Photo], part p: Int?, owner: URLPath) {
             for (index, photo) in photos.enumerated() {
-                guard let processed = images.photos[photo.file.absolutePath] else { continue }
+                guard let processed = images.photo(photo.file.absolutePath) else { continue }
                 pages.append((Routes.photo(photo, under: owner), .photo(PhotoAddress(machine: m, part: p, photo: index))))
                 for file in PhotoFiles(photo: photo, processed: processed).all {
                     copies.append(Copy(url: Routes.photoFile(photo, under: owner, file.published),
@@ -232,7 +232,7 @@ public struct SitePlan: Sendable {
             for number in 1...Self.pageCount(part.commentCount, perPage) {
                 pages.append((Routes.discussion(partURL, page: number), .part(m, p, discussionPage: number)))
             }
-            if let layer = images.layers[part.layer.image.absolutePath], let published = layer.published {
+            if let layer = images.layer(part.layer.image.absolutePath), let published = layer.published {
                 copies.append(Copy(url: Routes.layer(part, of: machine, optimized: true),
                                    source: images.path(layer.key, published), cached: true))
             } else {

@@ -13,7 +13,8 @@ extension SiteBuilder {
         let diagnostics = loaded.warnings + images.diagnostics
         guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
         // A photo that cannot be published leaves no trace: no page, no gallery entry, no count.
-        let content = loaded.value.keepingPhotos { images.photos[$0.file.absolutePath] != nil }
+        let failing = images.failingPhotos
+        let content = failing.isEmpty ? loaded.value : loaded.value.keepingPhotos { !failing.contains($0.file.absolutePath) }
         return (content, Loaded(value: images, warnings: diagnostics))
     }
 

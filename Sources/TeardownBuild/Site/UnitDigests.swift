@@ -187,7 +187,7 @@ private struct MachineUnits: Sendable {
             head.add(part.source)
             // A layer's size and mask are read from the image, so the image is part of the head:
             // its processed key names its bytes.
-            head.add(images.layers[part.layer.image.absolutePath]?.key)
+            head.add(images.layer(part.layer.image.absolutePath)?.key)
             // Whether the layer is published as an optimized copy changes its URL.
             head.add(images.isOptimized(part.layer))
             counts.add(part.commentCount)
@@ -222,7 +222,7 @@ private struct MachineUnits: Sendable {
             fingerprint.add(photo.license)
             fingerprint.add(photo.showsLocation)
             // The processed image's key names its sizes, metadata and files.
-            fingerprint.add(images.photos[photo.file.absolutePath]?.key)
+            fingerprint.add(images.photo(photo.file.absolutePath)?.key)
         }
         return fingerprint.digest
     }

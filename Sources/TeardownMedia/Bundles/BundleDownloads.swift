@@ -105,11 +105,11 @@ package struct BundleDownloads: Sendable {
         var published: [String: String] = [:]
         var sidecars = Set<String>()
         for photo in machine.allPhotos {
-            guard let processed = images.photos[photo.file.absolutePath], let original = processed.original else { continue }
+            guard let processed = images.photo(photo.file.absolutePath), let original = processed.original else { continue }
             published[photo.file.absolutePath] = images.path(processed.key, original)
             if let sidecar = photo.sidecar { sidecars.insert(sidecar.absolutePath) }
         }
-        if let cover = machine.cover, let processed = images.photos[cover.absolutePath], let original = processed.original {
+        if let cover = machine.cover, let processed = images.photo(cover.absolutePath), let original = processed.original {
             published[cover.absolutePath] = images.path(processed.key, original)
         }
         var files: [(String, String)] = []
@@ -136,8 +136,8 @@ package struct BundleDownloads: Sendable {
             fingerprint.add(signature)
             for photo in [machine.cover].compactMap({ $0 }) + machine.allPhotos.map(\.file) {
                 fingerprint.add(photo.absolutePath)
-                fingerprint.add(images.photos[photo.absolutePath]?.key)
-                fingerprint.add(images.photos[photo.absolutePath]?.original)
+                fingerprint.add(images.photo(photo.absolutePath)?.key)
+                fingerprint.add(images.photo(photo.absolutePath)?.original)
             }
         } else {
             let entries = Self.entries(of: machine, images: images)

@@ -19,6 +19,14 @@ struct ImageBatch {
     var outcomes: [ImageCache.Outcome?] = []
     var resolved: [Bool] = []
 
+    /// The bundles taken as the image index holds them, without a job of their own, and what
+    /// their rows say could not be used.
+    struct Carried {
+        var images: CarriedImages? = nil
+        var diagnostics: [Diagnostic] = []
+        var failingPhotos = Set<String>()
+    }
+
     /// The covers composed from layers, by machine slug.
     struct Covers {
         var keys: [String: String] = [:]
@@ -27,16 +35,16 @@ struct ImageBatch {
         var missing: [(Machine, String)] = []
     }
 
-    init(_ content: SiteContent, photoWidths: [Int], coverWidths: [Int], signatures: [String: ContentDigest]) {
-        for machine in content.machines {
+    /// The machines (by index) whose images this batch looks at, a bundle each, in order.
+    let machines: [Int]
+
+    init(_ content: SiteContent, machines: [Int], photoWidths: [Int], coverWidths: [Int], signatures: [String: ContentDigest]) {
+        self.machines = machines
+        for m in machines {
+            let machine = content.machines[m]
             let first = jobs.count
-            for photo in machine.head.photos { jobs.append(.photo(photo.file, widths: photoWidths)) }
-            if let cover = machine.cover { jobs.append(.photo(cover, widths: coverWidths)) }
-            for part in machine.outlines {
-                jobs.append(.layer(part.layer))
-                for photo in part.photos { jobs.append(.photo(photo.file, widths: photoWidths)) }
-            }
-            let name = (machine.folder.displayPath as NSString).lastPathComponent
+            jobs += Self.jobs(of: machine, photoWidths: photoWidths, coverWidths: coverWidths)
+            let name = Self.bundleName(of: machine)
             bundles.append((name, signatures[name]?.description, first..<jobs.count))
         }
         hints = Array(repeating: nil, count: jobs.count)
@@ -44,6 +52,25 @@ struct ImageBatch {
         outcomes = Array(repeating: nil, count: jobs.count)
         resolved = Array(repeating: false, count: jobs.count)
     }
+
+    /// A machine's images in the order the image index lists them.
+    static func jobs(of machine: Machine, photoWidths: [Int], coverWidths: [Int]) -> [Job] {
+        var jobs: [Job] = machine.head.photos.map { .photo($0.file, widths: photoWidths) }
+        if let cover = machine.cover { jobs.append(.photo(cover, widths: coverWidths)) }
+        for part in machine.outlines {
+            jobs.append(.layer(part.layer))
+            for photo in part.photos { jobs.append(.photo(photo.file, widths: photoWidths)) }
+        }
+        return jobs
+    }
+
+    /// How many images a machine has: the length of its row.
+    static func jobCount(of machine: Machine) -> Int {
+        machine.head.photos.count + (machine.cover == nil ? 0 : 1)
+            + machine.outlines.reduce(0) { $0 + 1 + $1.photos.count }
+    }
+
+    static func bundleName(of machine: Machine) -> String { (machine.folder.displayPath as NSString).lastPathComponent }
 
     /// Takes each bundle's stored row: a carried bundle's keys and outcomes as they are, the
     /// others' images as hints for the lookup. Not `trusting` the rows, no bundle is carried.
@@ -86,12 +113,13 @@ struct ImageBatch {
     }
 
     /// The stage's result: each image by its source's path, and what could not be read.
-    func result(_ content: SiteContent, composed: [String: ProcessedPhoto], entries: String, processed: Int,
+    func result(_ content: SiteContent, composed: [String: ProcessedPhoto], carried: Carried, entries: String, processed: Int,
                 vipsVersion: String) -> ProcessedImages {
         var covers: [String: ProcessedPhoto] = [:]
-        for machine in content.machines where machine.cover == nil { covers[machine.slug] = composed[machine.slug] }
+        for m in machines where content.machines[m].cover == nil { covers[content.machines[m].slug] = composed[content.machines[m].slug] }
         var photos: [String: ProcessedPhoto] = [:], layers: [String: ProcessedLayer] = [:]
-        var diagnostics: [Diagnostic] = []
+        var diagnostics = carried.diagnostics
+        var failing = carried.failingPhotos
         photos.reserveCapacity(jobs.count)
         layers.reserveCapacity(jobs.count)
         for (job, outcome) in zip(jobs, outcomes) {
@@ -101,12 +129,15 @@ struct ImageBatch {
             case (.layer(let layer)?, _): layers[path] = layer
             case (.failed(let failure)?, .photo(let file, _)):
                 diagnostics.append(.warning(.photoSkipped(reason: failure.reason), at: file.location()))
+                failing.insert(file.absolutePath)
             case (.failed(let failure)?, .layer(let layer)):
                 diagnostics.append(.error(.unreadableImage(layer.image.name, reason: failure.reason), at: layer.image.location()))
+            case (nil, .photo(let file, _)): failing.insert(file.absolutePath)
             default: break
             }
         }
         return ProcessedImages(entries: entries, photos: photos, layers: layers, covers: covers, composed: composed,
-                               diagnostics: diagnostics, processed: processed, vipsVersion: vipsVersion)
+                               carried: carried.images, diagnostics: diagnostics, processed: processed, vipsVersion: vipsVersion,
+                               failingPhotos: failing)
     }
 }

@@ -31,8 +31,10 @@ package struct ImageProcessor: Sendable {
     /// still stored with their signatures, so the next build can carry them.
     package func process(_ content: SiteContent, signatures: [String: ContentDigest] = [:], trustingStored: Bool = true,
                  progress: BuildProgress.Handler? = nil) -> ProcessedImages {
-        var batch = ImageBatch(content, photoWidths: settings.widths, coverWidths: Self.coverWidths, signatures: signatures)
         let settingsKey = self.settingsKey
+        let carried = carry(content, signatures: signatures, settingsKey: settingsKey, trusting: trustingStored)
+        var batch = ImageBatch(content, machines: carried.looked, photoWidths: settings.widths, coverWidths: Self.coverWidths,
+                               signatures: signatures)
         batch.takeStored(from: cache, settingsKey: settingsKey, trusting: trustingStored)
         lookUpUnknown(&batch)
         let (missing, sharing) = batch.missing()
@@ -58,9 +60,57 @@ package struct ImageProcessor: Sendable {
             if case .photo(let cover) = outcome { covers.composed[slug] = cover }
         }
         remember(batch, covers: covers, content: content, settingsKey: settingsKey)
+        for name in carried.names { cache.remember(bundle: name, settings: settingsKey, nil) }
         cache.finish()
-        return batch.result(content, composed: covers.composed, entries: cache.entries, processed: total,
+        return batch.result(content, composed: covers.composed, carried: carried.value, entries: cache.entries, processed: total,
                             vipsVersion: vipsVersion)
+    }
+
+    /// The bundles whose stored row holds every image of theirs as it is: the bundle has the
+    /// signature the row was made under, with the same settings, a key and an outcome for each
+    /// of its images and its composed cover, and their entries are there. They get no job; the
+    /// others (by index) are looked at. Nothing is carried when the rows are not trusted.
+    private func carry(_ content: SiteContent, signatures: [String: ContentDigest], settingsKey: String, trusting: Bool)
+        -> (value: ImageBatch.Carried, looked: [Int], names: [String]) {
+        guard trusting else { return (ImageBatch.Carried(), Array(content.machines.indices), []) }
+        var carried = ImageBatch.Carried(), looked: [Int] = [], names: [String] = []
+        var bundles: [(folder: String, bundle: CarriedImages.Bundle)] = []
+        for (m, machine) in content.machines.enumerated() {
+            let name = ImageBatch.bundleName(of: machine)
+            guard let signature = signatures[name], let row = cache.stored(bundle: name, settings: settingsKey),
+                  row.signature == signature.description, row.images.count == ImageBatch.jobCount(of: machine),
+                  row.images.allSatisfy({ $0.key != nil && $0.outcome != nil }),
+                  machine.outlines.isEmpty || (row.cover.map { $0.key != nil && $0.outcome != nil } ?? false),
+                  cache.hasEntries(row)
+            else {
+                looked.append(m)
+                continue
+            }
+            names.append(name)
+            bundles.append((machine.folder.absolutePath,
+                            CarriedImages.Bundle(slug: machine.slug, row: row, composedIsCover: machine.cover == nil)))
+            if row.images.contains(where: { if case .failed? = $0.outcome { true } else { false } }) {
+                failures(of: machine, row, into: &carried)
+            }
+        }
+        carried.images = CarriedImages(bundles)
+        return (carried, looked, names)
+    }
+
+    /// What a carried row says could not be used, said again as a build that made it said it.
+    private func failures(of machine: Machine, _ row: BundleImages, into carried: inout ImageBatch.Carried) {
+        let jobs = ImageBatch.jobs(of: machine, photoWidths: settings.widths, coverWidths: Self.coverWidths)
+        for (job, image) in zip(jobs, row.images) {
+            guard case .failed(let failure)? = image.outcome else { continue }
+            switch job {
+            case .photo(let file, _):
+                carried.diagnostics.append(.warning(.photoSkipped(reason: failure.reason), at: file.location()))
+                carried.failingPhotos.insert(file.absolutePath)
+            case .layer(let layer):
+                carried.diagnostics.append(.error(.unreadableImage(layer.image.name, reason: failure.reason),
+                                                  at: layer.image.location()))
+            }
+        }
     }
 
     /// Works out, on all cores, the keys of the images no carried row gave (each reads a
@@ -84,7 +134,8 @@ package struct ImageProcessor: Sendable {
     /// machine.yaml names no photo, and the faded machine behind each of its part pages.
     private func findCovers(_ content: SiteContent, _ batch: inout ImageBatch) -> ImageBatch.Covers {
         var covers = ImageBatch.Covers()
-        for (index, machine) in content.machines.enumerated() where !machine.outlines.isEmpty {
+        for (index, m) in batch.machines.enumerated() where !content.machines[m].outlines.isEmpty {
+            let machine = content.machines[m]
             if batch.carried[index], let cover = batch.rows[index]?.cover, let key = cover.key {
                 covers.keys[machine.slug] = key
                 if case .photo(let photo)? = cover.outcome { covers.composed[machine.slug] = photo; continue }
@@ -113,7 +164,7 @@ package struct ImageProcessor: Sendable {
                 cache.remember(bundle: bundle.name, settings: settingsKey, nil)
                 continue
             }
-            let slug = content.machines[index].slug
+            let slug = content.machines[batch.machines[index]].slug
             let images = bundle.jobs.map { job -> BundleImages.Image in
                 BundleImages.Image(path: batch.jobs[job].source.absolutePath, key: batch.jobKeys[job], outcome: batch.outcomes[job])
             }

@@ -39,22 +39,56 @@ package struct ProcessedLayer: Sendable, Hashable, Codable {
 package struct ProcessedImages: Sendable {
     /// The cache's entries folder.
     package let entries: String
-    /// By the source file's absolute path.
-    package let photos: [String: ProcessedPhoto]
-    package let layers: [String: ProcessedLayer]
+    /// The images of the bundles this build looked at, by the source file's absolute path.
+    private let madePhotos: [String: ProcessedPhoto]
+    private let madeLayers: [String: ProcessedLayer]
     /// A cover made of the machine's layers, by machine slug, when machine.yaml names none.
-    package let covers: [String: ProcessedPhoto]
+    private let madeCovers: [String: ProcessedPhoto]
     /// Every machine's layers composed into one image, by slug: its part pages draw the
     /// machine from it, so a part page's size does not grow with the machine's part count.
-    package let composed: [String: ProcessedPhoto]
+    private let madeComposed: [String: ProcessedPhoto]
+    /// The other bundles', as the image index holds them.
+    private let carried: CarriedImages?
     /// Photos that could not be used (warnings) and layers that could not (errors).
     package let diagnostics: [Diagnostic]
     /// Images made by this build rather than found in the cache.
     package let processed: Int
     /// The libvips the images are made with (`VipsVersion`).
     package let vipsVersion: String
+    /// The photos (by source path) that could not be published: a page, a gallery or a count
+    /// leaves them out.
+    package let failingPhotos: Set<String>
+
+    package init(entries: String, photos: [String: ProcessedPhoto], layers: [String: ProcessedLayer],
+                 covers: [String: ProcessedPhoto], composed: [String: ProcessedPhoto], carried: CarriedImages? = nil,
+                 diagnostics: [Diagnostic], processed: Int, vipsVersion: String, failingPhotos: Set<String> = []) {
+        self.entries = entries
+        madePhotos = photos
+        madeLayers = layers
+        madeCovers = covers
+        madeComposed = composed
+        self.carried = carried
+        self.diagnostics = diagnostics
+        self.processed = processed
+        self.vipsVersion = vipsVersion
+        self.failingPhotos = failingPhotos
+    }
 
     package func path(_ key: String, _ name: String) -> String { entries + "/" + key + "/" + name }
+
+    /// The photo whose source is at `path` (absolute), as published; nil when it could not be.
+    package func photo(_ path: String) -> ProcessedPhoto? {
+        if let photo = madePhotos[path] { return photo }
+        if case .photo(let photo)? = carried?.outcome(path) { return photo }
+        return nil
+    }
+
+    /// The layer whose image is at `path` (absolute).
+    package func layer(_ path: String) -> ProcessedLayer? {
+        if let layer = madeLayers[path] { return layer }
+        if case .layer(let layer)? = carried?.outcome(path) { return layer }
+        return nil
+    }
 
     /// The machine's cover photo, or else the cover composed from its layers.
     package func cover(of machine: Machine) -> ProcessedPhoto? {
@@ -63,16 +97,21 @@ package struct ProcessedImages: Sendable {
 
     /// The cover of the machine `slug` whose machine.yaml names `file`, or none.
     package func cover(slug: String, named file: SourceFile?) -> ProcessedPhoto? {
-        file.flatMap { photos[$0.absolutePath] } ?? covers[slug]
+        file.flatMap { photo($0.absolutePath) } ?? composedCover(slug)
+    }
+
+    private func composedCover(_ slug: String) -> ProcessedPhoto? {
+        madeCovers[slug] ?? carried?.composedCover(slug: slug)
     }
 
     /// The machine's layers composed into one image, its largest WebP as the cached file, and
     /// whether it is the machine's cover (then it is published as the cover already).
     package func composedStack(of machine: some MachineAddressable) -> (width: Int, file: String, isCover: Bool)? {
-        guard let stack = composed[machine.slug], let largest = stack.variants.last else { return nil }
-        return (largest.width, path(stack.key, largest.webp), covers[machine.slug] != nil)
+        guard let stack = madeComposed[machine.slug] ?? carried?.composed(slug: machine.slug), let largest = stack.variants.last
+        else { return nil }
+        return (largest.width, path(stack.key, largest.webp), composedCover(machine.slug) != nil)
     }
 
     /// Whether a layer is published as an optimized copy (which changes its URL) rather than as it is.
-    package func isOptimized(_ layer: Layer) -> Bool { layers[layer.image.absolutePath]?.published != nil }
+    package func isOptimized(_ layer: Layer) -> Bool { self.layer(layer.image.absolutePath)?.published != nil }
 }
