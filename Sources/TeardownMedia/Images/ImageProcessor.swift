@@ -77,9 +77,11 @@ package struct ImageProcessor: Sendable {
         var bundles: [(folder: String, bundle: CarriedImages.Bundle)] = []
         for (m, machine) in content.machines.enumerated() {
             let name = ImageBatch.bundleName(of: machine)
+            // The row's paths are absolute: a site moved whole keeps its bundles' signatures, not its paths.
+            let folder = machine.folder.absolutePath + "/"
             guard let signature = signatures[name], let row = cache.stored(bundle: name, settings: settingsKey),
                   row.signature == signature.description, row.images.count == ImageBatch.jobCount(of: machine),
-                  row.images.allSatisfy({ $0.key != nil && $0.outcome != nil }),
+                  row.images.allSatisfy({ $0.key != nil && $0.outcome != nil && ByteSearch.hasPrefix($0.path, folder) }),
                   machine.outlines.isEmpty || (row.cover.map { $0.key != nil && $0.outcome != nil } ?? false),
                   cache.hasEntries(row)
             else {

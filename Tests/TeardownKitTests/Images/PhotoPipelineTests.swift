@@ -143,6 +143,25 @@ struct PhotoPipelineTests {
         #expect(!TextFile.exists(site.published("truncated", "index.html")))
     }
 
+    @Test("A site moved whole, its cache with it, publishes its photos from their new place")
+    func movedSite() throws {
+        let site = try PhotoSite()
+        try FileManager.default.removeItem(atPath: site.photos + "/gone.jpg")
+        try site.build()
+        // Out of the racy window, the image index's rows are made under the bundles' signatures.
+        Thread.sleep(forTimeInterval: InputSnapshot.racyWindow + 0.2)
+        try site.build(full: true)
+        let before = Fixtures.read(site.output + "/machines/camera/parts/body/photos/index.html")
+        let parent = (site.site as NSString).deletingLastPathComponent
+        let moved = parent + "-moved"
+        try FileManager.default.moveItem(atPath: parent, toPath: moved)
+        let root = moved + "/" + (site.site as NSString).lastPathComponent
+        try SiteBuilder(siteRoot: root, output: moved + "/public", cacheFolder: root + "/.teardown-cache").build()
+        let after = Fixtures.read(moved + "/public/machines/camera/parts/body/photos/index.html")
+        #expect(before.contains("10 photos") && after.contains("10 photos"))
+        #expect(TextFile.exists(moved + "/public/machines/camera/parts/body/photos/workbench/workbench-800.jpg"))
+    }
+
     @Test("A damaged layer image is an error naming the file, and nothing is published")
     func badLayer() throws {
         let site = try PhotoSite()
