@@ -31,21 +31,21 @@ extension SiteBuilder {
         }
         // The published tree is compared first: a snapshot of another tree is not worth
         // checking against the disk, which stats every input.
-        if !full {
-            let check = store?.inputs().flatMap { bytes in
-                InputSnapshot.check(bytes, roots: roots, key: key, tree: { $0 == tree }) { refreshed in
-                    // Losing the refresh costs only time.
-                    if let (snapshot, record) = InputSnapshot.stored(refreshed, roots: roots, key: key) {
-                        try? store?.storeInputs(snapshot, record: record, whole: true, counters: counters)
-                    }
+        if !full, let (bytes, signatures) = store?.storedInputs() {
+            let check = InputSnapshot.check(bytes, roots: roots, key: key, tree: { $0 == tree }) { refreshed in
+                // Losing the refresh costs only time.
+                if let (snapshot, record) = InputSnapshot.stored(refreshed, roots: roots, key: key) {
+                    try? store?.storeInputs(snapshot, record: record, whole: true, counters: counters)
                 }
             }
             switch check {
             case .unchanged(let record)?:
                 return .unchanged(record)
-            case .changed(let paths, let stored)?:
+            case .changed(let paths, var stored)?:
                 // The check found what differs: looked at again, those paths bring the stored
-                // snapshot up to date without a second walk.
+                // snapshot up to date without a second walk. The settled bundles' signatures
+                // come from the store's rows, and only the bundles the paths reach are signed again.
+                stored.signatures = stored.signatures(taking: signatures)
                 if let snapshot = stored.updating(paths) { return .changed(snapshot) }
             case nil:
                 break
