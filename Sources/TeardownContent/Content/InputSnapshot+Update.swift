@@ -64,9 +64,9 @@ extension InputSnapshot {
         return signatures
     }
 
-    /// The entries of the stored form's `lines`, parsed on all cores and never split into
-    /// Strings: every build `serve` makes after an edit reads them. Nil when a line does not
-    /// parse.
+    /// The entries of the stored form's `lines`, parsed on all cores without splitting the
+    /// lines into Strings, for a snapshot asked for all its entries (`SnapshotEntries`). Nil
+    /// when a line does not parse.
     package static func entries(in bytes: [UInt8], _ lines: Range<Int>, rootCount: Int) -> [Entry]? {
         let parsed = ParallelMap.map(lineChunks(bytes, lines)) { range -> [Entry]? in
             var entries: [Entry] = []

@@ -68,10 +68,9 @@ package struct SnapshotLine {
 
     private static let machines = Array("machines/".utf8)
 
-    /// The entry the line stands for, its content digest left out when `settled`.
-    package func entry(settled: Bool = false) -> InputSnapshot.Entry {
-        InputSnapshot.Entry(root: root, path: String(decoding: relative, as: UTF8.self), signature: signature,
-                            content: settled ? nil : content)
+    /// The entry the line stands for.
+    package func entry() -> InputSnapshot.Entry {
+        InputSnapshot.Entry(root: root, path: String(decoding: relative, as: UTF8.self), signature: signature, content: content)
     }
 
     /// A number written in at most 16 ASCII digits of `radix` (16, lowercase or not, or 10).
