@@ -6,7 +6,8 @@ import TeardownMedia
 /// it) has its downloads in the cache already; only pages that list every machine's
 /// (catalog.json) ask for them.
 package final class SiteDownloads: @unchecked Sendable {
-    private let found: [String: MachineDownload]
+    /// The downloads the plan step found, by slug.
+    package let found: [String: MachineDownload]
     private let finder: @Sendable (Int) -> MachineDownload?
     private let lock = NSLock()
     private var foundLater: [String: MachineDownload?] = [:]
@@ -25,6 +26,5 @@ package final class SiteDownloads: @unchecked Sendable {
         return download
     }
 
-    /// The downloads the plan step found, by slug.
     package subscript(slug: String) -> MachineDownload? { found[slug] }
 }

@@ -9,31 +9,26 @@ extension SiteBuilder {
     /// over when every unit it read last time has the digest it had then; the others are
     /// rendered. Copied files are fingerprinted by their source.
     ///
-    /// A plan that carried machines is made again of every machine (`replan`) when it will not
+    /// A plan that carried machines is made again of every machine (`planEveryMachine`) when it will not
     /// do: the store does not hold what the published pages read, a page of a carried machine
     /// is to be rendered again, or a published output is gone.
     func fingerprint(_ planned: PlannedSite, signatures: [String: ContentDigest], opened: (BuildStore, BuildStore.Notice?)?,
-                     replan: () throws -> PlannedSite) throws -> (PlannedSite, Outputs) {
+                     downloadSignatures: [String: ContentDigest]) throws -> (PlannedSite, Outputs) {
         let publisher = Publisher(output: output, state: cache.output(output), counters: counters)
         let trees = try publisher.recover(opened: opened)
         let published = full ? nil : trees.published
         let readsKnown = published != nil && trees.readsArePublished
         var site = planned
-        if !readsKnown, !site.plan.carried.isEmpty { site = try wholePlan(replan) }
+        if !readsKnown { site = try planEveryMachine(site, signatures: downloadSignatures) }
         if let outputs = try outputs(site, trees: trees, published: published, readsKnown: readsKnown, publisher: publisher,
                                      signatures: signatures) {
             return (site, outputs)
         }
-        site = try wholePlan(replan)
+        site = try planEveryMachine(site, signatures: downloadSignatures)
         guard let outputs = try outputs(site, trees: trees, published: published, readsKnown: readsKnown, publisher: publisher,
                                         signatures: signatures)
         else { preconditionFailure("a plan of every machine always does") }
         return (site, outputs)
-    }
-
-    private func wholePlan(_ replan: () throws -> PlannedSite) throws -> PlannedSite {
-        counters.count(.wholePlans)
-        return try replan()
     }
 
     /// The outputs of `site`'s plan against the published tree; nil when the plan carried
@@ -41,7 +36,7 @@ extension SiteBuilder {
     private func outputs(_ site: PlannedSite, trees: Publisher.Trees, published: [String: ContentDigest]?, readsKnown: Bool,
                          publisher: Publisher, signatures: [String: ContentDigest]) throws -> Outputs? {
         let context = Self.unitContext(site.content, vipsVersion: site.images.vipsVersion)
-        let bundleNames = site.content.machines.map(Self.bundleName(of:))
+        let bundleNames = site.content.machines.map(\.bundleName)
         let units = UnitDigests(site, carried: readsKnown ? site.carried : [])
         let (changedUnits, goneSlugs) = try readsKnown
             ? Self.changedUnits(site, units: units, store: trees.store) : (nil, [])
@@ -103,11 +98,6 @@ extension SiteBuilder {
         let changed = stored.compactMap { units.computed[$0.key] != $0.value ? $0.key : nil }
             + units.computed.keys.filter { stored[$0] == nil }
         return (changed, goneSlugs)
-    }
-
-    /// A machine's bundle, as the input snapshot names it.
-    static func bundleName(of machine: Machine) -> String {
-        (machine.folder.displayPath as NSString).lastPathComponent
     }
 
     /// What a machine's units depend on besides its bundle: site.yaml (photo sizes, limits,

@@ -13,7 +13,7 @@ extension SiteBuilder {
         let stored = try store.bundles(context: Self.unitContext(content, vipsVersion: images.vipsVersion))
         var carried: [Int: SitePlan.MachineCounts] = [:]
         for (index, machine) in content.machines.enumerated() {
-            let name = Self.bundleName(of: machine)
+            let name = machine.bundleName
             if let signature = signatures[name], let row = stored[name], row.slug == machine.slug, row.signature == signature {
                 carried[index] = row.counts
             }
@@ -21,36 +21,28 @@ extension SiteBuilder {
         return carried
     }
 
-    /// Plans the site's outputs. The `carried` machines are not planned unless `whole`: their
-    /// published outputs are as this plan would make them. A search index is made of every
-    /// page, so a site with one plans every machine.
+    /// Plans the site's outputs. The `carried` machines are not planned: their published
+    /// outputs are as this plan would make them. A search index is made of every page, so a site
+    /// with one plans every machine, as does a build whose downloads are due a prune (only a
+    /// build that finds every machine's can tell which are unused).
     func plan(_ content: SiteContent, images: Loaded<ProcessedImages>, theme: Theme,
               pagefind: Result<Pagefind, Pagefind.Unavailable>, signatures: [String: ContentDigest],
-              carried: [Int: SitePlan.MachineCounts], whole: Bool) throws(BuildFailure) -> PlannedSite {
+              carried: [Int: SitePlan.MachineCounts]) throws(BuildFailure) -> PlannedSite {
         var diagnostics = images.warnings
+        let maker = BundleDownloads(cache: cache.downloads, counters: counters)
         // A missing Pagefind is a site without an index (reported below), not a failure.
         let indexing = content.config.search && (try? pagefind.get()) != nil
-        let unplanned = whole || indexing ? [:] : carried
+        let unplanned = indexing || maker.pruneDue() ? [:] : carried
         let planning = content.machines.indices.filter { unplanned[$0] == nil }
         // The index is made on one core while the downloads are found and a changed machine's is
         // zipped, also on one: one after the other, each would leave a core idle.
         let indexed = Prefetch { SiteIndex(content) }
         let manuals = ManualSet(content, diagnostics: &diagnostics)
-        let downloads: SiteDownloads
-        let found: [String: MachineDownload]
-        do throws(BundleDownloads.Failure) {
-            let maker = BundleDownloads(cache: cache.downloads, counters: counters)
-            found = try maker.make(content, images: images.value, signatures: signatures,
-                                       of: unplanned.isEmpty ? nil : planning)
-            downloads = SiteDownloads(found) { [images = images.value] index in
-                let machine = content.machines[index]
-                return maker.find(machine, images: images, signature: signatures[machine.slug])
-            }
-        } catch {
-            // The cache failed, not the output: the message names the cache's folder.
-            let downloads = cache.downloads
-            throw BuildFailure(diagnostics + [.error(.cacheFailed(reason: error.description + (error.noSpace ? ErrorText.noSpaceHint() : "")),
-                                                     at: SourceLocation(downloads))])
+        let found = try downloads(content, images: images.value, signatures: signatures,
+                                  of: unplanned.isEmpty ? nil : planning, diagnostics: diagnostics)
+        let downloads = SiteDownloads(found) { [images = images.value] index in
+            let machine = content.machines[index]
+            return maker.find(machine, images: images, signature: signatures[machine.slug])
         }
         let index = indexed.value
         let sitePlan = SitePlan(content: content, theme: theme, images: images.value, index: index, downloads: found,
@@ -73,5 +65,37 @@ extension SiteBuilder {
                            index: index, search: search, indexer: search.isAvailable ? try? pagefind.get() : nil,
                            baseURL: base, plan: sitePlan, carried: Set(carried.keys),
                            warnings: diagnostics.filter { $0.severity == .warning }.sortedByLocation())
+    }
+
+    /// `site` with every machine planned: what the first plan made for the site as a whole (the
+    /// index, the manuals, the search settings) is kept, and the carried machines' downloads are
+    /// found now.
+    func planEveryMachine(_ site: PlannedSite, signatures: [String: ContentDigest]) throws(BuildFailure) -> PlannedSite {
+        let carried = site.plan.carried.keys.sorted()
+        guard !carried.isEmpty else { return site }
+        counters.count(.wholePlans)
+        var found = site.downloads.found
+        found.merge(try downloads(site.content, images: site.images, signatures: signatures, of: carried,
+                                  diagnostics: site.warnings)) { first, _ in first }
+        let plan = SitePlan(content: site.content, theme: site.theme, images: site.images, index: site.index,
+                            downloads: found)
+        counters.count(.machinesPlanned, by: carried.count)
+        return PlannedSite(content: site.content, theme: site.theme, images: site.images, manuals: site.manuals,
+                           downloads: SiteDownloads(found), index: site.index, search: site.search, indexer: site.indexer,
+                           baseURL: site.baseURL, plan: plan, carried: site.carried, warnings: site.warnings)
+    }
+
+    /// The downloads of the machines `of` (every machine when nil, which prunes the cache).
+    private func downloads(_ content: SiteContent, images: ProcessedImages, signatures: [String: ContentDigest], of machines: [Int]?,
+                           diagnostics: [Diagnostic]) throws(BuildFailure) -> [String: MachineDownload] {
+        do throws(BundleDownloads.Failure) {
+            return try BundleDownloads(cache: cache.downloads, counters: counters)
+                .make(content, images: images, signatures: signatures, of: machines)
+        } catch {
+            // The cache failed, not the output: the message names the cache's folder.
+            let downloads = cache.downloads
+            throw BuildFailure(diagnostics + [.error(.cacheFailed(reason: error.description + (error.noSpace ? ErrorText.noSpaceHint() : "")),
+                                                     at: SourceLocation(downloads))])
+        }
     }
 }

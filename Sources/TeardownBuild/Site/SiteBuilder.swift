@@ -222,18 +222,15 @@ public struct SiteBuilder: Sendable {
                                     signatures: InputSnapshot.BundleSignatures?, opened: (BuildStore, BuildStore.Notice?)?,
                                     clock: inout StepClock) throws(BuildFailure) -> (PlannedSite, Outputs) {
         let settled = signatures?.settled ?? [:]
-        let (planned, carried) = try clock.run(.plan) { () throws -> (PlannedSite, [Int: SitePlan.MachineCounts]) in
+        let planned = try clock.run(.plan) { () throws -> PlannedSite in
             let carried = try carriedMachines(content, images: images.value, signatures: settled, store: opened?.0)
-            return (try plan(content, images: images, theme: theme, pagefind: pagefind, signatures: signatures?.all ?? [:],
-                             carried: carried, whole: false), carried)
+            return try plan(content, images: images, theme: theme, pagefind: pagefind, signatures: signatures?.all ?? [:],
+                            carried: carried)
         }
         clock.warnings = planned.warnings
         return try clock.run(.fingerprint) {
             // A full build carries nothing, but records the signatures the next build carries by.
-            try fingerprint(planned, signatures: settled, opened: opened) {
-                try plan(content, images: images, theme: theme, pagefind: pagefind, signatures: signatures?.all ?? [:],
-                         carried: carried, whole: true)
-            }
+            try fingerprint(planned, signatures: settled, opened: opened, downloadSignatures: signatures?.all ?? [:])
         }
     }
 

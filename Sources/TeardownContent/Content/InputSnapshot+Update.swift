@@ -70,10 +70,7 @@ extension InputSnapshot {
     package static func entries(in bytes: [UInt8], _ lines: Range<Int>, rootCount: Int) -> [Entry]? {
         let parsed = ParallelMap.map(lineChunks(bytes, lines)) { range -> [Entry]? in
             var entries: [Entry] = []
-            let complete = SnapshotLine.each(in: bytes, range, rootCount: rootCount) { line in
-                entries.append(Entry(root: line.root, path: String(decoding: line.relative, as: UTF8.self),
-                                     signature: line.signature, content: line.content))
-            }
+            let complete = SnapshotLine.each(in: bytes, range, rootCount: rootCount) { entries.append($0.entry()) }
             return complete ? entries : nil
         }
         var entries: [Entry] = []

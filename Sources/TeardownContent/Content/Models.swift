@@ -213,6 +213,9 @@ public struct Machine: Sendable, Hashable, Codable {
 
     public var slug: String { head.slug }
     public var folder: SourceFile { head.folder }
+    /// Its bundle's name as the input snapshot and the indexes name it: the folder's (or the
+    /// archive's) name in content/machines/.
+    package var bundleName: String { folder.displayPath.split(separator: "/").last.map(String.init) ?? "" }
     /// Digest of machine.yaml.
     public var source: ContentDigest { head.source }
     public var name: String { head.name }

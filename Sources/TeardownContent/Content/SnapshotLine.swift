@@ -58,16 +58,6 @@ package struct SnapshotLine {
         relative = located[(slash + 1)...]
     }
 
-    /// The bundle a line of content/ (root 0) is in: its name below machines/, as bytes.
-    package var bundle: ArraySlice<UInt8>? {
-        guard root == 0, relative.starts(with: Self.machines) else { return nil }
-        let rest = relative.dropFirst(Self.machines.count)
-        let end = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
-        return rest.startIndex == end ? nil : rest[rest.startIndex..<end]
-    }
-
-    private static let machines = Array("machines/".utf8)
-
     /// The entry the line stands for.
     package func entry() -> InputSnapshot.Entry {
         InputSnapshot.Entry(root: root, path: String(decoding: relative, as: UTF8.self), signature: signature, content: content)

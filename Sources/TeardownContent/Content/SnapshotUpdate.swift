@@ -135,7 +135,7 @@ struct SnapshotUpdate {
             }
             updated += lines[line.range.lowerBound..<contentRange.lowerBound]
             updated += lines[contentRange.upperBound..<line.range.upperBound]
-            if let bundle = line.bundle { settling.append(String(decoding: bundle, as: UTF8.self)) }
+            if line.root == 0, let bundle = InputSnapshot.bundle(of: path) { settling.append(String(bundle)) }
         }
         touched.formUnion(settling)
         return complete && !unreported

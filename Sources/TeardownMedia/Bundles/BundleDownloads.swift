@@ -299,6 +299,22 @@ package struct BundleDownloads: Sendable {
     /// beside it was about to publish, and that build failed).
     package static let unusedKept: Double = 24 * 3600
 
+    /// How long builds that find only some machines' downloads may go without a prune: they
+    /// cannot tell what is unused, and a catalog that only ever gets comments would otherwise
+    /// keep every comments' archive it ever made.
+    package static let pruneInterval: Double = 3600
+
+    /// When the last prune was, as seconds since 1970 in a file of its own.
+    private var pruneStamp: String { cache + "/.pruned" }
+
+    /// Whether this build should find every machine's downloads, so that it can prune: there
+    /// was no prune, or the last is older than `pruneInterval`.
+    package func pruneDue() -> Bool {
+        guard let data = FileManager.default.contents(atPath: pruneStamp),
+              let time = Double(String(decoding: data, as: UTF8.self)) else { return true }
+        return Self.age(time) > Self.pruneInterval
+    }
+
     /// Removes archives and references no machine of this build uses and none has used for a day.
     private func prune(keeping used: Set<String>) {
         for name in FileSystem.names(in: cache) {
@@ -308,5 +324,7 @@ package struct BundleDownloads: Sendable {
                 try? FileSystem.unlinkIfPresent(path)
             }
         }
+        // A stamp not written makes the next build prune again, which costs only time.
+        _ = FileSystem.replaceFile(Data(String(Date().timeIntervalSince1970).utf8), at: pruneStamp)
     }
 }

@@ -44,7 +44,7 @@ struct ImageBatch {
             let machine = content.machines[m]
             let first = jobs.count
             jobs += Self.jobs(of: machine, photoWidths: photoWidths, coverWidths: coverWidths)
-            let name = Self.bundleName(of: machine)
+            let name = machine.bundleName
             bundles.append((name, signatures[name]?.description, first..<jobs.count))
         }
         hints = Array(repeating: nil, count: jobs.count)
@@ -64,13 +64,19 @@ struct ImageBatch {
         return jobs
     }
 
+    /// What a build says of an image that could not be used: a photo is left out, a layer stops the build.
+    static func diagnostic(_ failure: ImageFailure, of job: Job) -> Diagnostic {
+        switch job {
+        case .photo(let file, _): .warning(.photoSkipped(reason: failure.reason), at: file.location())
+        case .layer(let layer): .error(.unreadableImage(layer.image.name, reason: failure.reason), at: layer.image.location())
+        }
+    }
+
     /// How many images a machine has: the length of its row.
     static func jobCount(of machine: Machine) -> Int {
         machine.head.photos.count + (machine.cover == nil ? 0 : 1)
             + machine.outlines.reduce(0) { $0 + 1 + $1.photos.count }
     }
-
-    static func bundleName(of machine: Machine) -> String { (machine.folder.displayPath as NSString).lastPathComponent }
 
     /// Takes each bundle's stored row: a carried bundle's keys and outcomes as they are, the
     /// others' images as hints for the lookup. Not `trusting` the rows, no bundle is carried.
@@ -127,11 +133,9 @@ struct ImageBatch {
             switch (outcome, job) {
             case (.photo(let photo)?, _): photos[path] = photo
             case (.layer(let layer)?, _): layers[path] = layer
-            case (.failed(let failure)?, .photo(let file, _)):
-                diagnostics.append(.warning(.photoSkipped(reason: failure.reason), at: file.location()))
-                failing.insert(file.absolutePath)
-            case (.failed(let failure)?, .layer(let layer)):
-                diagnostics.append(.error(.unreadableImage(layer.image.name, reason: failure.reason), at: layer.image.location()))
+            case (.failed(let failure)?, _):
+                diagnostics.append(Self.diagnostic(failure, of: job))
+                if case .photo(let file, _) = job { failing.insert(file.absolutePath) }
             case (nil, .photo(let file, _)): failing.insert(file.absolutePath)
             default: break
             }

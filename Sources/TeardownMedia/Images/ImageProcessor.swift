@@ -76,13 +76,11 @@ package struct ImageProcessor: Sendable {
         var carried = ImageBatch.Carried(), looked: [Int] = [], names: [String] = []
         var bundles: [(folder: String, bundle: CarriedImages.Bundle)] = []
         for (m, machine) in content.machines.enumerated() {
-            let name = ImageBatch.bundleName(of: machine)
+            let name = machine.bundleName
             // The row's paths are absolute: a site moved whole keeps its bundles' signatures, not its paths.
-            let folder = machine.folder.absolutePath + "/"
-            guard let signature = signatures[name], let row = cache.stored(bundle: name, settings: settingsKey),
-                  row.signature == signature.description, row.images.count == ImageBatch.jobCount(of: machine),
-                  row.images.allSatisfy({ $0.key != nil && $0.outcome != nil && ByteSearch.hasPrefix($0.path, folder) }),
-                  machine.outlines.isEmpty || (row.cover.map { $0.key != nil && $0.outcome != nil } ?? false),
+            guard let row = cache.stored(bundle: name, settings: settingsKey),
+                  row.holds(signature: signatures[name]?.description, count: ImageBatch.jobCount(of: machine),
+                            folder: machine.folder.absolutePath + "/", hasParts: !machine.outlines.isEmpty),
                   cache.hasEntries(row)
             else {
                 looked.append(m)
@@ -104,14 +102,8 @@ package struct ImageProcessor: Sendable {
         let jobs = ImageBatch.jobs(of: machine, photoWidths: settings.widths, coverWidths: Self.coverWidths)
         for (job, image) in zip(jobs, row.images) {
             guard case .failed(let failure)? = image.outcome else { continue }
-            switch job {
-            case .photo(let file, _):
-                carried.diagnostics.append(.warning(.photoSkipped(reason: failure.reason), at: file.location()))
-                carried.failingPhotos.insert(file.absolutePath)
-            case .layer(let layer):
-                carried.diagnostics.append(.error(.unreadableImage(layer.image.name, reason: failure.reason),
-                                                  at: layer.image.location()))
-            }
+            carried.diagnostics.append(ImageBatch.diagnostic(failure, of: job))
+            if case .photo(let file, _) = job { carried.failingPhotos.insert(file.absolutePath) }
         }
     }
 

@@ -407,6 +407,15 @@ struct IncrementalBuildTests {
         #expect(comment.machines == 1 && comment.again == 0, "the other machines' outputs carried unplanned")
         let full = try matchesFullBuild("a comment")
         #expect((comment.report.pages, comment.report.files) == (full.pages, full.files), "carried machines' outputs counted")
+        // Downloads are pruned only by a build that finds every machine's: one comes every hour.
+        let stamp = CacheLayout(root: scratch.output + ".cache").downloads + "/.pruned"
+        try String(Date().timeIntervalSince1970 - BundleDownloads.pruneInterval - 60).write(toFile: stamp, atomically: true,
+                                                                                               encoding: .utf8)
+        try scratch.write("---\nauthor: Grace\ndate: 2024-06-02\n---\nA prune is due.\n",
+                          to: "content/machines/box/parts/lid/comments/later.md")
+        #expect(try planned { try scratch.build() }.machines == 3, "every machine planned, for the prune")
+        #expect(BundleDownloads(cache: CacheLayout(root: scratch.output + ".cache").downloads).pruneDue() == false)
+        try matchesFullBuild("a comment with a prune due")
         Thread.sleep(forTimeInterval: 2.2)
         try scratch.editPartTemplate()
         #expect(try planned { try scratch.build() }.again == 1, "a template edit renders carried machines' part pages")
