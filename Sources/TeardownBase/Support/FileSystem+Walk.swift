@@ -37,7 +37,8 @@ extension FileSystem {
             let found = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
                 status(in: opened, raw.baseAddress!.assumingMemoryBound(to: CChar.self))
             }
-            guard let entryStatus = found else { return false }
+            guard var entryStatus = found else { return false }
+            entryStatus.mayBeLink = entry.pointee.d_type == UInt8(DT_LNK) || entry.pointee.d_type == UInt8(DT_UNKNOWN)
             if entryStatus.isDirectory {
                 if entry.pointee.d_type == UInt8(DT_LNK) { return false }
                 if descend(path) { folders.append((name, path)) }

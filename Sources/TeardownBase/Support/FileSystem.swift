@@ -94,6 +94,9 @@ package enum FileSystem {
         /// file leaves as it was. Outputs are never rewritten in place, so this names their bytes.
         package let contentSignature: UInt64
         package let size: Int
+        /// Whether the entry may be a symbolic link (its status is the target's): a walk that
+        /// read the folder's entry type knows it is not.
+        package var mayBeLink = true
 
         package init(_ info: stat) {
             let size = UInt64(bitPattern: Int64(info.st_size))

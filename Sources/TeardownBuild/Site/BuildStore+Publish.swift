@@ -7,14 +7,14 @@ extension BuildStore {
     package struct Publish {
         /// The tree about to be published, and what it holds now.
         package let tree: String
-        package let outputs: [String: ContentDigest]
+        package let outputs: OutputTargets
         /// What the store held for that tree: only rows that differ are written.
         package let previous: Spare?
         /// What each page rendered by this build read; the other pages read what they did.
         package let rendered: [String: [String]]
         /// The tree published until now (identity) and its outputs, when known.
         package let publishedTree: String?
-        package let published: [String: ContentDigest]?
+        package let published: StoredManifest?
         /// The paths where `outputs` differs from `published` (every path when it is unknown).
         package let changes: Set<String>
         /// Whether the reads the store holds are the published tree's: when not, they are written anew.
@@ -47,7 +47,8 @@ extension BuildStore {
                 try db.execute(sql: "DELETE FROM outputs WHERE tree = ?; DELETE FROM lag", arguments: [spare])
                 try db.execute(sql: "INSERT INTO outputs(tree, path, high, low) SELECT ?, path, high, low FROM outputs WHERE tree = ?",
                                arguments: [spare, published])
-                try db.execute(sql: "INSERT OR REPLACE INTO trees(identity, whole) VALUES (?, 1)", arguments: [spare])
+                try db.execute(sql: "INSERT OR REPLACE INTO trees(identity, whole, count) SELECT ?, 1, count FROM trees WHERE identity = ?",
+                               arguments: [spare, published])
                 try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('lag-pair', ?)",
                                arguments: [published + " " + spare])
             }
@@ -64,16 +65,28 @@ extension BuildStore {
     }
 
     func write(_ change: Publish) throws {
+        // Every published row the transaction compares is read before it (a read inside would
+        // wait on the write): the changes' and the lag's; a tree the store knew nothing of is
+        // written whole.
+        let lagging: [String] = if case .lagging(let lag)? = change.previous { Array(lag.keys) } else { [] }
+        try change.published?.fetch(change.changes.union(lagging))
+        try change.published?.check()
+        let whole: [String: ContentDigest]? = switch change.previous {
+        case .whole?: try change.outputs.all()
+        case .lagging? where change.published != nil: nil
+        default: try change.outputs.all()
+        }
         try writing { db in
             let tree = change.tree
             let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO outputs(tree, path, high, low) VALUES (?, ?, ?, ?)")
             let delete = try db.cachedStatement(sql: "DELETE FROM outputs WHERE tree = ? AND path = ?")
             switch change.previous {
             case .whole(let previous)?:
-                for (path, digest) in change.outputs where previous[path] != digest {
+                let outputs = whole ?? [:]
+                for (path, digest) in outputs where previous[path] != digest {
                     try upsert.execute(arguments: [tree, path] + Self.columns(digest))
                 }
-                for path in previous.keys where change.outputs[path] == nil { try delete.execute(arguments: [tree, path]) }
+                for path in previous.keys where outputs[path] == nil { try delete.execute(arguments: [tree, path]) }
             case .lagging(let lag)? where change.published != nil:
                 // The tree held the published outputs but at the lag's paths; it now holds them but at the changes'.
                 for path in change.changes.union(lag.keys) {
@@ -87,11 +100,12 @@ extension BuildStore {
             default:
                 try db.execute(sql: "DELETE FROM outputs WHERE tree = ?", arguments: [tree])
                 let insert = try db.cachedStatement(sql: "INSERT INTO outputs(tree, path, high, low) VALUES (?, ?, ?, ?)")
-                for (path, digest) in change.outputs {
+                for (path, digest) in whole ?? [:] {
                     try insert.execute(arguments: [tree, path] + Self.columns(digest))
                 }
             }
-            try db.execute(sql: "INSERT OR REPLACE INTO trees(identity, whole) VALUES (?, 1)", arguments: [tree])
+            try db.execute(sql: "INSERT OR REPLACE INTO trees(identity, whole, count) VALUES (?, 1, ?)",
+                           arguments: [tree, whole?.count ?? change.outputs.count])
 
             if change.readsKnown, change.published != nil {
                 try Self.update(db, change)

@@ -27,7 +27,7 @@ import TeardownBase
 package struct BuildStore: Sendable {
     /// Bumped whenever the tables change; a store of another version of Teardown starts over too,
     /// as every page's digest holds the version.
-    package static let format = "teardown-state 5 " + TeardownVersion.build
+    package static let format = "teardown-state 6 " + TeardownVersion.build
 
     package let queue: DatabaseQueue
     /// The database file, for messages.
@@ -129,7 +129,7 @@ package struct BuildStore: Sendable {
             }
             try db.execute(sql: """
                 CREATE TABLE meta(name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-                CREATE TABLE trees(identity TEXT PRIMARY KEY, whole INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE TABLE trees(identity TEXT PRIMARY KEY, whole INTEGER NOT NULL, count INTEGER NOT NULL) WITHOUT ROWID;
                 CREATE TABLE outputs(tree TEXT NOT NULL, path TEXT NOT NULL, high INTEGER NOT NULL, low INTEGER NOT NULL,
                                      PRIMARY KEY(tree, path)) WITHOUT ROWID;
                 CREATE TABLE pages(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, reads TEXT NOT NULL);
@@ -159,32 +159,25 @@ package struct BuildStore: Sendable {
     }
 
     /// What the store knows of the trees `published` and `spare` (identities), forgetting
-    /// every other tree: the published manifest if whole, the spare as it differs from it,
-    /// and whether the reads are the published tree's.
-    package func trees(published: String?, spare: String?) throws -> (published: [String: ContentDigest]?,
+    /// every other tree: the published manifest if whole (read by path as the build asks), the
+    /// spare as it differs from it, and whether the reads are the published tree's.
+    package func trees(published: String?, spare: String?) throws -> (published: StoredManifest?,
                                                               spare: Spare?, readsArePublished: Bool) {
         try writing { db in
-            var whole: [String: Bool] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT identity, whole FROM trees") {
+            var whole: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT identity, whole, count FROM trees") {
                 let identity: String = row[0]
                 if identity == published || identity == spare {
-                    whole[identity] = row[1]
+                    if row[1] as Bool { whole[identity] = row[2] }
                 } else {
                     try db.execute(sql: "DELETE FROM outputs WHERE tree = ?", arguments: [identity])
                     try db.execute(sql: "DELETE FROM trees WHERE identity = ?", arguments: [identity])
                 }
             }
-            func manifest(_ tree: String?) throws -> [String: ContentDigest]? {
-                guard let tree, whole[tree] == true else { return nil }
-                let found = try Self.digests(db, "SELECT path, high, low FROM outputs WHERE tree = ?", [tree])
-                counters.count(.manifestRowsRead, by: found.count)
-                for path in found.keys { _ = try checked(path) }
-                return found
-            }
             let readsTree = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'reads-tree'")
-            let publishedManifest = try manifest(published)
+            let publishedManifest = published.flatMap { tree in whole[tree].map { StoredManifest(store: self, tree: tree, count: $0) } }
             var spareState: Spare?
-            if let published, let spare, publishedManifest != nil, whole[spare] == true,
+            if let published, let spare, publishedManifest != nil, whole[spare] != nil,
                try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'lag-pair'") == published + " " + spare {
                 var lag: [String: ContentDigest?] = [:]
                 let rows = try Row.fetchCursor(db, sql: """
@@ -198,10 +191,49 @@ package struct BuildStore: Sendable {
                     lag.updateValue(held, forKey: try checked(row[0]))
                 }
                 spareState = .lagging(lag)
-            } else {
-                spareState = try manifest(spare).map(Spare.whole)
+            } else if let spare, whole[spare] != nil {
+                spareState = .whole(try manifest(db, spare))
             }
             return (publishedManifest, spareState, published != nil && readsTree == published)
+        }
+    }
+
+    /// Every output of `tree`, each path checked.
+    private func manifest(_ db: Database, _ tree: String) throws -> [String: ContentDigest] {
+        let found = try Self.digests(db, "SELECT path, high, low FROM outputs WHERE tree = ?", [tree])
+        counters.count(.manifestRowsRead, by: found.count)
+        for path in found.keys { _ = try checked(path) }
+        return found
+    }
+
+    /// Every output of `tree`.
+    func outputs(of tree: String) throws -> [String: ContentDigest] {
+        try reading { db in try manifest(db, tree) }
+    }
+
+    /// The outputs of `tree` at `paths`, by path: those it does not hold are left out.
+    func outputs(of tree: String, at paths: [String]) throws -> [String: ContentDigest] {
+        try reading { db in
+            var found: [String: ContentDigest] = [:]
+            let one = try db.cachedStatement(sql: "SELECT high, low FROM outputs WHERE tree = ? AND path = ?")
+            for path in paths {
+                if let row = try Row.fetchOne(one, arguments: [tree, path]) {
+                    found[path] = ContentDigest(high: UInt64(bitPattern: row[0]), low: UInt64(bitPattern: row[1]))
+                }
+            }
+            counters.count(.manifestRowsRead, by: found.count)
+            return found
+        }
+    }
+
+    /// The outputs of `tree` whose paths start with `prefix` (which ends in "/"), each checked.
+    func outputs(of tree: String, under prefix: String) throws -> [String: ContentDigest] {
+        try reading { db in
+            let found = try Self.digests(db, "SELECT path, high, low FROM outputs WHERE tree = ? AND path >= ? AND path < ?",
+                                         [tree, prefix, Self.end(of: prefix)])
+            counters.count(.manifestRowsRead, by: found.count)
+            for path in found.keys { _ = try checked(path) }
+            return found
         }
     }
 

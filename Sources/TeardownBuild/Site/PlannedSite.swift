@@ -58,8 +58,8 @@ package struct PlannedSite {
 /// has the digest `unrendered` until it is rendered: its digest is then that of its bytes.
 package struct Outputs {
     package let publisher: Publisher
-    package var target: [String: ContentDigest]
-    package let published: [String: ContentDigest]?
+    package var target: OutputTargets
+    package let published: StoredManifest?
     package let spare: BuildStore.Spare?
     /// The paths where `target` differs from `published`: every path when that is unknown.
     package var changes: Set<String>

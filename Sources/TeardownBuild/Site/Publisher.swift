@@ -15,7 +15,7 @@ package struct Publisher: Sendable {
     /// What the trees hold, as far as their manifests vouch for; nil when unknown.
     package struct Trees: Sendable {
         package let store: BuildStore
-        package var published: [String: ContentDigest]?
+        package var published: StoredManifest?
         package var spare: BuildStore.Spare?
         /// Whether the store holds what the published tree's pages read, and each unit's digest then.
         package var readsArePublished = false
@@ -130,7 +130,7 @@ package struct Publisher: Sendable {
     /// since and is unchanged now is taken over from the published tree as a hard link.
     /// Returns the outputs to write: those that change now (`changes`, the paths where the
     /// target differs from the published tree), and any removed by hand from the published tree.
-    package func stage(_ target: [String: ContentDigest], published: [String: ContentDigest]?,
+    package func stage(_ target: OutputTargets, published: StoredManifest?,
                spare: BuildStore.Spare, changes: Set<String>) throws -> Set<String> {
         let writer = OutputWriter(root: self.spare)
         var writes = Set(changes.filter { target[$0] != nil })
@@ -138,11 +138,14 @@ package struct Publisher: Sendable {
         var carried: [String] = [], gone: [String] = []
         switch spare {
         case .whole(let held):
+            let target = try target.all()
             gone = held.keys.filter { target[$0] == nil }
             carried = target.keys.filter { !writes.contains($0) && held[$0] != target[$0] }
         case .lagging(let lag):
             // The spare is the published tree but at the lag's paths, and the target is too but at the changes'.
-            for path in changes.union(lag.keys) where !writes.contains(path) {
+            let paths = changes.union(lag.keys)
+            try published?.fetch(paths)
+            for path in paths where !writes.contains(path) {
                 let held = lag[path] ?? published?[path]
                 if let wanted = target[path] {
                     if held != wanted { carried.append(path) }
@@ -175,7 +178,7 @@ package struct Publisher: Sendable {
         guard FileSystem.isDirectory(output) else {
             try FileSystem.removeTree(output)
             try FileSystem.rename(spare, to: output)
-            try mirrorPublished(Array(recorded.outputs.keys), store: store)
+            try mirrorPublished(Array(recorded.outputs.all().keys), store: store)
             return
         }
         try moveHiddenEntries(from: output, to: spare)
@@ -187,7 +190,7 @@ package struct Publisher: Sendable {
         // The tree published until now was one the store did not know (a new store, another
         // version's, a full build): as the spare, the next build would empty it and link every
         // output into it. It is made a mirror of the new one now instead.
-        if recorded.published == nil { try mirrorPublished(Array(recorded.outputs.keys), store: store) }
+        if recorded.published == nil { try mirrorPublished(Array(recorded.outputs.all().keys), store: store) }
     }
 
     /// After a first publish no tree is left to be the spare (or one nothing vouches for), and the

@@ -33,7 +33,7 @@ extension SiteBuilder {
 
     /// The outputs of `site`'s plan against the published tree; nil when the plan carried
     /// machines and that will not do.
-    private func outputs(_ site: PlannedSite, trees: Publisher.Trees, published: [String: ContentDigest]?, readsKnown: Bool,
+    private func outputs(_ site: PlannedSite, trees: Publisher.Trees, published: StoredManifest?, readsKnown: Bool,
                          publisher: Publisher, signatures: [String: ContentDigest]) throws -> Outputs? {
         let context = Self.unitContext(site.content, vipsVersion: site.images.vipsVersion)
         let bundleNames = site.content.machines.map(\.bundleName)
@@ -43,6 +43,9 @@ extension SiteBuilder {
         let stale = try changedUnits.map { try trees.store.readers(of: $0) }
         // Each output's path, worked out once on all cores; the render step picks its outputs by them too.
         let pagePaths = ParallelMap.map(site.plan.pages) { $0.url.outputPath }
+        let copied = ParallelMap.map(site.plan.copies) { ($0.url.outputPath, Self.fingerprint(copy: $0)) }
+        // The published rows of what is planned, in one read: the rest are not looked at.
+        try published?.fetch(pagePaths + copied.map(\.0) + (stale ?? []))
         let partial = !site.plan.carried.isEmpty
         if partial, let stale, let published {
             let planned = Set(pagePaths)
@@ -52,13 +55,12 @@ extension SiteBuilder {
         counters.count(.pagesPlanned, by: machinePages)
         counters.count(.sitePagesPlanned, by: pagePaths.count - machinePages)
         counters.count(.copiesPlanned, by: site.plan.copies.count)
-        let copied = ParallelMap.map(site.plan.copies) { ($0.url.outputPath, Self.fingerprint(copy: $0)) }
         var manifest = TargetManifest(published: published)
         manifest.mark(pages: pagePaths, stale: stale)
         manifest.mark(copies: copied)
-        let (staleShards, carriedFiles) = Self.markShards(site, pagePaths: pagePaths, &manifest)
+        let (staleShards, carriedFiles) = try Self.markShards(site, pagePaths: pagePaths, &manifest)
         let carriedOutputs = site.plan.carried.values.reduce(0) { $0 + $1.pages + $1.copies }
-        guard manifest.removeGone(pages: pagePaths, copies: copied.map(\.0), carried: carriedFiles,
+        guard try manifest.removeGone(pages: pagePaths, copies: copied.map(\.0), carried: carriedFiles,
                                   carriedElsewhere: carriedOutputs)
         else { return nil }
         counters.count(.machinesDigested, by: units.computedMachines.count)
@@ -72,12 +74,10 @@ extension SiteBuilder {
             goneSlugs: goneSlugs)
         // A full build stages against the spare's whole manifest: the published one but at the lag's paths.
         var spare = trees.spare
-        if published == nil, case .lagging(let lag)? = spare {
-            spare = trees.published.map { published in
-                var manifest = published
-                for (path, held) in lag { manifest[path] = held }
-                return .whole(manifest)
-            }
+        if published == nil, case .lagging(let lag)? = spare, let known = trees.published {
+            var manifest = try known.all()
+            for (path, held) in lag { manifest[path] = held }
+            spare = .whole(manifest)
         }
         return Outputs(publisher: publisher, target: manifest.target, published: published, spare: spare, changes: manifest.changes,
                        pagePaths: pagePaths, copyPaths: copied.map(\.0), units: units,
@@ -125,7 +125,7 @@ extension SiteBuilder {
     }
 
     /// One digest of a shard's pages and of the indexer: when it is unchanged, so is the shard.
-    static func digest(of shard: SearchShards.Shard, pages: [String], _ target: [String: ContentDigest],
+    static func digest(of shard: SearchShards.Shard, pages: [String], _ target: OutputTargets,
                                indexer: Pagefind) -> ContentDigest {
         var fingerprint = Fingerprint()
         fingerprint.add(indexer.signature)

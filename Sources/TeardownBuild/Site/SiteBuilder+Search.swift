@@ -40,10 +40,10 @@ extension SiteBuilder {
 
     /// The published files of each shard, by shard. (One index's folder, `pagefind/`, holds
     /// the files of an earlier build's shards too: they differ in digest, so it is made again.)
-    static func shardFiles(_ published: [String: ContentDigest], shards: SearchShards) -> [[String: ContentDigest]] {
+    static func shardFiles(_ published: StoredManifest?, shards: SearchShards) throws -> [[String: ContentDigest]] {
         let prefixes = shards.shards.map { $0.folder + "/" }
         var files = Array(repeating: [String: ContentDigest](), count: prefixes.count)
-        for (path, digest) in published where path.hasPrefix(Self.indexPrefix) {
+        for (path, digest) in try published?.outputs(under: Self.indexPrefix) ?? [:] {
             guard let number = prefixes.firstIndex(where: { path.hasPrefix($0) }) else { continue }
             files[number][path] = digest
         }
@@ -128,7 +128,7 @@ extension SiteBuilder {
     /// A shard of the search index changes only when a page it indexes does: every file of it
     /// is marked with one digest of those pages, so an unchanged shard is carried over like a
     /// page. The stale shards, and the files of those carried.
-    static func markShards(_ site: PlannedSite, pagePaths: [String], _ manifest: inout TargetManifest)
+    static func markShards(_ site: PlannedSite, pagePaths: [String], _ manifest: inout TargetManifest) throws
         -> (stale: [Outputs.Shard], carried: [String]) {
         guard let indexer = site.indexer, let shards = site.search.shards else { return ([], []) }
         var staleShards: [Outputs.Shard] = []
@@ -147,7 +147,7 @@ extension SiteBuilder {
             default: break
             }
         }
-        let files = shardFiles(manifest.published ?? [:], shards: shards)
+        let files = try shardFiles(manifest.published, shards: shards)
         for (number, shard) in shards.shards.enumerated() {
             let held = files[number]
             if !held.isEmpty, pages[number].allSatisfy({ manifest.target[$0] != Outputs.unrendered }),

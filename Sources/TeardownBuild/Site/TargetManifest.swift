@@ -4,16 +4,16 @@ import TeardownBase
 /// written into it, each path noted as a change for the later steps: made anew, with every
 /// path looked up three times, it was most of the fingerprint step of a one-comment sync.
 struct TargetManifest {
-    let published: [String: ContentDigest]?
-    var target: [String: ContentDigest]
+    let published: StoredManifest?
+    var target: OutputTargets
     var changes = Set<String>()
     /// Published outputs the plan has again: when they and the carried search files are all the
     /// published ones, nothing is gone and the published paths need no look of their own.
     var kept = 0
 
-    init(published: [String: ContentDigest]?) {
+    init(published: StoredManifest?) {
         self.published = published
-        target = published ?? [:]
+        target = OutputTargets(base: published)
     }
 
     /// A planned page is rendered when it is new, when the readers of what changed are not
@@ -47,13 +47,13 @@ struct TargetManifest {
     /// Takes out every published output that is no longer planned nor carried. When some are
     /// carried by count only (`carriedElsewhere`: the outputs of machines not planned), the
     /// published ones can be told apart only when none is gone: false when one is.
-    mutating func removeGone(pages: [String], copies: [String], carried: [String], carriedElsewhere: Int = 0) -> Bool {
+    mutating func removeGone(pages: [String], copies: [String], carried: [String], carriedElsewhere: Int = 0) throws -> Bool {
         guard let published, kept + carried.count + carriedElsewhere != published.count else { return true }
         guard carriedElsewhere == 0 else { return false }
         var planned = Set(pages)
         planned.formUnion(copies)
         planned.formUnion(carried)
-        for path in published.keys where !planned.contains(path) { set(path, nil) }
+        for path in try published.all().keys where !planned.contains(path) { set(path, nil) }
         return true
     }
 }

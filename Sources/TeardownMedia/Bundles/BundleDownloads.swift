@@ -101,7 +101,11 @@ package struct BundleDownloads: Sendable {
     /// The files of the bundle by their path in it, and where to read each one. A photos folder
     /// gives only the photos the site publishes (as published) and their sidecars: a photo that
     /// could not be published, or a stray file beside the photos, is not in the download either.
-    package static func entries(of machine: Machine, images: ProcessedImages) -> [(path: String, source: String)] {
+    /// One file of a download: its path in the bundle, where it is read from, and the `stat`
+    /// stamp the walk that found it took (nil for a published photo, named by its image key).
+    package typealias Entry = (path: String, source: String, stamp: ContentDigest?)
+
+    package static func entries(of machine: Machine, images: ProcessedImages) -> [Entry] {
         var published: [String: String] = [:]
         var sidecars = Set<String>()
         for photo in machine.allPhotos {
@@ -112,15 +116,19 @@ package struct BundleDownloads: Sendable {
         if let cover = machine.cover, let processed = images.photo(cover.absolutePath), let original = processed.original {
             published[cover.absolutePath] = images.path(processed.key, original)
         }
-        var files: [(String, String)] = []
+        var files: [Entry] = []
         let root = machine.folder.absolutePath
         _ = FileSystem.walk(root) { relative, status in
             let full = root + "/" + relative
-            guard !status.isDirectory, FileSystem.isRegularFile(full) else { return }
+            // The walk's status follows links: one that may be a link is looked at again, so a
+            // link to a file outside the bundle is never zipped.
+            guard status.isRegularFile, !status.mayBeLink || FileSystem.isRegularFile(full) else { return }
             if let photo = published[full] {
-                files.append((relative, photo))
+                files.append((relative, photo, nil))
             } else if relative.split(separator: "/").dropLast().last != "photos" || sidecars.contains(full) {
-                files.append((relative, full))
+                // The walk's stamp is the one `FileSystem.stamp(of:)` would take again: a stat
+                // by whole path per file was most of the download step of a one-comment sync.
+                files.append((relative, full, ContentDigest(high: status.signature, low: 0)))
             }
         }
         return files.sorted { $0.0 < $1.0 }
@@ -130,7 +138,7 @@ package struct BundleDownloads: Sendable {
     private func download(of machine: Machine, images: ProcessedImages, signature: ContentDigest?) throws(Failure)
         -> (made: MachineDownload, references: [String]) {
         var fingerprint = Self.fingerprint(of: machine)
-        var walked: [(path: String, source: String)]?
+        var walked: [Entry]?
         if let signature {
             // Every file of the folder by its stat signature, and the published form of each photo.
             fingerprint.add(signature)
@@ -176,7 +184,7 @@ package struct BundleDownloads: Sendable {
     }
 
     /// Each entry's path and source, and the `stat` stamp of a source outside the image cache.
-    private static func add(_ entries: [(path: String, source: String)], images: ProcessedImages,
+    private static func add(_ entries: [Entry], images: ProcessedImages,
                             to fingerprint: inout Fingerprint) {
         for entry in entries {
             fingerprint.add(entry.path)
@@ -184,7 +192,7 @@ package struct BundleDownloads: Sendable {
             // A file of the image cache is named by what it was made from and never changes, but
             // publishing it as a hard link changes its ctime: its path alone says what it holds.
             if !entry.source.hasPrefix(images.entries + "/") {
-                fingerprint.add(FileSystem.stamp(of: entry.source) ?? ContentDigest(high: 0, low: 0))
+                fingerprint.add(entry.stamp ?? FileSystem.stamp(of: entry.source) ?? ContentDigest(high: 0, low: 0))
             }
         }
     }
@@ -222,7 +230,7 @@ package struct BundleDownloads: Sendable {
 
     /// One archive of `entries`: found by the key of those entries (a `<key>.one` file naming
     /// its digest), or zipped into the cache under the digest of its bytes.
-    private func archive(_ entries: [(path: String, source: String)], of machine: Machine,
+    private func archive(_ entries: [Entry], of machine: Machine,
                          images: ProcessedImages) throws -> (made: BundleDownload, key: String, reference: String) {
         var fingerprint = Self.fingerprint(of: machine)
         Self.add(entries, images: images, to: &fingerprint)
@@ -240,7 +248,7 @@ package struct BundleDownloads: Sendable {
     }
 
     /// Zips `entries` into the cache under the digest of the archive's bytes.
-    private func zip(_ entries: [(path: String, source: String)], of machine: Machine) throws -> BundleDownload {
+    private func zip(_ entries: [Entry], of machine: Machine) throws -> BundleDownload {
         counters.count(.bundlesZipped)
         let temporary = cache + "/.\(machine.slug.prefix(32)).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         // A scratch file left behind costs only space; the prune below removes it later.
@@ -259,7 +267,7 @@ package struct BundleDownloads: Sendable {
     /// directory after every entry, which on disk made a bundle of 300 files take seconds.
     package static let inMemoryLimit = 64 << 20
 
-    private func write(_ entries: [(path: String, source: String)], of machine: Machine, to path: String) throws {
+    private func write(_ entries: [Entry], of machine: Machine, to path: String) throws {
         let total = entries.reduce(0) { $0 + (FileSystem.size(of: $1.source) ?? 0) }
         let inMemory = total <= Self.inMemoryLimit
         let archive = inMemory ? try Archive(data: Data(), accessMode: .create)
@@ -271,7 +279,7 @@ package struct BundleDownloads: Sendable {
         }
     }
 
-    private func add(_ entries: [(path: String, source: String)], of machine: Machine, to archive: Archive) throws {
+    private func add(_ entries: [Entry], of machine: Machine, to archive: Archive) throws {
         // DOS dates start in 1980; a machine with no `updated` gets that first day.
         let date = machine.updated?.date ?? Date(timeIntervalSince1970: 315_532_800)
         for entry in entries {
