@@ -56,6 +56,9 @@ public struct BuildCounters: Sendable {
         /// Plans made again of every machine, when carrying some would not do (a page of one to
         /// render again, an output gone).
         case wholePlans = "teardown.whole_plans"
+        /// Site indexes (A-Z, tags, names) made from every part's outline; a build whose
+        /// machines' listings are unchanged takes the stored one.
+        case siteIndexesMade = "teardown.site_indexes_made"
     }
 
     private let factory: (any MetricsFactory)?

@@ -18,6 +18,11 @@ public struct CacheLayout: Sendable, Equatable {
 
     /// Each machine's parsed head and texts (`ContentCache`), by machine slug.
     public var content: String { root + "/content" }
+    /// The site index (`SiteIndex`: A-Z, tags, names) as the last build made it, under the
+    /// digest of every machine's listing. In the content cache's folder: it is let go with it.
+    public var siteIndex: String { content + "/" + Self.siteIndexName }
+    /// Its name in the content cache's folder, which the cache's prune keeps.
+    public static let siteIndexName = "site-index"
     /// Unpacked `.bundle` archives, by the archive's digest and then the machine's slug.
     public var bundles: String { root + "/bundles" }
     /// Processed images by the digest of their source and settings (`ImageCache`), with their

@@ -22,6 +22,8 @@ package struct BinaryEncoder {
     package final class Sink {
         package var bytes: [UInt8] = []
 
+        package init() {}
+
         package func integer(_ value: UInt64) {
             // LEB128: most counts and lengths fit in one byte.
             var rest = value

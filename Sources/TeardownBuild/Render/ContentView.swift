@@ -94,6 +94,8 @@ package struct MachineView: MachineAddressable {
     /// The cover photo machine.yaml names (the file, not the processed image: see `cover(of:)`).
     package var coverFile: SourceFile? { head(machine.cover) }
     package var archive: String? { head(machine.archive) }
+    /// Digest of what the site index files the machine by (`MachineHead.listingDigest`).
+    package var listing: ContentDigest { head(machine.head.listing) }
 
     package var parts: PartsView { PartsView(machine, index: index, reads: reads) }
 

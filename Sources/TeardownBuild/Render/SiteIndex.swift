@@ -70,7 +70,16 @@ package struct SiteIndex: Sendable {
         self.init(ContentView(content, reads: reads), reads: reads)
     }
 
-    private init(_ content: ContentView, reads: ReadSet) {
+    init(letters: [Letter], names: [NameBucket], tags: [Tag], collections: [Collection], reads: Set<InputUnit>) {
+        self.letters = letters
+        self.names = names
+        self.tags = tags
+        self.collections = collections
+        self.reads = reads
+    }
+
+    /// Made from every machine's and part's name and tags.
+    init(_ content: ContentView, reads: ReadSet) {
         let machines = content.machines
         var drawers: [String: [PartAddress]] = [:]
         var tagged = TagFiler()

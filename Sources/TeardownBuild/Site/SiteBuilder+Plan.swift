@@ -36,7 +36,9 @@ extension SiteBuilder {
         let planning = content.machines.indices.filter { unplanned[$0] == nil }
         // The index is made on one core while the downloads are found and a changed machine's is
         // zipped, also on one: one after the other, each would leave a core idle.
-        let indexed = Prefetch { SiteIndex(content) }
+        let indexed = Prefetch { [cache, full, counters] in
+            SiteIndex(content, stored: cache.siteIndex, trusting: !full, counters: counters)
+        }
         let manuals = ManualSet(content, diagnostics: &diagnostics)
         let found = try downloads(content, images: images.value, signatures: signatures,
                                   of: unplanned.isEmpty ? nil : planning, diagnostics: diagnostics)

@@ -13,7 +13,7 @@ import TeardownBase
 /// are written to a temporary file and renamed, so a kill leaves each one whole or absent.
 package struct ContentCache: Sendable {
     /// Bumped whenever the stored form of loaded content changes.
-    package static let format = "teardown-content 6"
+    package static let format = "teardown-content 7"
 
     package let folder: String
     package let key: ContentDigest
@@ -238,7 +238,8 @@ package struct ContentCache: Sendable {
         return length <= UInt64(fileSize - 8) ? Int(length) : nil
     }
 
-    /// Drops the entries of bundles that are gone, and temporary files a kill left.
+    /// Drops the entries of bundles that are gone, and temporary files a kill left (the site
+    /// index the build keeps beside the entries stays).
     package func prune(keeping bundles: Set<String>) {
         let prefix = folder + "/"
         Self.remembered.withLock { remembered in
@@ -246,7 +247,7 @@ package struct ContentCache: Sendable {
                 !file.hasPrefix(prefix) || bundles.contains(String(file.dropFirst(prefix.count).dropLast(".bundle".count)))
             }
         }
-        for name in FileSystem.names(in: folder) where name != "key" {
+        for name in FileSystem.names(in: folder) where name != "key" && name != CacheLayout.siteIndexName {
             if name.hasPrefix(".") || !name.hasSuffix(".bundle") || !bundles.contains(String(name.dropLast(7))) {
                 // A stale entry that stays costs only space; it is tried again next build.
                 try? FileSystem.unlinkIfPresent(folder + "/" + name)

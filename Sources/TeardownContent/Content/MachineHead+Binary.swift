@@ -138,7 +138,7 @@ extension MachineHead: BinaryReadable {
                   cover: try source.optional(), parts: try source.array(), photos: try source.array(),
                   commentCount: try source.signed(), textDigest: try source.digest(), descriptionDigest: try source.digest(),
                   recent: try source.read(),
-                  commentIDs: try source.string(), manual: try source.decodable())
+                  commentIDs: try source.string(), manual: try source.decodable(), listing: try source.digest())
     }
 }
 

@@ -157,9 +157,29 @@ package struct MachineHead: Sendable, Hashable, Codable {
     /// a line break first: sync finds an id here without decoding the text.
     package let commentIDs: String
     package let manual: Manual
+    /// Digest of what the site's indexes file the machine by (`listingDigest`): a build whose
+    /// machines all have the listing they had takes the site index as it stored it.
+    package let listing: ContentDigest
 
     /// How many comments `recent` keeps: what a feed lists.
     package static let recentLimit = 50
+
+    /// The machine's slug, name and tags, and each part's slug, name and tags, in order.
+    package static func listingDigest(slug: String, name: String, tags: [String], parts: [PartOutline]) -> ContentDigest {
+        var fingerprint = Fingerprint()
+        fingerprint.add(slug)
+        fingerprint.add(name)
+        fingerprint.add(tags.count)
+        for tag in tags { fingerprint.add(tag) }
+        fingerprint.add(parts.count)
+        for part in parts {
+            fingerprint.add(part.slug)
+            fingerprint.add(part.name)
+            fingerprint.add(part.tags.count)
+            for tag in part.tags { fingerprint.add(tag) }
+        }
+        return fingerprint.digest
+    }
 
     /// Whether `a` is listed above `b` in one machine's feed: by date, then part, then id.
     package static func isNewer(_ a: RecentComment, than b: RecentComment) -> Bool {
@@ -205,7 +225,8 @@ public struct Machine: Sendable, Hashable, Codable {
                            textDigest: MachineText.digest(description, community.comments),
                            descriptionDigest: MachineText.digest(description, []),
                            recent: RecentComments(Array(recent.prefix(MachineHead.recentLimit))),
-                           commentIDs: "\n" + recent.map { $0.comment.id + "\n" }.joined(), manual: manual)
+                           commentIDs: "\n" + recent.map { $0.comment.id + "\n" }.joined(), manual: manual,
+                           listing: MachineHead.listingDigest(slug: slug, name: name, tags: tags, parts: outlines))
         text = MachineTextStore(MachineText(description: description, comments: community.comments, parts: parts.map {
             MachineText.PartText(description: $0.description, specs: $0.specs, comments: $0.community.comments)
         }))
@@ -303,7 +324,7 @@ public struct Machine: Sendable, Hashable, Codable {
                                          photos: head.photos.filter(keep), commentCount: head.commentCount,
                                          textDigest: head.textDigest, descriptionDigest: head.descriptionDigest,
                                          recent: head.recent, commentIDs: head.commentIDs,
-                                         manual: head.manual),
+                                         manual: head.manual, listing: head.listing),
                        text: text)
     }
 

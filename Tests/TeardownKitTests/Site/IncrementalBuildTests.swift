@@ -434,6 +434,52 @@ struct IncrementalBuildTests {
         try matchesFullBuild("a changed site.yaml")
     }
 
+    @Test("The site index is taken as stored until a name or tag changes; a damaged one is made again")
+    func siteIndexStored() throws {
+        let scratch = try Scratch()
+        try scratch.copyBox(as: "crate")
+        try scratch.build()
+        let reference = (scratch.site as NSString).deletingLastPathComponent + "/reference"
+        func matchesFullBuild(_ step: String) throws {
+            try scratch.build(full: true, to: reference)
+            #expect(try Self.snapshot(scratch.output) == (try Self.snapshot(reference)), "after \(step)")
+        }
+        /// How many site indexes a build made (the others were read as stored).
+        func made(_ step: () throws -> Void) throws -> Int {
+            let before = scratch.counts[.siteIndexesMade]
+            try step()
+            try scratch.build()
+            return scratch.counts[.siteIndexesMade] - before
+        }
+        #expect(try made {
+            try scratch.write("---\nauthor: Grace\ndate: 2024-06-01\n---\nNo name changes.\n",
+                              to: "content/machines/box/parts/lid/comments/new.md")
+        } == 0, "a comment leaves every listing as it was")
+        try matchesFullBuild("a comment")
+        #expect(try made {
+            try scratch.write("name: \"Zinc base\"\nlayer:\n  image: lid.svg\n  z: 0\n", to: "content/machines/box/parts/base/part.yaml")
+        } == 1, "a part renamed moves it in A-Z")
+        try matchesFullBuild("a part renamed")
+        #expect(try made {
+            try scratch.write("name: \"Zinc base\"\ntags: [zinc]\nlayer:\n  image: lid.svg\n  z: 0\n",
+                              to: "content/machines/box/parts/base/part.yaml")
+        } == 1, "a tag added gives the tag a page")
+        try matchesFullBuild("a tag added")
+        #expect(try made {
+            try FileManager.default.removeItem(atPath: scratch.site + "/content/machines/crate")
+        } == 1, "a machine removed leaves the lists")
+        try matchesFullBuild("a machine removed")
+        let file = CacheLayout(root: scratch.output + ".cache").siteIndex
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        bytes[bytes.count / 2] ^= 0x5A
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        #expect(try made {
+            try scratch.write("---\nauthor: Grace\ndate: 2024-06-02\n---\nAfter the damage.\n",
+                              to: "content/machines/box/parts/lid/comments/later.md")
+        } == 1, "a damaged index is made again")
+        try matchesFullBuild("a damaged site index")
+    }
+
     @Test("A full build trusts nothing stored but records it: the comment after it costs what later ones cost")
     func fullBuildRecordsWhatTheNextCarries() throws {
         let scratch = try Scratch()

@@ -1,0 +1,193 @@
+import Foundation
+import TeardownBase
+import TeardownContent
+
+// The site index as the last build made it, kept in a file under the digest of what it was
+// made from: every machine's listing (`MachineHead.listing`) and site.yaml's collections. A
+// comment leaves every listing as it was, and making the index again from every part's
+// outline was the larger half of a one-comment sync's plan step.
+//
+// The file holds the SHA-256 of the rest, the key, then the index; a file that is not whole,
+// is of another key, or names a machine or part the site does not have, is a miss, and the
+// index is made again. Written to a temporary file and renamed, as the content cache is.
+extension SiteIndex {
+    /// The index of `content`, taken from `file` when it was made from the same listings, else
+    /// made (counted as `siteIndexesMade`) and stored there. Either way the index reads what
+    /// making it reads: the key is worked out through the views, from every machine's listing.
+    /// Not `trusting` the file (a full build), the index is made and stored.
+    package init(_ content: SiteContent, stored file: String, trusting: Bool = true, counters: BuildCounters = .none) {
+        let reads = ReadSet()
+        let view = ContentView(content, reads: reads)
+        let key = Self.key(view)
+        let parts = view.machines.map { $0.parts.count }
+        if trusting, let stored = Self.read(file, key: key, parts: parts) {
+            self.init(letters: stored.letters, names: stored.names, tags: stored.tags, collections: stored.collections,
+                      reads: reads.units)
+            return
+        }
+        counters.count(.siteIndexesMade)
+        self.init(view, reads: reads)
+        // The file is a memo: one that cannot be written costs the next build the index.
+        try? FileSystem.writeAtomically(stored(key: key), to: file)
+    }
+
+    /// The format of the stored index: bumped whenever it, or what the index holds, changes.
+    private static let storedFormat = "teardown-site-index 1"
+
+    /// What the index is made from: site.yaml's collections and every machine's listing, in order.
+    static func key(_ content: ContentView) -> ContentDigest {
+        var fingerprint = Fingerprint()
+        fingerprint.add(storedFormat)
+        let collections = content.config.collections
+        fingerprint.add(collections.count)
+        for collection in collections {
+            fingerprint.add(collection.slug)
+            fingerprint.add(collection.title)
+            fingerprint.add(collection.description)
+            fingerprint.add(collection.machines.count)
+            for machine in collection.machines { fingerprint.add(machine) }
+        }
+        let machines = content.machines
+        fingerprint.add(machines.count)
+        for machine in machines { fingerprint.add(machine.listing) }
+        return fingerprint.digest
+    }
+
+    // MARK: Writing
+
+    private func stored(key: ContentDigest) -> Data {
+        let sink = BinaryEncoder.Sink()
+        sink.string(key.description)
+        func address(_ address: PartAddress) {
+            sink.integer(UInt64(address.machine))
+            sink.integer(UInt64(address.part))
+        }
+        func numbers(_ values: [Int]) {
+            sink.integer(UInt64(values.count))
+            for value in values { sink.integer(UInt64(value)) }
+        }
+        sink.integer(UInt64(letters.count))
+        for letter in letters {
+            sink.string(letter.key)
+            sink.string(letter.label)
+            sink.integer(UInt64(letter.parts.count))
+            letter.parts.forEach(address)
+        }
+        sink.integer(UInt64(names.count))
+        for bucket in names {
+            sink.string(bucket.key)
+            sink.integer(UInt64(bucket.words.count))
+            for word in bucket.words {
+                sink.string(word.word)
+                sink.integer(UInt64(word.count))
+                sink.integer(UInt64(word.items.count))
+                for item in word.items {
+                    switch item {
+                    case .machine(let machine):
+                        sink.integer(0)
+                        sink.integer(UInt64(machine))
+                    case .part(let part):
+                        sink.integer(1)
+                        address(part)
+                    }
+                }
+            }
+        }
+        sink.integer(UInt64(tags.count))
+        for tag in tags {
+            sink.string(tag.slug)
+            sink.integer(UInt64(tag.names.count))
+            tag.names.forEach(sink.string)
+            numbers(tag.machines)
+            sink.integer(UInt64(tag.parts.count))
+            tag.parts.forEach(address)
+        }
+        sink.integer(UInt64(collections.count))
+        for collection in collections {
+            sink.string(collection.slug)
+            sink.string(collection.title)
+            sink.string(collection.description)
+            numbers(collection.machines)
+        }
+        let body = sink.bytes
+        let whole = BinaryEncoder.Sink()
+        whole.string(ContentDigest(SHA256.hash(data: Data(body))).description)
+        whole.bytes += body
+        return Data(whole.bytes)
+    }
+
+    // MARK: Reading
+
+    private struct Stored {
+        var letters: [Letter] = []
+        var names: [NameBucket] = []
+        var tags: [Tag] = []
+        var collections: [Collection] = []
+    }
+
+    /// The stored index, if `file` holds a whole one of `key` for machines of these part counts.
+    private static func read(_ file: String, key: ContentDigest, parts: [Int]) -> Stored? {
+        guard let data = FileManager.default.contents(atPath: file) else { return nil }
+        let source = BinaryDecoder.Source(bytes: [UInt8](data))
+        do {
+            let digest = try source.digest()
+            guard ContentDigest(SHA256.hash(data: data.suffix(from: data.startIndex + source.position))) == digest,
+                  try source.digest() == key
+            else { return nil }
+            let stored = try Self.read(source, parts: parts)
+            return source.position == source.bytes.count ? stored : nil
+        } catch {
+            return nil
+        }
+    }
+
+    private static func read(_ source: BinaryDecoder.Source, parts: [Int]) throws -> Stored {
+        /// A count, at most one per byte left: a damaged one must not reserve room for billions.
+        func count() throws -> Int {
+            guard let value = Int(exactly: try source.integer()), value <= source.bytes.count - source.position
+            else { throw BinaryDecoder.Source.corrupt }
+            return value
+        }
+        func number() throws -> Int {
+            guard let value = Int(exactly: try source.integer()) else { throw BinaryDecoder.Source.corrupt }
+            return value
+        }
+        func machine() throws -> Int {
+            guard let value = Int(exactly: try source.integer()), value < parts.count else { throw BinaryDecoder.Source.corrupt }
+            return value
+        }
+        func address() throws -> PartAddress {
+            let machine = try machine()
+            guard let part = Int(exactly: try source.integer()), part < parts[machine] else { throw BinaryDecoder.Source.corrupt }
+            return PartAddress(machine: machine, part: part)
+        }
+        func each<Value>(_ read: () throws -> Value) throws -> [Value] {
+            let count = try count()
+            var values: [Value] = []
+            values.reserveCapacity(count)
+            for _ in 0..<count { values.append(try read()) }
+            return values
+        }
+        var stored = Stored()
+        stored.letters = try each { Letter(key: try source.string(), label: try source.string(), parts: try each(address)) }
+        stored.names = try each {
+            NameBucket(key: try source.string(), words: try each {
+                (word: try source.string(), count: try number(), items: try each { () throws -> Item in
+                    switch try source.integer() {
+                    case 0: .machine(try machine())
+                    case 1: .part(try address())
+                    default: throw BinaryDecoder.Source.corrupt
+                    }
+                })
+            })
+        }
+        stored.tags = try each {
+            Tag(slug: try source.string(), names: try each(source.string), machines: try each(machine), parts: try each(address))
+        }
+        stored.collections = try each {
+            Collection(slug: try source.string(), title: try source.string(), description: try source.string(),
+                       machines: try each(machine))
+        }
+        return stored
+    }
+}
