@@ -78,34 +78,7 @@ extension BuildStore {
         }
         try writing { db in
             let tree = change.tree
-            let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO outputs(tree, path, high, low) VALUES (?, ?, ?, ?)")
-            let delete = try db.cachedStatement(sql: "DELETE FROM outputs WHERE tree = ? AND path = ?")
-            switch change.previous {
-            case .whole(let previous)?:
-                let outputs = whole ?? [:]
-                for (path, digest) in outputs where previous[path] != digest {
-                    try upsert.execute(arguments: [tree, path] + Self.columns(digest))
-                }
-                for path in previous.keys where outputs[path] == nil { try delete.execute(arguments: [tree, path]) }
-            case .lagging(let lag)? where change.published != nil:
-                // The tree held the published outputs but at the lag's paths; it now holds them but at the changes'.
-                for path in change.changes.union(lag.keys) {
-                    let held = lag[path] ?? change.published?[path]
-                    guard let digest = change.outputs[path] else {
-                        if held != nil { try delete.execute(arguments: [tree, path]) }
-                        continue
-                    }
-                    if held != digest { try upsert.execute(arguments: [tree, path] + Self.columns(digest)) }
-                }
-            default:
-                try db.execute(sql: "DELETE FROM outputs WHERE tree = ?", arguments: [tree])
-                let insert = try db.cachedStatement(sql: "INSERT INTO outputs(tree, path, high, low) VALUES (?, ?, ?, ?)")
-                for (path, digest) in whole ?? [:] {
-                    try insert.execute(arguments: [tree, path] + Self.columns(digest))
-                }
-            }
-            try db.execute(sql: "INSERT OR REPLACE INTO trees(identity, whole, count) VALUES (?, 1, ?)",
-                           arguments: [tree, whole?.count ?? change.outputs.count])
+            try Self.writeOutputs(db, change, whole: whole)
 
             if change.readsKnown, change.published != nil {
                 try Self.update(db, change)
@@ -126,6 +99,40 @@ extension BuildStore {
             try Self.record(db, change.bundles, whole: change.published == nil)
             try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('reads-tree', ?)", arguments: [tree])
         }
+    }
+
+    /// The tree's manifest: the rows that differ from what it held, or every row when that is
+    /// unknown (`whole`, the outputs read whole), and its count.
+    static func writeOutputs(_ db: Database, _ change: Publish, whole: [String: ContentDigest]?) throws {
+        let tree = change.tree
+        let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO outputs(tree, path, high, low) VALUES (?, ?, ?, ?)")
+        let delete = try db.cachedStatement(sql: "DELETE FROM outputs WHERE tree = ? AND path = ?")
+        switch change.previous {
+        case .whole(let previous)?:
+            let outputs = whole ?? [:]
+            for (path, digest) in outputs where previous[path] != digest {
+                try upsert.execute(arguments: [tree, path] + Self.columns(digest))
+            }
+            for path in previous.keys where outputs[path] == nil { try delete.execute(arguments: [tree, path]) }
+        case .lagging(let lag)? where change.published != nil:
+            // The tree held the published outputs but at the lag's paths; it now holds them but at the changes'.
+            for path in change.changes.union(lag.keys) {
+                let held = lag[path] ?? change.published?[path]
+                guard let digest = change.outputs[path] else {
+                    if held != nil { try delete.execute(arguments: [tree, path]) }
+                    continue
+                }
+                if held != digest { try upsert.execute(arguments: [tree, path] + Self.columns(digest)) }
+            }
+        default:
+            try db.execute(sql: "DELETE FROM outputs WHERE tree = ?", arguments: [tree])
+            let insert = try db.cachedStatement(sql: "INSERT INTO outputs(tree, path, high, low) VALUES (?, ?, ?, ?)")
+            for (path, digest) in whole ?? [:] {
+                try insert.execute(arguments: [tree, path] + Self.columns(digest))
+            }
+        }
+        try db.execute(sql: "INSERT OR REPLACE INTO trees(identity, whole, count) VALUES (?, 1, ?)",
+                       arguments: [tree, whole?.count ?? change.outputs.count])
     }
 
     /// The reads of the pages this build rendered or removed, and the readers of the units
