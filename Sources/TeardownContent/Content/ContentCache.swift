@@ -164,7 +164,7 @@ package struct ContentCache: Sendable {
         let textBytes = data.subdata(in: 8 + length..<data.count)
         guard !unchanged.isEmpty, MachineTextStore.digest(of: textBytes) == entry.text,
               // An entry that does not decode is a miss: the bundle is loaded from its files.
-              let text = try? BinaryDecoder().decode(MachineText.self, from: textBytes), text.parts.count == entry.head.parts.count
+              let text = try? BinaryDecoder().read(MachineText.self, from: textBytes), text.parts.count == entry.head.parts.count
         else { return nil }
         var parts: [String: (Part, [Diagnostic])] = [:]
         let folder = entry.head.folder.displayPath + "/parts/"

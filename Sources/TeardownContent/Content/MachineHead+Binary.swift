@@ -192,3 +192,20 @@ extension BinaryDecoder {
         return value
     }
 }
+
+// A machine's text, read the same way: a changed machine's stored text is decoded by the
+// review, by the build that takes its unchanged parts, and by the render of its pages, and
+// through `Decodable` that was most of a one-comment sync's load step. Specs, a few short
+// rows a part, still go through `Decodable`.
+
+extension MachineText: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws {
+        self.init(description: try source.optional(), comments: try source.array(), parts: try source.array())
+    }
+}
+
+extension MachineText.PartText: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws {
+        self.init(description: try source.optional(), specs: try source.decodable(), comments: try source.array())
+    }
+}

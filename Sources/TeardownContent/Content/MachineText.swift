@@ -71,7 +71,7 @@ package final class MachineTextStore: Forgettable, @unchecked Sendable {
                 var text: MachineText?
                 if let data = stored.read(), Self.digest(of: data) == stored.digest {
                     // Bytes that do not decode are a miss, as a wrong digest is: the caller reloads the bundle.
-                    text = try? BinaryDecoder().decode(MachineText.self, from: data)
+                    text = try? BinaryDecoder().read(MachineText.self, from: data)
                 }
                 let value = text ?? stored.reload() ?? MachineText(description: nil, comments: [], parts: [])
                 state = .decoded(value, stored)

@@ -45,6 +45,21 @@ struct BinaryCoderTests {
         }
     }
 
+    @Test("The text reader reads what the coder wrote, as Decodable does, and refuses every cut-short text")
+    func textReader() throws {
+        let texts = Self.machines().map(\.text.value)
+        #expect(texts.contains { $0.parts.contains { !$0.specs.isEmpty } } && texts.contains { $0.parts.contains { !$0.comments.isEmpty } })
+        for text in texts {
+            let data = try BinaryEncoder().encode(text)
+            let read = try BinaryDecoder().read(MachineText.self, from: data)
+            let decoded = try BinaryDecoder().decode(MachineText.self, from: data)
+            #expect(read == text && read == decoded)
+            for length in stride(from: 0, to: data.count, by: max(1, data.count / 200)) {
+                #expect(throws: (any Error).self) { try BinaryDecoder().read(MachineText.self, from: data.prefix(length)) }
+            }
+        }
+    }
+
     @Test("The image index's rows of a built site read back to the very bytes stored")
     func imageRows() throws {
         let site = Fixtures.copy(Fixtures.site("photos"))
