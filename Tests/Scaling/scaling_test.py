@@ -41,7 +41,7 @@ GROWING = {
     "teardown.heads_decoded": "the review and the load decode every machine's head",
     "teardown.snapshot_bytes_read": "the walk reads the whole stored input snapshot",
     "teardown.bundle_rows_read": "the fingerprint reads every bundle's row of unit digests",
-    "teardown.image_rows_decoded": "the image step decodes every bundle's row of the image index",
+    "teardown.image_rows_read": "the image step reads every bundle's row of the image index and checks its bytes",
     "teardown.site_pages_planned": "the plan lists every page of the catalog, tag and A-Z lists",
 }
 

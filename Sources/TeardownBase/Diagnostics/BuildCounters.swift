@@ -42,7 +42,9 @@ public struct BuildCounters: Sendable {
         case bundleRowsRead = "teardown.bundle_rows_read"
         /// Unit digests read from the build store.
         case unitRowsRead = "teardown.unit_rows_read"
-        /// Rows of the image index decoded.
+        /// Rows of the image index read (and their bytes checked against their digests).
+        case imageRowsRead = "teardown.image_rows_read"
+        /// Rows of the image index whose images were decoded.
         case imageRowsDecoded = "teardown.image_rows_decoded"
         /// Machines whose units were digested.
         case machinesDigested = "teardown.machines_digested"

@@ -31,9 +31,39 @@ package struct BundleImages: Codable, Sendable {
     /// the row's, if they are as many and lie in its `folder` (absolute, with a trailing slash)
     /// as it is now. A bundle with parts has a composed cover, which the row must hold too.
     package func holds(signature: String?, count: Int, folder: String, hasParts: Bool) -> Bool {
-        guard let signature, self.signature == signature, images.count == count,
-              hasParts ? cover?.isKnown == true : true
-        else { return false }
-        return images.allSatisfy { $0.isKnown && ByteSearch.hasPrefix($0.path, folder) }
+        summary.holds(signature: signature, count: count, folder: folder, hasParts: hasParts)
+    }
+
+    /// What the image index keeps beside the row, so that a bundle is carried without its row
+    /// being decoded.
+    package var summary: Summary {
+        var prefix = images.first.map { Array($0.path.utf8) }
+        for image in images.dropFirst() where prefix?.isEmpty == false {
+            let shared = zip(prefix!, image.path.utf8).prefix { $0 == $1 }.count
+            prefix!.removeLast(prefix!.count - shared)
+        }
+        return Summary(signature: signature, count: images.count, imagesKnown: images.allSatisfy(\.isKnown),
+                       coverKnown: cover?.isKnown == true, pathsPrefix: prefix.map { String(decoding: $0, as: UTF8.self) },
+                       failed: images.contains { if case .failed? = $0.outcome { true } else { false } })
+    }
+
+    /// A row's signature and image count, whether each image and the cover has a key and an
+    /// outcome, the longest prefix its images' paths share (nil without images), and whether
+    /// one failed.
+    package struct Summary: Sendable, Equatable {
+        package let signature: String?
+        package let count: Int
+        package let imagesKnown: Bool
+        package let coverKnown: Bool
+        package let pathsPrefix: String?
+        package let failed: Bool
+
+        /// `BundleImages.holds(signature:count:folder:hasParts:)`: every path lies in `folder`
+        /// when the prefix they all share does.
+        package func holds(signature: String?, count: Int, folder: String, hasParts: Bool) -> Bool {
+            guard let signature, self.signature == signature, self.count == count, imagesKnown, hasParts ? coverKnown : true
+            else { return false }
+            return pathsPrefix.map { ByteSearch.hasPrefix($0, folder) } ?? true
+        }
     }
 }

@@ -8,7 +8,7 @@ import TeardownContent
 package final class CarriedImages: Sendable {
     struct Bundle: Sendable {
         let slug: String
-        let row: BundleImages
+        let row: StoredImageRow
         /// Whether machine.yaml names no cover photo: the composed image is then the cover.
         let composedIsCover: Bool
     }
@@ -35,7 +35,7 @@ package final class CarriedImages: Sendable {
         let index = indexes.withLock { indexes -> [String: ImageCache.Outcome] in
             if let index = indexes[bundle] { return index }
             var index: [String: ImageCache.Outcome] = [:]
-            for image in bundles[bundle].row.images { if let outcome = image.outcome { index[image.path] = outcome } }
+            for image in bundles[bundle].row.images?.images ?? [] { if let outcome = image.outcome { index[image.path] = outcome } }
             indexes[bundle] = index
             return index
         }

@@ -26,8 +26,8 @@ package final class ImageCache: @unchecked Sendable {
     package var vipsMemo: String { root + "/libvips" }
     private let index: ImageIndex?
     private let lock = NSLock()
-    /// The rows as the index held them when the build began, decoded.
-    private var stored: [String: (settings: String, images: BundleImages?)] = [:]
+    /// The rows as the index held them when the build began, each decoded when first asked for.
+    private var stored: [String: StoredImageRow] = [:]
     /// Every stored outcome by key, made when a key is first looked up outside its own bundle's row.
     private var byKey: [String: Outcome]?
     /// The indexes of earlier versions (files read whole), read once when the index is new.
@@ -51,7 +51,7 @@ package final class ImageCache: @unchecked Sendable {
         self.root = root
         self.counters = counters
         var index = ImageIndex.open(root + "/index.sqlite")
-        var rows: [String: (settings: String, images: Data)] = [:]
+        var rows: [String: ImageIndex.Row] = [:]
         do { rows = try index?.bundles() ?? [:] } catch { index = ImageIndex.remade(root + "/index.sqlite") }
         self.index = index
         let taken = Date().timeIntervalSince1970
@@ -63,10 +63,10 @@ package final class ImageCache: @unchecked Sendable {
             vouched = false
         }
         for (name, row) in rows {
-            // A row that does not decode is a miss: its bundle's images are looked up again.
-            stored[name] = (row.settings, try? BinaryDecoder().read(BundleImages.self, from: row.images))
+            // A row whose bytes changed is a miss: its bundle's images are looked up again.
+            stored[name] = StoredImageRow(row, counters: counters)
         }
-        counters.count(.imageRowsDecoded, by: rows.count)
+        counters.count(.imageRowsRead, by: rows.count)
         if index?.isNew ?? true { readLegacyIndexes() }
     }
 
@@ -82,8 +82,19 @@ package final class ImageCache: @unchecked Sendable {
 
     /// The stored row of `bundle`, when its keys were made under `settings`.
     package func stored(bundle: String, settings: String) -> BundleImages? {
-        guard let row = stored[bundle], row.settings == settings else { return nil }
-        return row.images
+        storedRow(bundle: bundle, settings: settings)?.images
+    }
+
+    /// The stored row of `bundle` undecoded, when its keys were made under `settings`.
+    package func storedRow(bundle: String, settings: String) -> StoredImageRow? {
+        guard let row = stored[bundle], row.isWhole, row.settings == settings else { return nil }
+        return row
+    }
+
+    /// `hasEntries` for a row that is not decoded unless the index cannot vouch for the entries.
+    package func hasEntries(_ row: StoredImageRow) -> Bool {
+        if vouched { return true }
+        return row.images.map(hasEntries) ?? false
     }
 
     /// Whether every entry `images` names is in the entries folder: vouched for by the index,
@@ -282,8 +293,8 @@ package final class ImageCache: @unchecked Sendable {
         }
         for (name, row) in rows {
             // A row made again is written: only a bundle that is not taken as it is gets one.
-            guard let images = row.images, let bytes = try? BinaryEncoder().encode(images) else { continue }
-            changes.bundles[name] = (row.settings, bytes)
+            guard let images = row.images, let written = try? ImageIndex.Row(settings: row.settings, images: images) else { continue }
+            changes.bundles[name] = written
             dropped.formUnion(Set(keys(stored[name]?.images)).subtracting(keys(images)))
             let paths = Set(images.images.map(\.path))
             changes.goneSources += (stored[name]?.images?.images ?? []).map(\.path).filter { !paths.contains($0) }

@@ -18,7 +18,7 @@ import TeardownBase
 /// again, as with a deleted cache: what an entry holds (sizes, hit masks, photo metadata) is
 /// kept in the index, not beside the files.
 package struct ImageIndex: Sendable {
-    package static let format = "teardown-images 1"
+    package static let format = "teardown-images 2"
 
     private let queue: DatabaseQueue
 
@@ -62,23 +62,112 @@ package struct ImageIndex: Sendable {
         try queue.write { db in
             let stored = try? String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'")
             if stored == Self.format { return false }
+            if stored == Self.previousFormat, (try? Self.upgrade(db)) != nil { return false }
             for table in ["meta", "bundles", "sources"] { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
             try db.execute(sql: """
                 CREATE TABLE meta(name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-                CREATE TABLE bundles(name TEXT PRIMARY KEY, settings TEXT NOT NULL, images BLOB NOT NULL) WITHOUT ROWID;
                 CREATE TABLE sources(path TEXT PRIMARY KEY, signature INTEGER NOT NULL, digest TEXT NOT NULL) WITHOUT ROWID;
                 """)
+            try db.execute(sql: Self.bundlesTable)
             try db.execute(sql: "INSERT INTO meta(name, value) VALUES ('format', ?)", arguments: [Self.format])
             return true
         }
     }
 
-    /// Every bundle's row: the settings its keys were made under, and its images as stored.
-    package func bundles() throws -> [String: (settings: String, images: Data)] {
+    /// One bundle's row: the settings its keys were made under, what is kept beside its images
+    /// (`BundleImages.Summary`), its composed cover alone (the catalog's cards ask for every
+    /// machine's), and its images as stored, with the digest of both.
+    package struct Row: Sendable {
+        package let settings: String
+        package let summary: BundleImages.Summary
+        package let cover: Data?
+        package let images: Data
+        package let digest: ContentDigest
+
+        package init(settings: String, images: BundleImages) throws {
+            self.settings = settings
+            summary = images.summary
+            cover = try images.cover.map { try BinaryEncoder().encode($0) }
+            self.images = try BinaryEncoder().encode(images)
+            digest = Self.digest(cover: cover, images: self.images)
+        }
+
+        init(settings: String, summary: BundleImages.Summary, cover: Data?, images: Data, digest: ContentDigest) {
+            self.settings = settings
+            self.summary = summary
+            self.cover = cover
+            self.images = images
+            self.digest = digest
+        }
+
+        /// Whether the bytes are those the row was written with: a row whose bytes SQLite reads
+        /// back changed is a miss, as one that did not decode was.
+        package var isWhole: Bool { Self.digest(cover: cover, images: images) == digest }
+
+        static func digest(cover: Data?, images: Data) -> ContentDigest {
+            var hasher = SHA256()
+            hasher.update(data: Data([cover == nil ? 0 : 1]))
+            hasher.update(data: Data(String(cover?.count ?? 0).utf8 + [0]))
+            if let cover { hasher.update(data: cover) }
+            hasher.update(data: images)
+            return ContentDigest(hasher.finalize())
+        }
+    }
+
+    /// The format before the rows kept their summary beside their images.
+    private static let previousFormat = "teardown-images 1"
+
+    /// Brings an index of the previous format to this one in place: its rows are what an entry
+    /// holds (sizes, hit masks, photo metadata), which only processing the images again would
+    /// give back. A row that does not decode is dropped; its bundle's images are looked up again.
+    private static func upgrade(_ db: Database) throws {
+        var rows: [String: Row] = [:]
+        for row in try GRDB.Row.fetchAll(db, sql: "SELECT name, settings, images FROM bundles") {
+            let bytes: Data = row[2]
+            if let images = try? BinaryDecoder().read(BundleImages.self, from: bytes) {
+                rows[row[0]] = try Row(settings: row[1], images: images)
+            }
+        }
+        try db.execute(sql: "DROP TABLE bundles")
+        try db.execute(sql: Self.bundlesTable)
+        try insert(db, rows)
+        try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Self.format])
+    }
+
+    private static let bundlesTable = """
+        CREATE TABLE bundles(name TEXT PRIMARY KEY, settings TEXT NOT NULL, signature TEXT, count INTEGER NOT NULL,
+                             known INTEGER NOT NULL, cover_known INTEGER NOT NULL, prefix TEXT,
+                             failed INTEGER NOT NULL, high INTEGER NOT NULL, low INTEGER NOT NULL,
+                             cover BLOB, images BLOB NOT NULL) WITHOUT ROWID
+        """
+
+    private static func insert(_ db: Database, _ rows: [String: Row]) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO bundles(name, settings, signature, count, known, cover_known, prefix, failed, high, low,
+                                           cover, images) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for (name, row) in rows {
+            let summary = row.summary
+            try statement.execute(arguments: [name, row.settings, summary.signature, summary.count, summary.imagesKnown,
+                                              summary.coverKnown, summary.pathsPrefix, summary.failed,
+                                              Int64(bitPattern: row.digest.high), Int64(bitPattern: row.digest.low),
+                                              row.cover, row.images])
+        }
+    }
+
+    /// Every bundle's row.
+    package func bundles() throws -> [String: Row] {
         try queue.read { db in
-            var rows: [String: (settings: String, images: Data)] = [:]
-            let cursor = try Row.fetchCursor(db, sql: "SELECT name, settings, images FROM bundles")
-            while let row = try cursor.next() { rows[row[0]] = (row[1], row[2]) }
+            var rows: [String: Row] = [:]
+            let cursor = try GRDB.Row.fetchCursor(db, sql: """
+                SELECT name, settings, signature, count, known, cover_known, prefix, failed, high, low, cover, images FROM bundles
+                """)
+            while let row = try cursor.next() {
+                let summary = BundleImages.Summary(signature: row[2], count: row[3], imagesKnown: row[4], coverKnown: row[5],
+                                                   pathsPrefix: row[6], failed: row[7])
+                rows[row[0]] = Row(settings: row[1], summary: summary, cover: row[10], images: row[11],
+                                   digest: ContentDigest(high: UInt64(bitPattern: row[8]), low: UInt64(bitPattern: row[9])))
+            }
             return rows
         }
     }
@@ -87,7 +176,7 @@ package struct ImageIndex: Sendable {
     package func source(_ path: String) -> (signature: UInt64, digest: String)? {
         // The index is a memo: a row that cannot be read is a miss, and the source is read again.
         try? queue.read { db in
-            try Row.fetchOne(db, sql: "SELECT signature, digest FROM sources WHERE path = ?", arguments: [path])
+            try GRDB.Row.fetchOne(db, sql: "SELECT signature, digest FROM sources WHERE path = ?", arguments: [path])
                 .map { (UInt64(bitPattern: $0[0] as Int64), $0[1]) }
         }
     }
@@ -97,7 +186,7 @@ package struct ImageIndex: Sendable {
         // The index is a memo: rows that cannot be read are misses, and their sources are read again.
         (try? queue.read { db in
             var sources: [String: (signature: UInt64, digest: String)] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT path, signature, digest FROM sources")
+            let rows = try GRDB.Row.fetchCursor(db, sql: "SELECT path, signature, digest FROM sources")
             while let row = try rows.next() { sources[row[0]] = (UInt64(bitPattern: row[1] as Int64), row[2]) }
             return sources
         }) ?? [:]
@@ -111,7 +200,7 @@ package struct ImageIndex: Sendable {
 
     /// What one build changes, written in one transaction.
     package struct Changes {
-        package var bundles: [String: (settings: String, images: Data)] = [:]
+        package var bundles: [String: Row] = [:]
         package var goneBundles: [String] = []
         package var sources: [String: (signature: UInt64, digest: String)] = [:]
         package var goneSources: [String] = []
@@ -123,10 +212,7 @@ package struct ImageIndex: Sendable {
         counters.count(.imageRowsWritten, by: changes.bundles.count + changes.goneBundles.count)
         // The index is a memo: rows not written are keyed again by the next build.
         try? queue.write { db in
-            for (name, row) in changes.bundles {
-                try db.execute(sql: "INSERT OR REPLACE INTO bundles(name, settings, images) VALUES (?, ?, ?)",
-                               arguments: [name, row.settings, row.images])
-            }
+            try Self.insert(db, changes.bundles)
             for name in changes.goneBundles { try db.execute(sql: "DELETE FROM bundles WHERE name = ?", arguments: [name]) }
             for (path, source) in changes.sources {
                 try db.execute(sql: "INSERT OR REPLACE INTO sources(path, signature, digest) VALUES (?, ?, ?)",

@@ -78,10 +78,12 @@ package struct ImageProcessor: Sendable {
         for (m, machine) in content.machines.enumerated() {
             let name = machine.bundleName
             // The row's paths are absolute: a site moved whole keeps its bundles' signatures, not its paths.
-            guard let row = cache.stored(bundle: name, settings: settingsKey),
-                  row.holds(signature: signatures[name]?.description, count: ImageBatch.jobCount(of: machine),
-                            folder: machine.folder.absolutePath + "/", hasParts: !machine.outlines.isEmpty),
-                  cache.hasEntries(row)
+            // Decided on the row's summary: its images are decoded only if a page asks for one,
+            // or to say their failures again.
+            guard let row = cache.storedRow(bundle: name, settings: settingsKey),
+                  row.summary.holds(signature: signatures[name]?.description, count: ImageBatch.jobCount(of: machine),
+                                    folder: machine.folder.absolutePath + "/", hasParts: !machine.outlines.isEmpty),
+                  cache.hasEntries(row), !row.summary.failed || row.images != nil
             else {
                 looked.append(m)
                 continue
@@ -89,9 +91,7 @@ package struct ImageProcessor: Sendable {
             names.append(name)
             bundles.append((machine.folder.absolutePath,
                             CarriedImages.Bundle(slug: machine.slug, row: row, composedIsCover: machine.cover == nil)))
-            if row.images.contains(where: { if case .failed? = $0.outcome { true } else { false } }) {
-                failures(of: machine, row, into: &carried)
-            }
+            if row.summary.failed, let images = row.images { failures(of: machine, images, into: &carried) }
         }
         carried.images = CarriedImages(bundles)
         return (carried, looked, names)

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import TeardownBase
 @testable import TeardownContent
@@ -141,6 +142,64 @@ struct PhotoPipelineTests {
         let gallery = Fixtures.read(site.output + "/machines/camera/parts/body/photos/index.html")
         #expect(gallery.contains("10 photos") && !gallery.contains("truncated"))
         #expect(!TextFile.exists(site.published("truncated", "index.html")))
+    }
+
+    @Test("A carried bundle's row is decided on its summary; a row whose bytes changed is a miss, and is made again")
+    func rowBytesChecked() throws {
+        let site = try PhotoSite()
+        try FileManager.default.removeItem(atPath: site.photos + "/gone.jpg")
+        Thread.sleep(forTimeInterval: InputSnapshot.racyWindow + 0.2)
+        try site.build(full: true)
+        let reference = try Data(contentsOf: URL(fileURLWithPath: site.published("orientation-3", "orientation-3-60.jpg")))
+        Thread.sleep(forTimeInterval: InputSnapshot.racyWindow + 0.2)
+        func editManual(_ text: String) throws {
+            try FileManager.default.createDirectory(atPath: site.site + "/content/manual", withIntermediateDirectories: true)
+            try "# Manual\n\n\(text)\n".write(toFile: site.site + "/content/manual/index.md", atomically: true, encoding: .utf8)
+        }
+        try editManual("Another page.")
+        var (lookedUp, decoded) = (site.counts[.imagesLookedUp], site.counts[.imageRowsDecoded])
+        try site.build()
+        #expect(site.counts[.imagesLookedUp] == lookedUp, "the camera's images taken from its row")
+        #expect(site.counts[.imageRowsDecoded] == decoded + 1, "its row decoded once, to say its failures again")
+        // One byte of the row changed, its digest kept: the row is a miss, as one that does not decode.
+        let path = site.site + "/.teardown-cache/images/index.sqlite"
+        let index = try #require(ImageIndex.open(path))
+        let (name, row) = try #require(try index.bundles().first)
+        var bytes = [UInt8](row.images)
+        bytes[bytes.count / 2] ^= 0x20
+        var changes = ImageIndex.Changes()
+        changes.bundles[name] = ImageIndex.Row(settings: row.settings, summary: row.summary, cover: row.cover,
+                                               images: Data(bytes), digest: row.digest)
+        index.write(changes)
+        try editManual("A page again.")
+        (lookedUp, decoded) = (site.counts[.imagesLookedUp], site.counts[.imageRowsDecoded])
+        #expect(try site.build().imagesProcessed > 0, "its images made again, as a damaged index's are")
+        #expect(site.counts[.imagesLookedUp] > lookedUp, "the bundle's images looked up by key")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: site.published("orientation-3", "orientation-3-60.jpg"))) == reference)
+        #expect(try #require(try index.bundles()[name]).isWhole, "the row written again")
+    }
+
+    @Test("An image index of the previous format is brought up to date in place: no image is made again")
+    func indexUpgraded() throws {
+        let site = try PhotoSite()
+        let made = try site.build().imagesProcessed
+        #expect(made > 0)
+        let path = site.site + "/.teardown-cache/images/index.sqlite"
+        // The previous format: each bundle's settings and images, nothing beside them.
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT name, settings, images FROM bundles")
+            try db.execute(sql: "DROP TABLE bundles")
+            try db.execute(sql: "CREATE TABLE bundles(name TEXT PRIMARY KEY, settings TEXT NOT NULL, images BLOB NOT NULL) WITHOUT ROWID")
+            for row in rows {
+                try db.execute(sql: "INSERT INTO bundles(name, settings, images) VALUES (?, ?, ?)", arguments: [row[0], row[1], row[2]])
+            }
+            try db.execute(sql: "UPDATE meta SET value = 'teardown-images 1' WHERE name = 'format'")
+        }
+        try queue.close()
+        #expect(try site.build(full: true).imagesProcessed == 0, "the rows kept what the entries hold")
+        let index = try #require(ImageIndex.open(path))
+        #expect(try !index.bundles().isEmpty && index.bundles().values.allSatisfy(\.isWhole))
     }
 
     @Test("A site moved whole, its cache with it, publishes its photos from their new place")
