@@ -109,8 +109,10 @@ extension PageRenderer {
         let order = dates.indices.filter { dates[$0] != nil }.sorted { (dates[$0]!, $0) > (dates[$1]!, $1) }
         for m in order {
             // Items of one date go by machine, part and id: a machine whose newest comment has
-            // the date of the last item may still come before it.
-            if top.count == Self.feedLimit, let last = top.last, dates[m]! < last.date { break }
+            // the date of the last item comes before it only if it comes later in the catalog.
+            // (Comments are dated by the day: on a busy one, every machine commented that day
+            // had its comments decoded.)
+            if top.count == Self.feedLimit, let last = top.last, (dates[m]!, m) < (last.date, last.machine) { break }
             top = Self.newest(top + commentItems(m), limit: Self.feedLimit)
         }
         return top

@@ -92,10 +92,7 @@ package final class ImageCache: @unchecked Sendable {
     }
 
     /// `hasEntries` for a row that is not decoded unless the index cannot vouch for the entries.
-    package func hasEntries(_ row: StoredImageRow) -> Bool {
-        if vouched { return true }
-        return row.images.map(hasEntries) ?? false
-    }
+    package func hasEntries(_ row: StoredImageRow) -> Bool { vouched || row.images.map(hasEntries) == true }
 
     /// Whether every entry `images` names is in the entries folder: vouched for by the index,
     /// or else looked for in a listing of the folder, taken once.

@@ -45,4 +45,35 @@ struct SiteFeedTests {
         #expect(updated == expected.sorted(by: >))
         #expect(!feed.contains("of machine 4."))
     }
+
+    /// Comments are dated by the day: on one day, items go by machine (the later in the catalog
+    /// first), part and id, and the machines that cannot make the list are not read.
+    @Test("Many machines' comments of one day: the feed cuts them in the catalog's order")
+    func oneDay() throws {
+        let root = Fixtures.temporaryFolder()
+        let site = root + "/site"
+        try Fixtures.write("title: \"Feeds\"\nbase_url: \"https://example.org/\"\nsearch: false\n", to: "content/site.yaml", in: site)
+        for m in 0..<6 {
+            let machine = "content/machines/machine-\(m)"
+            try Fixtures.write("name: \"Machine \(m)\"\nsummary: \"Machine \(m).\"\ncanvas: {width: 20, height: 10}\n",
+                               to: machine + "/machine.yaml", in: site)
+            try Fixtures.write("name: \"Part\"\nlayer:\n  image: layer.svg\n  z: 1\n", to: machine + "/parts/part/part.yaml", in: site)
+            try Fixtures.write("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"20\" height=\"10\"><rect width=\"9\" height=\"9\"/></svg>",
+                               to: machine + "/parts/part/layer.svg", in: site)
+            for i in 0..<12 {
+                try Fixtures.write("---\nauthor: Ada\ndate: 2021-05-05\n---\nComment \(i) of machine \(m).\n",
+                                   to: machine + String(format: "/parts/part/comments/c%02d.md", i), in: site)
+            }
+        }
+        try SiteBuilder(siteRoot: site, output: root + "/public", pagefind: .notInstalled).build()
+        let feed = Fixtures.read(root + "/public/feed.xml")
+        let entries = feed.components(separatedBy: "<entry>").dropFirst().map { entry -> String in
+            let machine = entry.range(of: "machines/machine-").map { String(entry[$0.upperBound...].prefix(1)) } ?? "?"
+            let comment = entry.range(of: "#comment-").map { String(entry[$0.upperBound...].prefix(3)) } ?? "?"
+            return machine + "/" + comment
+        }
+        let expected = (2..<6).reversed().flatMap { m in (0..<12).reversed().map { String(format: "%d/c%02d", m, $0) } }
+            + ["1/c11", "1/c10"]
+        #expect(entries == expected)
+    }
 }
