@@ -62,6 +62,7 @@ package struct ImageIndex: Sendable {
         try queue.write { db in
             let stored = try? String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'")
             if stored == Self.format { return false }
+            // An upgrade that fails leaves an index made anew below: its images are made again.
             if stored == Self.previousFormat, (try? Self.upgrade(db)) != nil { return false }
             for table in ["meta", "bundles", "sources"] { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
             try db.execute(sql: """
@@ -124,6 +125,7 @@ package struct ImageIndex: Sendable {
         var rows: [String: Row] = [:]
         for row in try GRDB.Row.fetchAll(db, sql: "SELECT name, settings, images FROM bundles") {
             let bytes: Data = row[2]
+            // A row that does not decode was a miss before the upgrade too.
             if let images = try? BinaryDecoder().read(BundleImages.self, from: bytes) {
                 rows[row[0]] = try Row(settings: row[1], images: images)
             }

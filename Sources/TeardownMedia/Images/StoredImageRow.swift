@@ -34,6 +34,7 @@ package final class StoredImageRow: Sendable {
             if let memo { return memo }
             guard isWhole else { return nil }
             counters.count(.imageRowsDecoded)
+            // Checked against the row's digest when read, the bytes are those a build encoded: they decode.
             let images = try? BinaryDecoder().read(BundleImages.self, from: bytes)
             memo = .some(images)
             return images
@@ -45,6 +46,7 @@ package final class StoredImageRow: Sendable {
         decodedCover.withLock { memo in
             if let memo { return memo }
             guard isWhole else { return nil }
+            // Checked against the row's digest when read, the bytes are those a build encoded: they decode.
             let cover = coverBytes.flatMap { try? BinaryDecoder().read(BundleImages.Image.self, from: $0) }
             memo = .some(cover)
             return cover

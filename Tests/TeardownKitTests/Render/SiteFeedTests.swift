@@ -5,6 +5,17 @@ import Testing
 
 @Suite("The site's feed")
 struct SiteFeedTests {
+    /// Machine `m` of `site` with one part and no comments yet; its folder, relative to the site.
+    private static func machine(_ m: Int, in site: String) throws -> String {
+        let machine = "content/machines/machine-\(m)"
+        try Fixtures.write("name: \"Machine \(m)\"\nsummary: \"Machine \(m).\"\ncanvas: {width: 20, height: 10}\n",
+                           to: machine + "/machine.yaml", in: site)
+        try Fixtures.write("name: \"Part\"\nlayer:\n  image: layer.svg\n  z: 1\n", to: machine + "/parts/part/part.yaml", in: site)
+        try Fixtures.write("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"20\" height=\"10\"><rect width=\"9\" height=\"9\"/></svg>",
+                           to: machine + "/parts/part/layer.svg", in: site)
+        return machine
+    }
+
     /// Four machines whose comments interleave in time, and one whose comments are all older:
     /// the feed takes each machine's comments only while they can still make the list.
     @Test("The site's feed lists the newest comments of all machines, newest first, and none older")
@@ -19,12 +30,7 @@ struct SiteFeedTests {
         let start = try #require(formatter.date(from: "2020-01-01"))
         var expected: [String] = []
         for m in 0..<5 {
-            let machine = "content/machines/machine-\(m)"
-            try Fixtures.write("name: \"Machine \(m)\"\nsummary: \"Machine \(m).\"\ncanvas: {width: 20, height: 10}\n",
-                               to: machine + "/machine.yaml", in: site)
-            try Fixtures.write("name: \"Part\"\nlayer:\n  image: layer.svg\n  z: 1\n", to: machine + "/parts/part/part.yaml", in: site)
-            try Fixtures.write("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"20\" height=\"10\"><rect width=\"9\" height=\"9\"/></svg>",
-                               to: machine + "/parts/part/layer.svg", in: site)
+            let machine = try Self.machine(m, in: site)
             for i in 0..<30 {
                 // Machines 0-3 take turns day by day; machine 4's comments are all a year older.
                 let day = m == 4 ? i - 400 : i * 4 + m
@@ -54,12 +60,7 @@ struct SiteFeedTests {
         let site = root + "/site"
         try Fixtures.write("title: \"Feeds\"\nbase_url: \"https://example.org/\"\nsearch: false\n", to: "content/site.yaml", in: site)
         for m in 0..<6 {
-            let machine = "content/machines/machine-\(m)"
-            try Fixtures.write("name: \"Machine \(m)\"\nsummary: \"Machine \(m).\"\ncanvas: {width: 20, height: 10}\n",
-                               to: machine + "/machine.yaml", in: site)
-            try Fixtures.write("name: \"Part\"\nlayer:\n  image: layer.svg\n  z: 1\n", to: machine + "/parts/part/part.yaml", in: site)
-            try Fixtures.write("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"20\" height=\"10\"><rect width=\"9\" height=\"9\"/></svg>",
-                               to: machine + "/parts/part/layer.svg", in: site)
+            let machine = try Self.machine(m, in: site)
             for i in 0..<12 {
                 try Fixtures.write("---\nauthor: Ada\ndate: 2021-05-05\n---\nComment \(i) of machine \(m).\n",
                                    to: machine + String(format: "/parts/part/comments/c%02d.md", i), in: site)
