@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Times Teardown's rebuilds after the changes a catalog sees, on tmpfs and on disk, beside their targets.
 
-    rebuilds.py --teardown .build/release/teardown [--sizes 10000] [--runs 5]
+    rebuilds.py --teardown .build/release/teardown [--sizes 10000] [--runs 5] [--places tmpfs,disk]
 
 For each size it generates a seeded catalog (generate.py), builds it cold once, then for each
 place (tmpfs under /dev/shm, and this disk) copies the site there and times, as a user runs them:
@@ -18,7 +18,8 @@ place (tmpfs under /dev/shm, and this disk) copies the site there and times, as 
   on all cores, the least a one-shot command that must see hand edits can do. The rebuilds'
   targets are set against it, measured in the same run on the same tree.
 
-Medians of --runs runs. Results go to Benchmarks/results/rebuilds-<date>.md and rebuilds-latest.md,
+--places picks the file systems: at 100,000 parts each place takes a cold build of its own
+(of minutes), and one place fits an hour where both do not. Medians of --runs runs. Results go to Benchmarks/results/rebuilds-<date>.md and rebuilds-latest.md,
 and into Benchmarks/README.md between the rebuilds markers.
 """
 
@@ -212,7 +213,11 @@ def main():
     parser.add_argument("--sizes", default="10000")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--work", default=os.path.join(HERE, "work-rebuilds"))
+    parser.add_argument("--places", default="tmpfs,disk", help="tmpfs, disk or both, comma-separated")
     args = parser.parse_args()
+    wanted = set(args.places.split(","))
+    if not wanted or not wanted <= {"tmpfs", "disk"}:
+        sys.exit(f"--places takes tmpfs, disk or both, not {args.places!r}")
     teardown = os.path.abspath(args.teardown)
     versions = {"teardown": version([teardown, "--version"]), "swift": version(["swift", "--version"])}
     os.makedirs(args.work, exist_ok=True)
@@ -229,8 +234,11 @@ def main():
         # The image stage runs once here; the copies below take its cache along.
         timed([teardown, "build", "--site", source, "--output", os.path.join(generated, "public")], env=NO_SEARCH)
         shutil.rmtree(os.path.join(generated, "public"))
-        places = [("tmpfs", tempfile.mkdtemp(prefix="teardown-rebuilds-", dir="/dev/shm"))] if os.path.isdir("/dev/shm") else []
-        places.append(("disk", os.path.join(args.work, f"place-{size}")))
+        places = []
+        if "tmpfs" in wanted and os.path.isdir("/dev/shm"):
+            places.append(("tmpfs", tempfile.mkdtemp(prefix="teardown-rebuilds-", dir="/dev/shm")))
+        if "disk" in wanted:
+            places.append(("disk", os.path.join(args.work, f"place-{size}")))
         for name, folder in places:
             log(f"  {size:,} parts on {name}")
             results[(size, name)] = measure(teardown, floor, source, folder, args.runs)
