@@ -10,6 +10,9 @@ public struct ContentDigest: Hashable, Sendable, CustomStringConvertible {
         self.low = low
     }
 
+    /// The digest of bytes as they are (a cache entry's, a stored file's).
+    package init(bytes data: Data) { self.init(SHA256.hash(data: data)) }
+
     public init(of text: String) {
         var fingerprint = Fingerprint()
         fingerprint.add(text)
@@ -71,6 +74,13 @@ public struct Fingerprint {
     }
 
     public mutating func add(_ value: Int) { add(tag: 2, count: value) }
+
+    /// Bytes as they are, after their length.
+    package mutating func add(_ data: Data) {
+        add(tag: 6, count: data.count)
+        flush()
+        hasher.update(data: data)
+    }
 
     public mutating func add(_ value: Bool) { add(tag: 3, count: value ? 1 : 0) }
 

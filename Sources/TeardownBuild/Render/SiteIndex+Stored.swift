@@ -111,7 +111,7 @@ extension SiteIndex {
         }
         let body = sink.bytes
         let whole = BinaryEncoder.Sink()
-        whole.string(ContentDigest(SHA256.hash(data: Data(body))).description)
+        whole.string(ContentDigest(bytes: Data(body)).description)
         whole.bytes += body
         return Data(whole.bytes)
     }
@@ -131,7 +131,7 @@ extension SiteIndex {
         let source = BinaryDecoder.Source(bytes: [UInt8](data))
         do {
             let digest = try source.digest()
-            guard ContentDigest(SHA256.hash(data: data.suffix(from: data.startIndex + source.position))) == digest,
+            guard ContentDigest(bytes: data.suffix(from: data.startIndex + source.position)) == digest,
                   try source.digest() == key
             else { return nil }
             let stored = try Self.read(source, parts: parts)

@@ -4,17 +4,15 @@ import TeardownBase
 /// written into it, each path noted as a change for the later steps: made anew, with every
 /// path looked up three times, it was most of the fingerprint step of a one-comment sync.
 struct TargetManifest {
-    let published: StoredManifest?
     var target: OutputTargets
+    /// The published outputs the target starts from: nil when unknown.
+    var published: StoredManifest? { target.base }
     var changes = Set<String>()
     /// Published outputs the plan has again: when they and the carried search files are all the
     /// published ones, nothing is gone and the published paths need no look of their own.
     var kept = 0
 
-    init(published: StoredManifest?) {
-        self.published = published
-        target = OutputTargets(base: published)
-    }
+    init(published: StoredManifest?) { target = OutputTargets(base: published) }
 
     /// A planned page is rendered when it is new, when the readers of what changed are not
     /// known (`stale` nil), or when it read a unit that changed.

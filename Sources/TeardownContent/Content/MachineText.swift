@@ -96,5 +96,5 @@ package final class MachineTextStore: Forgettable, @unchecked Sendable {
         return (data, digest(of: data))
     }
 
-    package static func digest(of data: Data) -> ContentDigest { ContentDigest(SHA256.hash(data: data)) }
+    package static func digest(of data: Data) -> ContentDigest { ContentDigest(bytes: data) }
 }

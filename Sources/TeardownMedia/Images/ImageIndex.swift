@@ -106,12 +106,11 @@ package struct ImageIndex: Sendable {
         package var isWhole: Bool { Self.digest(cover: cover, images: images) == digest }
 
         static func digest(cover: Data?, images: Data) -> ContentDigest {
-            var hasher = SHA256()
-            hasher.update(data: Data([cover == nil ? 0 : 1]))
-            hasher.update(data: Data(String(cover?.count ?? 0).utf8 + [0]))
-            if let cover { hasher.update(data: cover) }
-            hasher.update(data: images)
-            return ContentDigest(hasher.finalize())
+            var fingerprint = Fingerprint()
+            fingerprint.add(cover != nil)
+            if let cover { fingerprint.add(cover) }
+            fingerprint.add(images)
+            return fingerprint.digest
         }
     }
 
