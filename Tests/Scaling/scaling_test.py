@@ -41,7 +41,8 @@ GROWING = {
     "teardown.heads_decoded": "the review and the load decode every machine's head",
     "teardown.snapshot_bytes_read": "the walk reads the whole stored input snapshot",
     "teardown.bundle_rows_read": "the fingerprint reads every bundle's row of unit digests",
-    "teardown.image_rows_read": "the image step reads every bundle's row of the image index and checks its bytes",
+    "teardown.unit_machines_read": "the fingerprint looks up a unit key of every stored machine, to find those gone",
+    "teardown.image_rows_read": "the image step reads every bundle's summary row of the image index",
     "teardown.site_pages_planned": "the plan lists every page of the catalog, tag and A-Z lists",
 }
 

@@ -42,8 +42,12 @@ public struct BuildCounters: Sendable {
         case bundleRowsRead = "teardown.bundle_rows_read"
         /// Unit digests read from the build store.
         case unitRowsRead = "teardown.unit_rows_read"
-        /// Rows of the image index read (and their bytes checked against their digests).
+        /// Machines found among the stored unit digests (one key looked up each), to tell the gone ones.
+        case unitMachinesRead = "teardown.unit_machines_read"
+        /// Rows of the image index whose summary was read.
         case imageRowsRead = "teardown.image_rows_read"
+        /// Rows of the image index whose bytes were read (and checked against their digests).
+        case imageRowsFetched = "teardown.image_rows_fetched"
         /// Rows of the image index whose images were decoded.
         case imageRowsDecoded = "teardown.image_rows_decoded"
         /// Machines whose units were digested.

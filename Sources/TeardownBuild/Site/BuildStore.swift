@@ -264,15 +264,26 @@ package struct BuildStore: Sendable {
     /// The first key after every key that starts with `prefix` (which ends in "/").
     private static func end(of prefix: String) -> String { String(prefix.dropLast()) + "0" }
 
-    /// The slugs of the machines the stored units belong to.
+    /// The slugs of the machines the stored units belong to: one key looked up a machine, each
+    /// search starting past the units of the machine before (a machine holds a unit per part,
+    /// and reading every key showed in a one-comment sync's profile).
     package func machineSlugs() throws -> Set<String> {
         try reading { db in
             var slugs = Set<String>()
-            let rows = try String.fetchCursor(db, sql: "SELECT key FROM units WHERE key >= 'm/' AND key < 'm0'")
-            while let key = try rows.next() {
+            let first = try db.cachedStatement(sql: "SELECT key FROM units WHERE key >= ? AND key < 'm0' ORDER BY key LIMIT 1")
+            let after = try db.cachedStatement(sql: "SELECT key FROM units WHERE key > ? AND key < 'm0' ORDER BY key LIMIT 1")
+            var next = try String.fetchOne(first, arguments: ["m/"])
+            while let key = next {
                 let rest = key.dropFirst(2)
-                if let slash = rest.firstIndex(of: "/") { slugs.insert(String(rest[..<slash])) }
+                guard let slash = rest.firstIndex(of: "/") else {
+                    next = try String.fetchOne(after, arguments: [key])
+                    continue
+                }
+                let slug = String(rest[..<slash])
+                slugs.insert(slug)
+                next = try String.fetchOne(first, arguments: [Self.end(of: "m/\(slug)/")])
             }
+            counters.count(.unitMachinesRead, by: slugs.count)
             return slugs
         }
     }

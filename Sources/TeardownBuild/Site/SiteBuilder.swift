@@ -119,6 +119,11 @@ public struct SiteBuilder: Sendable {
             // A full build trusts nothing stored, so it starts from a new store.
             if full { try BuildStore.remove(store) }
             return try buildHoldingLock(inputs: inputs, changed: changed, progress: progress)
+        } catch let failure as BuildFailure where failure.cause is ImageCache.DamagedRows {
+            // Nothing was published: the build starts over once, and looks those bundles' images up again.
+            var report = try buildHoldingLock(inputs: nil, changed: nil, progress: progress)
+            report.notices.append((failure.cause as? ImageCache.DamagedRows)?.description ?? "")
+            return report
         } catch let failure as BuildFailure where failure.cause is BuildStore.Damaged {
             // Damage found by any read or write of the store: it is set aside, and the build
             // starts over once from a new one, walking every input and rendering every page.
@@ -197,6 +202,9 @@ public struct SiteBuilder: Sendable {
         try clock.run(.index) {
             try index(site, &outputs, progress: progress)
             try renderSearchPage(site, &outputs)
+        }
+        if let damaged = imageCache.value.damagedCarriedRows() {
+            throw BuildFailure([.error(.outputFailed(reason: damaged.description), at: SourceLocation(imageFolder))]).caused(by: damaged)
         }
         let removed = try clock.run(.publish) { () throws -> Int in
             noteChanges(outputs)

@@ -51,8 +51,8 @@ package final class ImageCache: @unchecked Sendable {
         self.root = root
         self.counters = counters
         var index = ImageIndex.open(root + "/index.sqlite")
-        var rows: [String: ImageIndex.Row] = [:]
-        do { rows = try index?.bundles() ?? [:] } catch { index = ImageIndex.remade(root + "/index.sqlite") }
+        var rows: [String: ImageIndex.Summary] = [:]
+        do { rows = try index?.summaries() ?? [:] } catch { index = ImageIndex.remade(root + "/index.sqlite") }
         self.index = index
         let taken = Date().timeIntervalSince1970
         let status = FileSystem.status(root + "/entries")
@@ -63,8 +63,7 @@ package final class ImageCache: @unchecked Sendable {
             vouched = false
         }
         for (name, row) in rows {
-            // A row whose bytes changed is a miss: its bundle's images are looked up again.
-            stored[name] = StoredImageRow(row, counters: counters)
+            stored[name] = StoredImageRow(name: name, row, index: index, damaged: damaged, counters: counters)
         }
         counters.count(.imageRowsRead, by: rows.count)
         if index?.isNew ?? true { readLegacyIndexes() }
@@ -87,8 +86,34 @@ package final class ImageCache: @unchecked Sendable {
 
     /// The stored row of `bundle` undecoded, when its keys were made under `settings`.
     package func storedRow(bundle: String, settings: String) -> StoredImageRow? {
-        guard let row = stored[bundle], row.isWhole, row.settings == settings else { return nil }
+        guard let row = stored[bundle], row.settings == settings else { return nil }
         return row
+    }
+
+    /// Carried rows found damaged by the pages that read them: the build starts over once.
+    package struct DamagedRows: Error, Sendable, CustomStringConvertible {
+        package let bundles: [String]
+
+        package var description: String {
+            "the image cache's index was damaged for \(bundles.joined(separator: ", ")): the build started over and looked their images up again"
+        }
+    }
+
+    /// Rows whose bytes were found damaged when read (`StoredImageRow`).
+    private let damaged = Locked<Set<String>>([])
+
+    /// The bundles this build carried on their row's summary whose bytes a page then found
+    /// damaged: their pages lack what the row held, so the build must not publish them. Their
+    /// rows are dropped; the build starting over looks their images up again.
+    package func damagedCarriedRows() -> DamagedRows? {
+        let found = damaged.withLock { $0 }
+        guard !found.isEmpty else { return nil }
+        lock.lock()
+        let carried = found.filter { name in rows[name].map { $0.images == nil } ?? false }.sorted()
+        lock.unlock()
+        guard !carried.isEmpty else { return nil }
+        index?.drop(carried)
+        return DamagedRows(bundles: carried)
     }
 
     /// `hasEntries` for a row that is not decoded unless the index cannot vouch for the entries.
@@ -326,73 +351,6 @@ package final class ImageCache: @unchecked Sendable {
             }
             FileSystem.discard(entries + "/" + name)
             foldersChanged = true
-        }
-    }
-}
-
-extension ImageCache.Outcome {
-    /// Whether the outcome has files in its entry folder (a failure has none).
-    package var hasFiles: Bool {
-        if case .failed = self { return false }
-        return true
-    }
-}
-
-extension ImageCache.Outcome: Codable {
-    private enum Kind: Int, Codable { case photo, layer, failed }
-
-    /// A kind, then its value: the positional coder cannot read an enum's synthesized coding.
-    package init(from decoder: Decoder) throws {
-        var container = try decoder.unkeyedContainer()
-        switch try container.decode(Kind.self) {
-        case .photo: self = .photo(try container.decode(ProcessedPhoto.self))
-        case .layer: self = .layer(try container.decode(ProcessedLayer.self))
-        case .failed: self = .failed(.stored(code: try container.decode(Int.self), text: try container.decode(String.self)))
-        }
-    }
-
-    package func encode(to encoder: Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        switch self {
-        case .photo(let photo): try container.encode(Kind.photo); try container.encode(photo)
-        case .layer(let layer): try container.encode(Kind.layer); try container.encode(layer)
-        case .failed(let failure):
-            try container.encode(Kind.failed)
-            switch failure {
-            case .unreadable(let why): try container.encode(0); try container.encode(why)
-            case .empty: try container.encode(1); try container.encode("")
-            case .notAnImage: try container.encode(2); try container.encode("")
-            case .wrongFormat(let found): try container.encode(3); try container.encode(found.rawValue)
-            case .undecodable(let why): try container.encode(4); try container.encode(why)
-            }
-        }
-    }
-}
-
-extension ImageFailure {
-    /// A failure from the code and text an outcome stores it as.
-    package static func stored(code: Int, text: String) -> ImageFailure {
-        switch code {
-        case 0: .unreadable(text)
-        case 1: .empty
-        case 2: .notAnImage
-        case 3: .wrongFormat(found: ImageFormat(rawValue: text) ?? .jpeg)
-        default: .undecodable(text)
-        }
-    }
-}
-
-/// The outcome as the JSON index of earlier versions stored it.
-enum LegacyOutcome: Decodable {
-    case photo(ProcessedPhoto)
-    case layer(ProcessedLayer)
-    case failed(ImageFailure)
-
-    package var outcome: ImageCache.Outcome {
-        switch self {
-        case .photo(let photo): .photo(photo)
-        case .layer(let layer): .layer(layer)
-        case .failed(let failure): .failed(failure)
         }
     }
 }

@@ -101,8 +101,7 @@ package struct ImageIndex: Sendable {
             self.digest = digest
         }
 
-        /// Whether the bytes are those the row was written with: a row whose bytes SQLite reads
-        /// back changed is a miss, as one that did not decode was.
+        /// Whether the bytes are those the row was written with.
         package var isWhole: Bool { Self.digest(cover: cover, images: images) == digest }
 
         static func digest(cover: Data?, images: Data) -> ContentDigest {
@@ -156,20 +155,63 @@ package struct ImageIndex: Sendable {
         }
     }
 
-    /// Every bundle's row.
-    package func bundles() throws -> [String: Row] {
+    /// A bundle's row without its bytes: what a build decides to carry the bundle on.
+    package struct Summary: Sendable {
+        package let settings: String
+        package let summary: BundleImages.Summary
+        /// The digest of the row's bytes, checked when they are read (`bytes(of:)`).
+        package let digest: ContentDigest
+    }
+
+    /// Every bundle's row without its bytes: the cover and images of a carried bundle are read
+    /// by its name when a page asks (reading and checking every row's bytes was most of a
+    /// one-comment sync's image step, and grew with the catalog).
+    package func summaries() throws -> [String: Summary] {
         try queue.read { db in
-            var rows: [String: Row] = [:]
+            var rows: [String: Summary] = [:]
             let cursor = try GRDB.Row.fetchCursor(db, sql: """
-                SELECT name, settings, signature, count, known, cover_known, prefix, failed, high, low, cover, images FROM bundles
+                SELECT name, settings, signature, count, known, cover_known, prefix, failed, high, low FROM bundles
                 """)
             while let row = try cursor.next() {
                 let summary = BundleImages.Summary(signature: row[2], count: row[3], imagesKnown: row[4], coverKnown: row[5],
                                                    pathsPrefix: row[6], failed: row[7])
-                rows[row[0]] = Row(settings: row[1], summary: summary, cover: row[10], images: row[11],
-                                   digest: ContentDigest(high: UInt64(bitPattern: row[8]), low: UInt64(bitPattern: row[9])))
+                rows[row[0]] = Summary(settings: row[1], summary: summary,
+                                       digest: ContentDigest(high: UInt64(bitPattern: row[8]), low: UInt64(bitPattern: row[9])))
             }
             return rows
+        }
+    }
+
+    /// The bytes of `name`'s row, when it is there and they are those it was written with.
+    package func bytes(of name: String, digest: ContentDigest) -> (cover: Data?, images: Data)? {
+        // A row that cannot be read is as damaged as one whose bytes changed: the caller says so.
+        let read = try? queue.read { db in
+            try GRDB.Row.fetchOne(db, sql: "SELECT cover, images FROM bundles WHERE name = ?", arguments: [name])
+                .map { (cover: $0[0] as Data?, images: $0[1] as Data) }
+        }
+        guard let read = read ?? nil, Row.digest(cover: read.cover, images: read.images) == digest else { return nil }
+        return read
+    }
+
+    /// Every bundle's row whole, bytes and all (what the tests look at).
+    package func bundles() throws -> [String: Row] {
+        let summaries = try summaries()
+        return try queue.read { db in
+            var rows: [String: Row] = [:]
+            for row in try GRDB.Row.fetchAll(db, sql: "SELECT name, cover, images FROM bundles") {
+                guard let stored = summaries[row[0]] else { continue }
+                rows[row[0]] = Row(settings: stored.settings, summary: stored.summary, cover: row[1], images: row[2],
+                                   digest: stored.digest)
+            }
+            return rows
+        }
+    }
+
+    /// Forgets the rows of `names`: their bundles' images are looked up again by the next build.
+    package func drop(_ names: [String]) {
+        // The index is a memo: a row not dropped is found damaged again, and dropped then.
+        try? queue.write { db in
+            for name in names { try db.execute(sql: "DELETE FROM bundles WHERE name = ?", arguments: [name]) }
         }
     }
 

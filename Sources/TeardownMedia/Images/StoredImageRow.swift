@@ -2,52 +2,69 @@ import Foundation
 import TeardownBase
 import TeardownContent
 
-/// A bundle's row of the image index as the build found it: its summary, checked bytes, and
-/// its images decoded only when first asked for. A carried bundle is decided on the summary,
-/// and the catalog's cards read its composed cover alone; decoding every row's images and
-/// looking along them to carry it was most of a one-comment sync's image step.
+/// A bundle's row of the image index as the build found it: its summary, and its bytes read
+/// by name and decoded only when first asked for. A carried bundle is decided on the summary,
+/// and only the rows of the pages a build renders are read: reading and checking every row's
+/// bytes grew with the catalog (46 MB at 100,000 parts) and was most of a one-comment sync's
+/// image step.
+///
+/// Bytes that are not those the row was written with, or that cannot be read, make the row a
+/// miss (its images nil) and are noted in `damaged`: a build that carried the bundle on its
+/// summary drops the row and starts over (`ImageCache.damagedCarriedRows`).
 package final class StoredImageRow: Sendable {
+    package let name: String
     package let settings: String
     package let summary: BundleImages.Summary
-    /// Whether the bytes are those the row was written with: a row whose bytes changed is a
-    /// miss (its images nil), as one that did not decode was, and is written again.
-    package let isWhole: Bool
-    private let coverBytes: Data?
-    private let bytes: Data
+    private let digest: ContentDigest
+    private let index: ImageIndex?
+    private let damaged: Locked<Set<String>>
     private let counters: BuildCounters
+    /// Nil until read; then the row's checked bytes, or nil when they are damaged.
+    private let read = Locked<(cover: Data?, images: Data)??>(nil)
     /// Nil until decoded; then the row's images, or nil when they do not decode.
     private let decoded = Locked<BundleImages??>(nil)
     private let decodedCover = Locked<BundleImages.Image??>(nil)
 
-    init(_ row: ImageIndex.Row, counters: BuildCounters) {
-        isWhole = row.isWhole
-        settings = row.settings
-        summary = row.summary
-        coverBytes = row.cover
-        bytes = row.images
+    init(name: String, _ stored: ImageIndex.Summary, index: ImageIndex?, damaged: Locked<Set<String>>, counters: BuildCounters) {
+        self.name = name
+        settings = stored.settings
+        summary = stored.summary
+        digest = stored.digest
+        self.index = index
+        self.damaged = damaged
         self.counters = counters
     }
 
-    /// The row's images; nil when they do not decode (which a whole row's always do).
+    /// The row's bytes, read once and checked against its digest.
+    private var bytes: (cover: Data?, images: Data)? {
+        read.withLock { memo in
+            if let memo { return memo }
+            counters.count(.imageRowsFetched)
+            let bytes = index?.bytes(of: name, digest: digest)
+            if bytes == nil { damaged.withLock { _ = $0.insert(name) } }
+            memo = .some(bytes)
+            return bytes
+        }
+    }
+
+    /// The row's images; nil when its bytes are damaged.
     package var images: BundleImages? {
         decoded.withLock { memo in
             if let memo { return memo }
-            guard isWhole else { return nil }
             counters.count(.imageRowsDecoded)
             // Checked against the row's digest when read, the bytes are those a build encoded: they decode.
-            let images = try? BinaryDecoder().read(BundleImages.self, from: bytes)
+            let images = bytes.flatMap { try? BinaryDecoder().read(BundleImages.self, from: $0.images) }
             memo = .some(images)
             return images
         }
     }
 
-    /// The composed cover, read from its own bytes.
+    /// The composed cover, decoded from its own bytes.
     package var cover: BundleImages.Image? {
         decodedCover.withLock { memo in
             if let memo { return memo }
-            guard isWhole else { return nil }
             // Checked against the row's digest when read, the bytes are those a build encoded: they decode.
-            let cover = coverBytes.flatMap { try? BinaryDecoder().read(BundleImages.Image.self, from: $0) }
+            let cover = bytes?.cover.flatMap { try? BinaryDecoder().read(BundleImages.Image.self, from: $0) }
             memo = .some(cover)
             return cover
         }

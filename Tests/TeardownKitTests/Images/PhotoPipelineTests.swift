@@ -164,7 +164,8 @@ struct PhotoPipelineTests {
         // One byte of the row changed, its digest kept: the row is a miss, as one that does not decode.
         let path = site.site + "/.teardown-cache/images/index.sqlite"
         let index = try #require(ImageIndex.open(path))
-        let (name, row) = try #require(try index.bundles().first)
+        let name = "camera"
+        let row = try #require(try index.bundles()[name])
         var bytes = [UInt8](row.images)
         bytes[bytes.count / 2] ^= 0x20
         var changes = ImageIndex.Changes()
@@ -173,7 +174,8 @@ struct PhotoPipelineTests {
         index.write(changes)
         try editManual("A page again.")
         (lookedUp, decoded) = (site.counts[.imagesLookedUp], site.counts[.imageRowsDecoded])
-        #expect(try site.build().imagesProcessed > 0, "its images made again, as a damaged index's are")
+        let report = try site.build()
+        #expect(report.imagesProcessed > 0, "its images made again, as a damaged index's are")
         #expect(site.counts[.imagesLookedUp] > lookedUp, "the bundle's images looked up by key")
         #expect(try Data(contentsOf: URL(fileURLWithPath: site.published("orientation-3", "orientation-3-60.jpg"))) == reference)
         #expect(try #require(try index.bundles()[name]).isWhole, "the row written again")

@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import Testing
 @testable import TeardownBase
+@testable import TeardownContent
+@testable import TeardownMedia
 @testable import TeardownBuild
 
 /// A built copy of the minimal site with its build store, and what a full build makes of it.
@@ -76,6 +78,35 @@ struct StoreDamageTests {
         let next = try built.builder().build()
         #expect(next.notices.isEmpty && next.written > 0 && next.written < report.written, "\(next.notices), \(next.written)")
         #expect(try built.published() == built.fullBuild())
+    }
+
+    @Test("An image row carried on its summary whose bytes changed is found by the page that reads it: the build starts over once, and the site is right")
+    func damagedImageRow() throws {
+        let built = try BuiltSite()
+        // Out of the racy window, the row is made under the bundle's signature, and carried after.
+        Thread.sleep(forTimeInterval: InputSnapshot.racyWindow + 0.2)
+        try built.builder(full: true).build()
+        let index = try #require(ImageIndex.open(CacheLayout(root: built.cache).images + "/index.sqlite"))
+        let row = try #require(try index.bundles()["box"])
+        var bytes = [UInt8](row.images)
+        bytes[bytes.count / 2] ^= 0x20
+        var changes = ImageIndex.Changes()
+        changes.bundles["box"] = ImageIndex.Row(settings: row.settings, summary: row.summary, cover: row.cover, images: Data(bytes),
+                                                digest: row.digest)
+        // The entries stay vouched for: the damage is found only when a page reads the row.
+        changes.entriesStamp = index.entriesStamp()
+        index.write(changes)
+        // A template edited: the box's bundle is as it was, its row carried, its part pages rendered.
+        let template = try String(contentsOfFile: Fixtures.demoSite + "/Themes/default/templates/part.mustache", encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: built.site + "/Themes/default/templates", withIntermediateDirectories: true)
+        try template.replacingOccurrences(of: "{{name}}</h1>", with: "{{name}}</h1><p>Drawn again.</p>")
+            .write(toFile: built.site + "/Themes/default/templates/part.mustache", atomically: true, encoding: .utf8)
+        let counts = Counts()
+        let report = try built.builder(counters: counts.counters).build()
+        #expect(report.notices.contains { $0.contains("index was damaged for box") }, "\(report.notices)")
+        #expect(counts[.imagesLookedUp] > 0, "the box's images looked up again")
+        #expect(try built.published() == built.fullBuild())
+        #expect(try #require(try index.bundles()["box"]).isWhole, "the row written again")
     }
 
     @Test("Damage where a build does not look (an index it only writes, the input snapshot) leaves every build right until it is found",
