@@ -144,13 +144,19 @@ enum FuzzTargets {
         }
     }
 
-    /// Reads the input as a content cache entry file: its length field, its head and its text;
-    /// and as a row of the image index, which is read by the same kind of hand-written reader.
+    /// Reads the input as a content cache entry file: its length field, its entry, the head
+    /// after it, and its text; as a head alone; and as a row of the image index, which is read
+    /// by the same kind of hand-written reader.
     static func cache(_ input: [UInt8]) {
         let data = Data(input)
         _ = try? BinaryDecoder().read(BundleImages.self, from: data)
+        _ = try? BinaryDecoder().read(MachineHead.self, from: data)  // refusing damage is what is fuzzed
         guard let length = ContentCache.headLength(of: data) else { return }
-        _ = ContentCache.decode(head: data.subdata(in: 8..<8 + length))
+        if let (entry, _) = ContentCache.decode(head: data.subdata(in: 8..<8 + length)), entry.headLength >= 0,
+           entry.headLength <= data.count - 8 - length {
+            // Refusing a damaged head is what is fuzzed.
+            _ = try? BinaryDecoder().read(MachineHead.self, from: data.subdata(in: 8 + length..<8 + length + entry.headLength))
+        }
         _ = data.subdata(in: 8 + length..<data.count)
     }
 

@@ -95,9 +95,11 @@ package struct MachineView: MachineAddressable {
     package var coverFile: SourceFile? { head(machine.cover) }
     package var archive: String? { head(machine.archive) }
     /// Digest of what the site index files the machine by (`MachineHead.listingDigest`).
-    package var listing: ContentDigest { head(machine.head.listing) }
+    package var listing: ContentDigest { head(machine.brief.listing) }
 
     package var parts: PartsView { PartsView(machine, index: index, reads: reads) }
+    /// How many parts it has, known without its head (`MachineBrief`).
+    package var partCount: Int { head(machine.brief.partCount) }
 
     /// The parts sorted by name (their names are the machine's head).
     package var partsByName: [PartView] { head(machine.partsByName).map { parts[$0] } }
@@ -122,7 +124,12 @@ package struct MachineView: MachineAddressable {
     /// The date of the machine's newest comment, without decoding the comments.
     package var newestCommentDate: ISODate? {
         reads.record(.machine(index, .feed))
-        return machine.head.recent.newest
+        return machine.brief.newestComment
+    }
+
+    package var newestPhotoDate: ISODate? {
+        reads.record(.machine(index, .feed))
+        return machine.brief.newestPhoto
     }
 
     /// Every photo of the machine and its parts, with the part it shows (nil: the machine):

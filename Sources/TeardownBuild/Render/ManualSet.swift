@@ -13,7 +13,7 @@ package struct ManualSet: Sendable {
         site = RenderedManual(content.manual, base: Routes.manual, machine: nil, markdown: markdown, allowHTML: allowHTML,
                               diagnostics: &diagnostics)
         var machines: [Int: RenderedManual] = [:]
-        for (index, machine) in content.machines.enumerated() where !machine.manual.isEmpty {
+        for (index, machine) in content.machines.enumerated() where machine.brief.hasManual {
             machines[index] = RenderedManual(machine.manual, base: Routes.manual(of: machine), machine: index,
                                              markdown: markdown, allowHTML: allowHTML, diagnostics: &diagnostics)
         }

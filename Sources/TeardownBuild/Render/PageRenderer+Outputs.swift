@@ -99,13 +99,15 @@ extension PageRenderer {
         }
     }
 
-    /// The site's newest items: every machine's dated photos, and the comments of the machines
-    /// whose newest comment can still make the list, the machines with the newest first. A
-    /// machine's comments are decoded only then: they are the larger part of a machine's head,
-    /// and the site's feed is made again on every new comment.
+    /// The site's newest items: the comments and dated photos of the machines whose newest item
+    /// can still make the list, the machines with the newest first. A machine's head is decoded
+    /// only then (the dates are known without it, `MachineBrief`), and its comments, the larger
+    /// part of it: the site's feed is made again on every new comment.
     private func siteFeedItems() -> [FeedItem] {
-        var top = Self.newest(content.machines.indices.flatMap(photoItems), limit: Self.feedLimit)
-        let dates = content.machines.indices.map { content.machines[$0].newestCommentDate }
+        var top: [FeedItem] = []
+        let dates = content.machines.indices.map { m in
+            [content.machines[m].newestCommentDate, content.machines[m].newestPhotoDate].compactMap { $0 }.max()
+        }
         let order = dates.indices.filter { dates[$0] != nil }.sorted { (dates[$0]!, $0) > (dates[$1]!, $1) }
         for m in order {
             // Items of one date go by machine, part and id: a machine whose newest comment has
@@ -113,7 +115,7 @@ extension PageRenderer {
             // (Comments are dated by the day: on a busy one, every machine commented that day
             // had its comments decoded.)
             if top.count == Self.feedLimit, let last = top.last, (dates[m]!, m) < (last.date, last.machine) { break }
-            top = Self.newest(top + commentItems(m), limit: Self.feedLimit)
+            top = Self.newest(top + commentItems(m) + photoItems(m), limit: Self.feedLimit)
         }
         return top
     }

@@ -19,7 +19,7 @@ extension SiteIndex {
         let reads = ReadSet()
         let view = ContentView(content, reads: reads)
         let key = Self.key(view)
-        let parts = view.machines.map { $0.parts.count }
+        let parts = view.machines.map(\.partCount)
         if trusting, let stored = Self.read(file, key: key, parts: parts) {
             self.init(letters: stored.letters, names: stored.names, tags: stored.tags, collections: stored.collections,
                       reads: reads.units)

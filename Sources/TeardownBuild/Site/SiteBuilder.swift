@@ -266,7 +266,14 @@ public struct SiteBuilder: Sendable {
         Report(pages: site.plan.pageCount, files: site.plan.copyCount, written: written, removed: removed,
                warnings: site.warnings, output: output, imagesProcessed: site.images.processed,
                imageSeconds: timings.first { $0.step == .images }?.seconds ?? 0,
-               machinesDigested: outputs.units.computedMachines.count, timings: timings, notices: site.notices, inputs: inputs)
+               machinesDigested: outputs.units.computedMachines.count, timings: timings,
+               notices: site.notices + Self.reloadedHeads(site.content), inputs: inputs)
+    }
+
+    /// Heads found damaged in the content cache when the build read them (after the load,
+    /// whose notices say the damage it finds): said as the load says it.
+    private static func reloadedHeads(_ content: SiteContent) -> [String] {
+        content.machines.filter(\.headWasReloaded).map { ContentCache.Notice.damaged(bundle: $0.bundleName).description }
     }
 
 

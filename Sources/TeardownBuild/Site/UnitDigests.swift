@@ -98,23 +98,25 @@ private struct MachineKeys: Sendable {
 
     package let prefix: String
     private let partPrefix: String
-    private let parts: [String]
+    /// Its parts' slugs are read from its head when a part's unit is named: most machines of a
+    /// build are carried, and their heads not decoded.
+    private let machine: Machine
     private let manualScope: String
     private let manualPages: [String]
 
     package init(_ machine: Machine, manual: RenderedManual?) {
         prefix = "m/" + machine.slug + "/"
         partPrefix = "p/" + machine.slug + "/"
-        parts = machine.outlines.map(\.slug)
+        self.machine = machine
         manualScope = "manual/" + machine.slug + "/"
         manualPages = manual?.manual.pages.map(\.slug) ?? []
     }
 
     package func part(_ index: Int, _ aspect: InputUnit.PartAspect) -> String {
         switch aspect {
-        case .text: partPrefix + parts[index] + "/text"
-        case .photos: partPrefix + parts[index] + "/photos"
-        case .description: partPrefix + parts[index] + "/description"
+        case .text: partPrefix + machine.outlines[index].slug + "/text"
+        case .photos: partPrefix + machine.outlines[index].slug + "/photos"
+        case .description: partPrefix + machine.outlines[index].slug + "/description"
         }
     }
 

@@ -13,7 +13,7 @@ import TeardownBase
 /// are written to a temporary file and renamed, so a kill leaves each one whole or absent.
 package struct ContentCache: Sendable {
     /// Bumped whenever the stored form of loaded content changes.
-    package static let format = "teardown-content 7"
+    package static let format = "teardown-content 8"
 
     package let folder: String
     package let key: ContentDigest
@@ -53,16 +53,25 @@ package struct ContentCache: Sendable {
         }
     }
 
-    /// One bundle as it was loaded, without its text. Diagnostics are few and rare, and their
-    /// problems are enums with associated values, so they are kept as JSON inside.
+    /// One bundle as it was loaded, without its head and text. Diagnostics are few and rare, and
+    /// their problems are enums with associated values, so they are kept as JSON inside.
     ///
-    /// A file holds the entry's length (8 bytes, little-endian), the entry, then the machine's
-    /// text (`MachineText`), which a build decodes only for the machines whose pages it renders.
+    /// A file holds the entry's length (8 bytes, little-endian), the entry, the machine's head
+    /// (`MachineHead`), then its text (`MachineText`). A build reads the entry of every bundle
+    /// it vouches for, the head of the machines it asks more of than the entry tells
+    /// (`MachineBrief`), and the text of those whose pages it renders.
     package struct Entry: Codable {
         package let format: String
         package let key: ContentDigest
         package let signature: ContentDigest
-        package let head: MachineHead
+        /// The machine's slug and folder: what a build looks a machine up by without its head.
+        package let slug: String
+        package let folder: SourceFile
+        package let brief: MachineBrief
+        /// The digest and length of the machine's head as `BinaryEncoder` wrote it after the
+        /// entry, read when first asked for (`MachineHeadStore`).
+        package let head: ContentDigest
+        package let headLength: Int
         package let text: ContentDigest
         package let diagnostics: Data
         /// The signature of each part folder the load read, where it was settled.
@@ -75,16 +84,19 @@ package struct ContentCache: Sendable {
     }
 
 
-    /// The heads this process decoded or stored, by entry file: sync's review and the build
-    /// after it, or serve's builds one after another, decode each unchanged head once. A head
-    /// is used only for the key and signature it was stored under; the text stays on disk.
+    /// The heads this process read or stored, by entry file: sync's review and the build after
+    /// it, or serve's builds one after another, read each unchanged entry once and decode a head
+    /// at most once. A head is used only for the key and signature it was stored under; the
+    /// text stays on disk.
     private struct Remembered: Sendable {
         package let key: ContentDigest
         package let signature: ContentDigest
-        package let head: MachineHead
+        package let slug: String
+        package let folder: SourceFile
+        package let head: MachineHeadStore
         package let diagnostics: [Diagnostic]
         package let text: ContentDigest
-        /// The head's length in the entry file: its text follows.
+        /// The entry's and the head's length in the entry file: the text follows them.
         package let length: Int
     }
 
@@ -97,6 +109,10 @@ package struct ContentCache: Sendable {
     }
 
     private var keyFile: String { folder + "/key" }
+
+    /// How much of an entry file a lookup reads at first: its length and entry (a few KB: the
+    /// ids of the machine's comments and photos are the most of it).
+    private static let firstRead = 16 << 10
 
     /// Opens the cache for `key`; a cache made for another key is emptied first.
     package static func open(_ folder: String, key: ContentDigest, counters: BuildCounters = .none) -> (ContentCache, Notice?) {
@@ -122,22 +138,30 @@ package struct ContentCache: Sendable {
             self.text(in: file, after: length, digest: digest, reload: reload)
         }
         if let known = Self.remembered.withLock({ $0[file] }), known.key == key, known.signature == signature {
-            return ((Machine(head: known.head, text: text(after: known.length, digest: known.text)), known.diagnostics), nil)
+            return ((Machine(slug: known.slug, folder: known.folder, head: known.head, text: text(after: known.length, digest: known.text)),
+                     known.diagnostics), nil)
         }
-        guard let (prefix, size) = FileSystem.read(file, offset: 0, upTo: 8) else { return (nil, nil) }
+        // One read takes the length and, nearly always, the whole entry.
+        guard let (prefix, size) = FileSystem.read(file, offset: 0, upTo: Self.firstRead) else { return (nil, nil) }
         guard let length = Self.headLength(of: prefix, fileSize: size),
-              let (head, _) = FileSystem.read(file, offset: 8, upTo: length), head.count == length,
-              let (entry, diagnostics) = Self.decode(head: head) else {
+              let bytes = 8 + length <= prefix.count ? prefix.subdata(in: 8..<8 + length) : FileSystem.read(file, offset: 8, upTo: length)?.bytes,
+              bytes.count == length, let (entry, diagnostics) = Self.decode(head: bytes) else {
             return (nil, .damaged(bundle: bundle))
         }
         guard entry.key == key, entry.signature == signature else { return (nil, nil) }
-        guard entry.head.lies(within: bundleFolder) else { return (nil, .damaged(bundle: bundle)) }
-        counters.count(.headsDecoded)
+        // The head is checked when decoded (`MachineHeadStore`); what the build knows a machine by, now.
+        guard entry.slug == bundle, entry.folder.absolutePath == bundleFolder, entry.headLength >= 0,
+              entry.headLength <= size - 8 - length else { return (nil, .damaged(bundle: bundle)) }
+        let counters = counters
+        let head = MachineHeadStore(read: { FileSystem.read(file, offset: 8 + length, upTo: entry.headLength)?.bytes },
+                                    digest: entry.head, slug: entry.slug, folder: entry.folder, brief: entry.brief,
+                                    counters: counters, reload: { reload()?.head })
         Self.remembered.withLock {
-            $0[file] = Remembered(key: key, signature: signature, head: entry.head, diagnostics: diagnostics, text: entry.text,
-                                  length: length)
+            $0[file] = Remembered(key: key, signature: signature, slug: entry.slug, folder: entry.folder, head: head,
+                                  diagnostics: diagnostics, text: entry.text, length: length + entry.headLength)
         }
-        return ((Machine(head: entry.head, text: text(after: length, digest: entry.text)), diagnostics), nil)
+        return ((Machine(slug: entry.slug, folder: entry.folder, head: head, text: text(after: length + entry.headLength, digest: entry.text)),
+                 diagnostics), nil)
     }
 
     /// The text after an entry's head, read only when a page shows it: sync's review reads every
@@ -158,17 +182,20 @@ package struct ContentCache: Sendable {
     package func storedParts(_ bundle: String, folder bundleFolder: String, current: [String: ContentDigest]) -> StoredParts? {
         guard !current.isEmpty, let data = FileManager.default.contents(atPath: path(bundle)),
               let length = Self.headLength(of: data), let (entry, diagnostics) = Self.decode(head: data.subdata(in: 8..<8 + length)),
-              entry.key == key, entry.head.lies(within: bundleFolder)
+              entry.key == key, entry.headLength >= 0, entry.headLength <= data.count - 8 - length,
+              case let headBytes = data.subdata(in: 8 + length..<8 + length + entry.headLength), ContentDigest(bytes: headBytes) == entry.head,
+              // A head that does not decode is a miss: the bundle is loaded from its files.
+              let head = try? BinaryDecoder().read(MachineHead.self, from: headBytes), head.lies(within: bundleFolder)
         else { return nil }
         let unchanged = Set(entry.parts.filter { current[$0.slug] == $0.signature }.map(\.slug))
-        let textBytes = data.subdata(in: 8 + length..<data.count)
+        let textBytes = data.subdata(in: 8 + length + entry.headLength..<data.count)
         guard !unchanged.isEmpty, MachineTextStore.digest(of: textBytes) == entry.text,
               // An entry that does not decode is a miss: the bundle is loaded from its files.
-              let text = try? BinaryDecoder().read(MachineText.self, from: textBytes), text.parts.count == entry.head.parts.count
+              let text = try? BinaryDecoder().read(MachineText.self, from: textBytes), text.parts.count == head.parts.count
         else { return nil }
         var parts: [String: (Part, [Diagnostic])] = [:]
-        let folder = entry.head.folder.displayPath + "/parts/"
-        for (outline, partText) in zip(entry.head.parts, text.parts) where unchanged.contains(outline.slug) {
+        let folder = head.folder.displayPath + "/parts/"
+        for (outline, partText) in zip(head.parts, text.parts) where unchanged.contains(outline.slug) {
             let part = Part(slug: outline.slug, source: outline.source, name: outline.name, layer: outline.layer,
                             specs: partText.specs, tags: outline.tags, description: partText.description,
                             community: Community(comments: partText.comments, photos: outline.photos))
@@ -176,7 +203,7 @@ package struct ContentCache: Sendable {
             guard part.lies(within: bundleFolder + "/parts/" + outline.slug) else { return nil }
             parts[outline.slug] = (part, diagnostics.filter { $0.location.path == own || $0.location.path.hasPrefix(own + "/") })
         }
-        return StoredParts(canvas: entry.head.canvas, parts: parts)
+        return StoredParts(canvas: head.canvas, parts: parts)
     }
 
     /// Parts a changed bundle's load can take as they were stored (`storedParts`).
@@ -198,22 +225,27 @@ package struct ContentCache: Sendable {
             parts[part.slug].map { PartSignature(slug: part.slug, signature: $0) }
         }
         // A machine that cannot be encoded is not remembered: the next build loads it again.
+        let head = machine.head
         guard let problems = try? JSONEncoder().encode(diagnostics), let (text, digest) = MachineTextStore.encode(machine.text.value),
+              let headBytes = try? BinaryEncoder().encode(head),  // as the text: unencodable, it is not kept
               let entry = try? BinaryEncoder().encode(Entry(format: Self.format, key: key, signature: signature,
-                                                            head: machine.head, text: digest, diagnostics: problems,
-                                                            parts: partSignatures))
+                                                            slug: machine.slug, folder: machine.folder, brief: machine.brief,
+                                                            head: ContentDigest(bytes: headBytes), headLength: headBytes.count,
+                                                            text: digest, diagnostics: problems, parts: partSignatures))
         else { return nil }
-        var data = Data(capacity: 8 + entry.count + text.count)
+        var data = Data(capacity: 8 + entry.count + headBytes.count + text.count)
         withUnsafeBytes(of: UInt64(entry.count).littleEndian) { data.append(contentsOf: $0) }
         data.append(entry)
+        data.append(headBytes)
         data.append(text)
         let file = path(bundle)
         guard FileSystem.replaceFile(data, at: file) else { return nil }
         Self.remembered.withLock {
-            $0[file] = Remembered(key: key, signature: signature, head: machine.head, diagnostics: diagnostics, text: digest,
-                                  length: entry.count)
+            $0[file] = Remembered(key: key, signature: signature, slug: machine.slug, folder: machine.folder,
+                                  head: MachineHeadStore(head), diagnostics: diagnostics, text: digest,
+                                  length: entry.count + headBytes.count)
         }
-        return Machine(head: machine.head, text: self.text(in: file, after: entry.count, digest: digest, reload: reload))
+        return Machine(head: head, text: self.text(in: file, after: entry.count + headBytes.count, digest: digest, reload: reload))
     }
 
 

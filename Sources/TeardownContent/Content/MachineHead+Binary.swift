@@ -172,8 +172,9 @@ extension RecentComment: BinaryReadable {
 
 extension ContentCache.Entry: BinaryReadable {
     package init(reading source: BinaryDecoder.Source) throws {
-        self.init(format: try source.string(), key: try source.digest(), signature: try source.digest(), head: try source.read(),
-                  text: try source.digest(), diagnostics: try source.decodable(), parts: try source.array())
+        self.init(format: try source.string(), key: try source.digest(), signature: try source.digest(), slug: try source.string(),
+                  folder: try source.read(), brief: try source.read(), head: try source.digest(), headLength: try source.signed(), text: try source.digest(),
+                  diagnostics: try source.decodable(), parts: try source.array())
     }
 }
 

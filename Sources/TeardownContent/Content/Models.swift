@@ -192,7 +192,15 @@ package struct MachineHead: Sendable, Hashable, Codable {
 /// A machine bundle, loaded from machines/<slug>/: its head (`MachineHead`) and its text,
 /// whose stored form is decoded when first read.
 public struct Machine: Sendable, Hashable, Codable {
-    package let head: MachineHead
+    /// The machine's slug and folder, known without its head: what finds it among the others.
+    public let slug: String
+    public let folder: SourceFile
+    private let headStore: MachineHeadStore
+    package var head: MachineHead { headStore.value }
+    /// What is known of it without its head.
+    package var brief: MachineBrief { headStore.brief }
+    /// Whether its head's stored bytes were found damaged when read, and its bundle read again.
+    package var headWasReloaded: Bool { headStore.wasReloaded }
     package let text: MachineTextStore
     /// The parts and discussion put together from head and text, while the text is at hand.
     private let whole = Assembled()
@@ -201,7 +209,14 @@ public struct Machine: Sendable, Hashable, Codable {
     private let nameOrder = Locked<[Int]?>(nil)
 
     package init(head: MachineHead, text: MachineTextStore) {
-        self.head = head
+        self.init(slug: head.slug, folder: head.folder, head: MachineHeadStore(head), text: text)
+    }
+
+    /// A machine whose head is decoded when first read (`MachineHeadStore`).
+    package init(slug: String, folder: SourceFile, head: MachineHeadStore, text: MachineTextStore) {
+        self.slug = slug
+        self.folder = folder
+        headStore = head
         self.text = text
     }
 
@@ -219,21 +234,21 @@ public struct Machine: Sendable, Hashable, Codable {
                         textDigest: MachineText.digest(part.description, part.community.comments),
                         descriptionDigest: MachineText.digest(part.description, []))
         }
-        head = MachineHead(slug: slug, folder: folder, source: source, name: name, summary: summary, canvas: canvas, tags: tags,
+        self.slug = slug
+        self.folder = folder
+        headStore = MachineHeadStore(MachineHead(slug: slug, folder: folder, source: source, name: name, summary: summary, canvas: canvas, tags: tags,
                            designer: designer, license: license, updated: updated, cover: cover, parts: outlines,
                            photos: community.photos, commentCount: community.comments.count,
                            textDigest: MachineText.digest(description, community.comments),
                            descriptionDigest: MachineText.digest(description, []),
                            recent: RecentComments(Array(recent.prefix(MachineHead.recentLimit))),
                            commentIDs: "\n" + recent.map { $0.comment.id + "\n" }.joined(), manual: manual,
-                           listing: MachineHead.listingDigest(slug: slug, name: name, tags: tags, parts: outlines))
+                           listing: MachineHead.listingDigest(slug: slug, name: name, tags: tags, parts: outlines)))
         text = MachineTextStore(MachineText(description: description, comments: community.comments, parts: parts.map {
             MachineText.PartText(description: $0.description, specs: $0.specs, comments: $0.community.comments)
         }))
     }
 
-    public var slug: String { head.slug }
-    public var folder: SourceFile { head.folder }
     /// Its bundle's name as the input snapshot and the indexes name it: the folder's (or the
     /// archive's) name in content/machines/.
     package var bundleName: String { folder.displayPath.split(separator: "/").last.map(String.init) ?? "" }
@@ -336,7 +351,10 @@ public struct Machine: Sendable, Hashable, Codable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        head = try container.decode(MachineHead.self, forKey: .head)
+        let head = try container.decode(MachineHead.self, forKey: .head)
+        slug = head.slug
+        folder = head.folder
+        headStore = MachineHeadStore(head)
         text = MachineTextStore(try container.decode(MachineText.self, forKey: .text))
     }
 

@@ -26,8 +26,8 @@ package struct SubmissionReview: Sendable {
     }
 
     /// The files of the comment or photo with this id already in the content, relative to the
-    /// site folder; nil when there is none. Comments are looked for in each machine's list of
-    /// ids first, so only a machine that holds the id has its text decoded.
+    /// site folder; nil when there is none. The id is looked for in each machine's list of ids
+    /// first (`MachineBrief.ids`), so only a machine that holds it has its head and text decoded.
     ///
     /// With `filedBySync`, only content that carries the id sync writes (a comment's front
     /// matter `id`, a photo sidecar's `id`) counts: a takedown must never reach the owner's
@@ -40,7 +40,7 @@ package struct SubmissionReview: Sendable {
             file.absolutePath.hasPrefix(root + "/") ? String(file.absolutePath.dropFirst(root.count + 1)) : file.absolutePath
         }
         var files: [String] = []
-        for machine in content.machines {
+        for machine in content.machines where Self.contains(machine.brief.ids, "\n" + id + "\n") {
             if Self.contains(machine.head.commentIDs, "\n" + id + "\n") {
                 for comment in machine.community.comments + machine.parts.flatMap(\.community.comments)
                 where comment.id == id && (!filedBySync || comment.id != comment.body.file.stem) {
@@ -274,7 +274,7 @@ package struct SubmissionReview: Sendable {
         }
         let base = "content/machines/\(machine.slug)"
         guard let partSlug else { return .success(base) }
-        guard let part = machine.parts.first(where: { $0.slug == partSlug }) else {
+        guard let part = machine.outlines.first(where: { $0.slug == partSlug }) else {
             return .failure(TargetProblem(reason: "\(yaml.location(of: "part")): unknown part '\(partSlug.prefix(80))' of machine '\(slug)'"))
         }
         return .success("\(base)/parts/\(part.slug)")

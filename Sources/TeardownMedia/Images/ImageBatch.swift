@@ -73,10 +73,7 @@ struct ImageBatch {
     }
 
     /// How many images a machine has: the length of its row.
-    static func jobCount(of machine: Machine) -> Int {
-        machine.head.photos.count + (machine.cover == nil ? 0 : 1)
-            + machine.outlines.reduce(0) { $0 + 1 + $1.photos.count }
-    }
+    static func jobCount(of machine: Machine) -> Int { machine.brief.imageCount }
 
     /// Takes each bundle's stored row: a carried bundle's keys and outcomes as they are, the
     /// others' images as hints for the lookup. Not `trusting` the rows, no bundle is carried.

@@ -82,7 +82,7 @@ package struct ImageProcessor: Sendable {
             // or to say their failures again.
             guard let row = cache.storedRow(bundle: name, settings: settingsKey),
                   row.summary.holds(signature: signatures[name]?.description, count: ImageBatch.jobCount(of: machine),
-                                    folder: machine.folder.absolutePath + "/", hasParts: !machine.outlines.isEmpty),
+                                    folder: machine.folder.absolutePath + "/", hasParts: machine.brief.partCount > 0),
                   cache.hasEntries(row), !row.summary.failed || row.images != nil
             else {
                 looked.append(m)
@@ -90,7 +90,7 @@ package struct ImageProcessor: Sendable {
             }
             names.append(name)
             bundles.append((machine.folder.absolutePath,
-                            CarriedImages.Bundle(slug: machine.slug, row: row, composedIsCover: machine.cover == nil)))
+                            CarriedImages.Bundle(slug: machine.slug, row: row, composedIsCover: !machine.brief.namesCover)))
             if row.summary.failed, let images = row.images { failures(of: machine, images, into: &carried) }
         }
         carried.images = CarriedImages(bundles)

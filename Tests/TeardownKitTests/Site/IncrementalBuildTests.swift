@@ -262,7 +262,18 @@ struct IncrementalBuildTests {
             }
         }
         try #require(replaced > 0)
-        try Data(data).write(to: URL(fileURLWithPath: entry))
+        // The head's digest made to match, as a forger would: its paths are checked as it is decoded.
+        let length = try #require(ContentCache.headLength(of: Data(data)))
+        let (stored, _) = try #require(ContentCache.decode(head: Data(data[8..<8 + length])))
+        let head = Data(data[8 + length..<8 + length + stored.headLength])
+        let resigned = try BinaryEncoder().encode(ContentCache.Entry(
+            format: stored.format, key: stored.key, signature: stored.signature, slug: stored.slug, folder: stored.folder,
+            brief: stored.brief, head: ContentDigest(bytes: head), headLength: head.count, text: stored.text,
+            diagnostics: stored.diagnostics, parts: stored.parts))
+        var file = Data()
+        withUnsafeBytes(of: UInt64(resigned.count).littleEndian) { file.append(contentsOf: $0) }
+        file += resigned + head + Data(data[(8 + length + head.count)...])
+        try file.write(to: URL(fileURLWithPath: entry))
         ContentCache.forgetDecoded(in: scratch.output + ".cache/content")
         // A change elsewhere, so that the build loads, and takes the box from the cache if it can.
         try scratch.editPartTemplate()

@@ -29,18 +29,26 @@ struct BinaryCoderTests {
         #expect(heads.contains { !$0.photos.isEmpty || $0.parts.contains { !$0.photos.isEmpty } })
         #expect(heads.contains { $0.recent.newest != nil } && heads.contains { !$0.tags.isEmpty })
         for head in heads {
+            let headBytes = try BinaryEncoder().encode(head)
+            let readHead = try BinaryDecoder().read(MachineHead.self, from: headBytes)
+            #expect(readHead == (try BinaryDecoder().decode(MachineHead.self, from: headBytes)) && readHead == head)
+            #expect(readHead.recent.all == head.recent.all && readHead.manual == head.manual)
+            let brief = MachineBrief(head)
             let entry = ContentCache.Entry(format: ContentCache.format, key: ContentDigest(of: "key"), signature: ContentDigest(of: "signature"),
-                                           head: head, text: ContentDigest(of: "text"), diagnostics: Data("[]".utf8),
+                                           slug: head.slug, folder: head.folder, brief: brief, head: ContentDigest(bytes: headBytes),
+                                           headLength: headBytes.count, text: ContentDigest(of: "text"), diagnostics: Data("[]".utf8),
                                            parts: head.parts.map { ContentCache.PartSignature(slug: $0.slug, signature: $0.textDigest) })
             let data = try BinaryEncoder().encode(entry)
             let read = try BinaryDecoder().read(ContentCache.Entry.self, from: data)
-            let decoded = try BinaryDecoder().decode(ContentCache.Entry.self, from: data)
-            #expect(read.head == decoded.head && read.head == head)
-            #expect(read.head.recent.all == head.recent.all && read.head.manual == head.manual)
-            #expect(read.key == entry.key && read.signature == entry.signature && read.text == entry.text)
+            #expect(read.brief == (try BinaryDecoder().decode(ContentCache.Entry.self, from: data)).brief && read.brief == brief)
+            #expect(read.key == entry.key && read.signature == entry.signature && read.text == entry.text && read.head == entry.head)
+            #expect(read.slug == head.slug && read.folder == head.folder && read.headLength == headBytes.count)
             #expect(read.diagnostics == entry.diagnostics && read.parts == entry.parts)
             for length in stride(from: 0, to: data.count, by: max(1, data.count / 300)) {
                 #expect(throws: (any Error).self) { try BinaryDecoder().read(ContentCache.Entry.self, from: data.prefix(length)) }
+            }
+            for length in stride(from: 0, to: headBytes.count, by: max(1, headBytes.count / 300)) {
+                #expect(throws: (any Error).self) { try BinaryDecoder().read(MachineHead.self, from: headBytes.prefix(length)) }
             }
         }
     }
