@@ -184,6 +184,35 @@ package enum FileSystem {
         return .success(data)
     }
 
+    /// Pieces of the file at `path`, each `count` bytes from its `offset`, read through one
+    /// descriptor into arrays of their own (no copy made after the read); nil when the file
+    /// cannot be opened or read, or holds fewer bytes than asked.
+    package static func read(_ path: String, pieces: [(offset: Int, count: Int)]) -> [[UInt8]]? {
+        guard pieces.allSatisfy({ $0.offset >= 0 && $0.count >= 0 }),
+              let file = try? FileDescriptor.open(path, .readOnly, options: [.closeOnExec]) else { return nil }
+        // Closing a file opened for reading loses nothing; a failed read is a nil result.
+        defer { try? file.close() }
+        var read: [[UInt8]] = []
+        for piece in pieces {
+            var whole = true
+            let bytes = [UInt8](unsafeUninitializedCapacity: piece.count) { buffer, initialized in
+                var filled = 0
+                while filled < piece.count {
+                    // A read that fails leaves the piece short, and the result nil.
+                    guard let got = try? file.read(fromAbsoluteOffset: Int64(piece.offset + filled),
+                                                   into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[filled...]))),
+                          got > 0 else { break }
+                    filled += got
+                }
+                whole = filled == piece.count
+                initialized = filled
+            }
+            guard whole else { return nil }
+            read.append(bytes)
+        }
+        return read
+    }
+
     /// Up to `count` bytes of the file at `path` from `offset` (fewer past its end), and the
     /// file's size; nil when it cannot be opened or read. What is read is bounded by the size,
     /// so a damaged length asks for no more memory than the file holds.

@@ -152,16 +152,31 @@ package struct ContentCache: Sendable {
         // The head is checked when decoded (`MachineHeadStore`); what the build knows a machine by, now.
         guard entry.slug == bundle, entry.folder.absolutePath == bundleFolder, entry.headLength >= 0,
               entry.headLength <= size - 8 - length else { return (nil, .damaged(bundle: bundle)) }
-        let counters = counters
-        let head = MachineHeadStore(read: { FileSystem.read(file, offset: 8 + length, upTo: entry.headLength)?.bytes },
-                                    digest: entry.head, slug: entry.slug, folder: entry.folder, brief: entry.brief,
-                                    counters: counters, reload: { reload()?.head })
+        let head = MachineHeadStore(read: Self.headReader(file, entry: bytes, headLength: entry.headLength), slug: entry.slug,
+                                    folder: entry.folder, brief: entry.brief, counters: counters, reload: { reload()?.head })
         Self.remembered.withLock {
             $0[file] = Remembered(key: key, signature: signature, slug: entry.slug, folder: entry.folder, head: head,
                                   diagnostics: diagnostics, text: entry.text, length: length + entry.headLength)
         }
         return ((Machine(slug: entry.slug, folder: entry.folder, head: head, text: text(after: length + entry.headLength, digest: entry.text)),
                  diagnostics), nil)
+    }
+
+    /// Reads the head after `entry` in `file`, when the file still holds that entry: read with
+    /// the entry again and compared, rather than checked against its digest (a SHA-256 of every
+    /// head a build decodes showed in its profile), so that a head another build wrote since is
+    /// never taken for this one. What a head names is checked as it is decoded.
+    private static func headReader(_ file: String, entry: Data, headLength: Int) -> @Sendable () -> [UInt8]? {
+        var hasher = Hasher()
+        entry.withUnsafeBytes { hasher.combine(bytes: $0) }
+        let entryHash = hasher.finalize()
+        let length = entry.count
+        return {
+            guard let pieces = FileSystem.read(file, pieces: [(8, length), (8 + length, headLength)]) else { return nil }
+            var again = Hasher()
+            pieces[0].withUnsafeBytes { again.combine(bytes: $0) }
+            return again.finalize() == entryHash ? pieces[1] : nil
+        }
     }
 
     /// The text after an entry's head, read only when a page shows it: sync's review reads every

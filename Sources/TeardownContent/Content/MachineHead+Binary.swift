@@ -187,7 +187,11 @@ extension ContentCache.PartSignature: BinaryReadable {
 extension BinaryDecoder {
     /// `decode` for a type with a reader of its own.
     package func read<Value: BinaryReadable>(_ type: Value.Type, from data: Data) throws -> Value {
-        let source = Source(bytes: [UInt8](data))
+        try read(type, from: [UInt8](data))
+    }
+
+    package func read<Value: BinaryReadable>(_ type: Value.Type, from bytes: [UInt8]) throws -> Value {
+        let source = Source(bytes: bytes)
         let value = try Value(reading: source)
         guard source.position == source.bytes.count else { throw Source.corrupt }
         return value

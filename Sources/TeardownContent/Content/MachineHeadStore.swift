@@ -11,8 +11,7 @@ import TeardownBase
 /// damaged entry costs time, never a wrong page.
 package final class MachineHeadStore: @unchecked Sendable {
     private struct Stored {
-        let read: @Sendable () -> Data?
-        let digest: ContentDigest
+        let read: @Sendable () -> [UInt8]?
         let slug: String
         let folder: SourceFile
         let counters: BuildCounters
@@ -36,10 +35,11 @@ package final class MachineHeadStore: @unchecked Sendable {
     }
 
     /// Bytes `BinaryEncoder` wrote of the head of machine `slug`, whose files lie in `folder`,
-    /// read by `read` when first needed and checked against `digest`.
-    package init(read: @escaping @Sendable () -> Data?, digest: ContentDigest, slug: String, folder: SourceFile, brief: MachineBrief,
+    /// read by `read` when first needed (nil when they are no longer those of the entry the
+    /// machine was found by: another build rewrote it since).
+    package init(read: @escaping @Sendable () -> [UInt8]?, slug: String, folder: SourceFile, brief: MachineBrief,
                  counters: BuildCounters, reload: @escaping @Sendable () -> MachineHead?) {
-        state = Locked(.stored(Stored(read: read, digest: digest, slug: slug, folder: folder, counters: counters, reload: reload)))
+        state = Locked(.stored(Stored(read: read, slug: slug, folder: folder, counters: counters, reload: reload)))
         self.brief = brief
     }
 
@@ -50,9 +50,7 @@ package final class MachineHeadStore: @unchecked Sendable {
             case .stored(let stored):
                 stored.counters.count(.headsDecoded)
                 // Bytes that do not decode are damage, as a head naming files elsewhere is: the bundle is read again.
-                var head = stored.read().flatMap { bytes in
-                    ContentDigest(bytes: bytes) == stored.digest ? try? BinaryDecoder().read(MachineHead.self, from: bytes) : nil
-                }
+                let head = stored.read().flatMap { try? BinaryDecoder().read(MachineHead.self, from: $0) }
                 if let head, head.lies(within: stored.folder.absolutePath), head.slug == stored.slug {
                     state = .value(head)
                     return head

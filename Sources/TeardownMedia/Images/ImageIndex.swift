@@ -18,7 +18,7 @@ import TeardownBase
 /// again, as with a deleted cache: what an entry holds (sizes, hit masks, photo metadata) is
 /// kept in the index, not beside the files.
 package struct ImageIndex: Sendable {
-    package static let format = "teardown-images 2"
+    package static let format = "teardown-images 3"
 
     private let queue: DatabaseQueue
 
@@ -63,7 +63,7 @@ package struct ImageIndex: Sendable {
             let stored = try? String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'")
             if stored == Self.format { return false }
             // An upgrade that fails leaves an index made anew below: its images are made again.
-            if stored == Self.previousFormat, (try? Self.upgrade(db)) != nil { return false }
+            if let stored, Self.previousFormats.contains(stored), (try? Self.upgrade(db)) != nil { return false }
             for table in ["meta", "bundles", "sources"] { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
             try db.execute(sql: """
                 CREATE TABLE meta(name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -113,10 +113,11 @@ package struct ImageIndex: Sendable {
         }
     }
 
-    /// The format before the rows kept their summary beside their images.
-    private static let previousFormat = "teardown-images 1"
+    /// The formats before the rows kept their summary beside their images, and their cover's
+    /// digest apart.
+    private static let previousFormats: Set<String> = ["teardown-images 1", "teardown-images 2"]
 
-    /// Brings an index of the previous format to this one in place: its rows are what an entry
+    /// Brings an index of a previous format to this one in place: its rows are what an entry
     /// holds (sizes, hit masks, photo metadata), which only processing the images again would
     /// give back. A row that does not decode is dropped; its bundle's images are looked up again.
     private static func upgrade(_ db: Database) throws {
@@ -138,19 +139,22 @@ package struct ImageIndex: Sendable {
         CREATE TABLE bundles(name TEXT PRIMARY KEY, settings TEXT NOT NULL, signature TEXT, count INTEGER NOT NULL,
                              known INTEGER NOT NULL, cover_known INTEGER NOT NULL, prefix TEXT,
                              failed INTEGER NOT NULL, high INTEGER NOT NULL, low INTEGER NOT NULL,
+                             cover_high INTEGER, cover_low INTEGER,
                              cover BLOB, images BLOB NOT NULL) WITHOUT ROWID
         """
 
     private static func insert(_ db: Database, _ rows: [String: Row]) throws {
         let statement = try db.cachedStatement(sql: """
             INSERT OR REPLACE INTO bundles(name, settings, signature, count, known, cover_known, prefix, failed, high, low,
-                                           cover, images) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                           cover_high, cover_low, cover, images) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for (name, row) in rows {
             let summary = row.summary
+            let coverDigest = row.cover.map { ContentDigest(bytes: $0) }
             try statement.execute(arguments: [name, row.settings, summary.signature, summary.count, summary.imagesKnown,
                                               summary.coverKnown, summary.pathsPrefix, summary.failed,
                                               Int64(bitPattern: row.digest.high), Int64(bitPattern: row.digest.low),
+                                              coverDigest.map { Int64(bitPattern: $0.high) }, coverDigest.map { Int64(bitPattern: $0.low) },
                                               row.cover, row.images])
         }
     }
@@ -159,8 +163,10 @@ package struct ImageIndex: Sendable {
     package struct Summary: Sendable {
         package let settings: String
         package let summary: BundleImages.Summary
-        /// The digest of the row's bytes, checked when they are read (`bytes(of:)`).
+        /// The digest of the row's bytes, checked when they are read (`bytes(of:)`), and of its
+        /// cover's alone, checked when the cover is read alone (`cover(of:)`).
         package let digest: ContentDigest
+        package let coverDigest: ContentDigest?
     }
 
     /// Every bundle's row without its bytes: the cover and images of a carried bundle are read
@@ -170,13 +176,17 @@ package struct ImageIndex: Sendable {
         try queue.read { db in
             var rows: [String: Summary] = [:]
             let cursor = try GRDB.Row.fetchCursor(db, sql: """
-                SELECT name, settings, signature, count, known, cover_known, prefix, failed, high, low FROM bundles
+                SELECT name, settings, signature, count, known, cover_known, prefix, failed, high, low, cover_high, cover_low
+                FROM bundles
                 """)
             while let row = try cursor.next() {
                 let summary = BundleImages.Summary(signature: row[2], count: row[3], imagesKnown: row[4], coverKnown: row[5],
                                                    pathsPrefix: row[6], failed: row[7])
                 rows[row[0]] = Summary(settings: row[1], summary: summary,
-                                       digest: ContentDigest(high: UInt64(bitPattern: row[8]), low: UInt64(bitPattern: row[9])))
+                                       digest: ContentDigest(high: UInt64(bitPattern: row[8]), low: UInt64(bitPattern: row[9])),
+                                       coverDigest: (row[10] as Int64?).flatMap { high in
+                                           (row[11] as Int64?).map { ContentDigest(high: UInt64(bitPattern: high), low: UInt64(bitPattern: $0)) }
+                                       })
             }
             return rows
         }
@@ -190,6 +200,15 @@ package struct ImageIndex: Sendable {
                 .map { (cover: $0[0] as Data?, images: $0[1] as Data) }
         }
         guard let read = read ?? nil, Row.digest(cover: read.cover, images: read.images) == digest else { return nil }
+        return read
+    }
+
+    /// The composed cover's bytes of `name`'s row, when they are those it was written with: the
+    /// catalog's cards and catalog.json ask for every machine's cover, not its images.
+    package func cover(of name: String, digest: ContentDigest) -> Data? {
+        // A cover that cannot be read is as damaged as one whose bytes changed: the caller says so.
+        let read = try? queue.read { db in try Data.fetchOne(db, sql: "SELECT cover FROM bundles WHERE name = ?", arguments: [name]) }
+        guard let read = read ?? nil, ContentDigest(bytes: read) == digest else { return nil }
         return read
     }
 

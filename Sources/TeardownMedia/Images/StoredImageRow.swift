@@ -16,6 +16,7 @@ package final class StoredImageRow: Sendable {
     package let settings: String
     package let summary: BundleImages.Summary
     private let digest: ContentDigest
+    private let coverDigest: ContentDigest?
     private let index: ImageIndex?
     private let damaged: Locked<Set<String>>
     private let counters: BuildCounters
@@ -30,6 +31,7 @@ package final class StoredImageRow: Sendable {
         settings = stored.settings
         summary = stored.summary
         digest = stored.digest
+        coverDigest = stored.coverDigest
         self.index = index
         self.damaged = damaged
         self.counters = counters
@@ -59,12 +61,18 @@ package final class StoredImageRow: Sendable {
         }
     }
 
-    /// The composed cover, decoded from its own bytes.
+    /// The composed cover, read and decoded from its own bytes.
     package var cover: BundleImages.Image? {
         decodedCover.withLock { memo in
             if let memo { return memo }
-            // Checked against the row's digest when read, the bytes are those a build encoded: they decode.
-            let cover = bytes?.cover.flatMap { try? BinaryDecoder().read(BundleImages.Image.self, from: $0) }
+            var bytes: Data?
+            if let coverDigest {
+                counters.count(.imageRowsFetched)
+                bytes = index?.cover(of: name, digest: coverDigest)
+                if bytes == nil { damaged.withLock { _ = $0.insert(name) } }
+            }
+            // Checked against its digest when read, the bytes are those a build encoded: they decode.
+            let cover = bytes.flatMap { try? BinaryDecoder().read(BundleImages.Image.self, from: $0) }
             memo = .some(cover)
             return cover
         }
