@@ -33,11 +33,13 @@ extension SiteBuilder {
         let source = Self.renderSource(site, searchPreload: rendersSearch && !firstShardStale(site, outputs)
                                            ? Self.searchPreload(site, in: outputs.publisher.spare) : nil)
         let units = outputs.units
-        // catalog.json lists every machine with its cover: their heads and image rows are read
-        // on every core first, not one after another inside its page (heads are decoded when
-        // first asked for, and most builds ask for few).
+        // catalog.json lists every machine with its cover and download: their heads, image rows
+        // and downloads' records are read on every core first, not one after another inside its
+        // page (heads are decoded when first asked for, and most builds ask for few).
         if pages.contains(where: { if case .catalogData = $0.page { true } else { false } }) {
-            _ = ParallelMap.map(site.content.machines) { machine in (machine.head.slug, site.images.cover(of: machine) != nil) }
+            _ = ParallelMap.map(Array(site.content.machines.enumerated())) { index, machine in
+                (machine.head.slug, site.images.cover(of: machine) != nil, site.downloads.download(of: index, slug: machine.slug) != nil)
+            }
         }
         let counter = ProgressCounter(.pages, total: pages.count, handler: progress)
         let rendered = ParallelMap.map(pages) { entry -> (keys: [String], digest: ContentDigest, failure: (any Error)?) in
