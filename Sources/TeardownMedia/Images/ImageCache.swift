@@ -66,6 +66,13 @@ package final class ImageCache: @unchecked Sendable {
             stored[name] = StoredImageRow(name: name, row, index: index, damaged: damaged, counters: counters)
         }
         counters.count(.imageRowsRead, by: rows.count)
+        // Unvouched entries (the first build after one that made images) are looked for along
+        // every row's images: their bytes are read in one pass, not a query a row.
+        if !vouched, let index, !rows.isEmpty {
+            let all = index.allBytes()
+            counters.count(.imageRowsFetched, by: all.count)
+            for (name, bytes) in all { stored[name]?.take(bytes) }
+        }
         if index?.isNew ?? true { readLegacyIndexes() }
     }
 

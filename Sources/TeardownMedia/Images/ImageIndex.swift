@@ -203,6 +203,11 @@ package struct ImageIndex: Sendable {
         return read
     }
 
+    /// Whether `bytes` are those of a row written with `digest`.
+    package static func holds(_ bytes: (cover: Data?, images: Data), digest: ContentDigest) -> Bool {
+        Row.digest(cover: bytes.cover, images: bytes.images) == digest
+    }
+
     /// The composed cover's bytes of `name`'s row, when they are those it was written with: the
     /// catalog's cards and catalog.json ask for every machine's cover, not its images.
     package func cover(of name: String, digest: ContentDigest) -> Data? {
@@ -224,6 +229,17 @@ package struct ImageIndex: Sendable {
             }
             return rows
         }
+    }
+
+    /// Every row's bytes, by name, in one read (checked by `StoredImageRow.take`).
+    package func allBytes() -> [String: (cover: Data?, images: Data)] {
+        // Rows that cannot be read here are read one by one when asked for, and found damaged then.
+        (try? queue.read { db in
+            var rows: [String: (cover: Data?, images: Data)] = [:]
+            let cursor = try GRDB.Row.fetchCursor(db, sql: "SELECT name, cover, images FROM bundles")
+            while let row = try cursor.next() { rows[row[0]] = (row[1], row[2]) }
+            return rows
+        }) ?? [:]
     }
 
     /// Forgets the rows of `names`: their bundles' images are looked up again by the next build.

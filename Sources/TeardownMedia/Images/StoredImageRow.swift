@@ -49,6 +49,13 @@ package final class StoredImageRow: Sendable {
         }
     }
 
+    /// Takes the row's bytes read with every other row's, when they are those it was written
+    /// with; otherwise they are read again by name when asked for.
+    func take(_ bytes: (cover: Data?, images: Data)) {
+        guard ImageIndex.holds(bytes, digest: digest) else { return }
+        read.withLock { memo in if memo == nil { memo = .some(bytes) } }
+    }
+
     /// The row's images; nil when its bytes are damaged.
     package var images: BundleImages? {
         decoded.withLock { memo in
