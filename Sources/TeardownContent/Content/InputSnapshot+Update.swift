@@ -97,11 +97,13 @@ extension InputSnapshot {
             guard update.look(at: path) else { return nil }
         }
         let (lines, index) = storage.indexed
-        guard var updated = update.kept(lines, index: index, rootCount: roots.count) else { return nil }
+        guard var (updated, runs) = update.kept(lines, index: index, rootCount: roots.count) else { return nil }
         // The entries kept were checked when they were taken.
         guard !update.fresh.keys.contains(where: { $0.path.utf8.contains(UInt8(ascii: "\n")) }) else { return nil }
+        let freshStart = updated.count
         updated += Self.lines(update.fresh.values)
-        var snapshot = InputSnapshot(key: key, roots: roots, lines: updated)
+        runs += SnapshotLineIndex.runs(of: updated, in: freshStart..<updated.count)
+        var snapshot = InputSnapshot(key: key, roots: roots, lines: updated, index: SnapshotLineIndex(runs: runs))
         if !update.everyBundle, var signatures {
             for (bundle, signature) in snapshot.signatures(of: update.touched) { signatures.set(bundle, signature) }
             snapshot.signatures = signatures

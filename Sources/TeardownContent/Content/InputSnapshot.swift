@@ -62,6 +62,13 @@ package struct InputSnapshot: Sendable {
         storage = SnapshotEntries(lines: lines, rootCount: roots.count)
     }
 
+    /// Lines whose index is known (`updating`).
+    init(key: ContentDigest, roots: [String], lines: [UInt8], index: SnapshotLineIndex) {
+        self.key = key
+        self.roots = roots
+        storage = SnapshotEntries(lines: lines, rootCount: roots.count, index: index)
+    }
+
     /// Every entry, parsed from the stored form's lines when the snapshot was read as them.
     package var entries: [Entry] { storage.entries }
     /// The entries in the stored form, a line each.

@@ -15,10 +15,10 @@ final class SnapshotEntries: Sendable {
         state = Locked((nil, entries, nil))
     }
 
-    /// Lines known to parse (`SnapshotLine.each` read them all).
-    init(lines: [UInt8], rootCount: Int) {
+    /// Lines known to parse (`SnapshotLine.each` read them all), with their index when known.
+    init(lines: [UInt8], rootCount: Int, index: SnapshotLineIndex? = nil) {
         self.rootCount = rootCount
-        state = Locked((lines, nil, nil))
+        state = Locked((lines, nil, index))
     }
 
     /// The lines with where each bundle's lie.

@@ -19,21 +19,30 @@ struct SnapshotLineIndex: Sendable {
     /// Each bundle's runs' ranges.
     let ranges: [String: [Range<Int>]]
 
-    init(_ lines: [UInt8]) {
-        var runs: [Run] = []
+    init(_ lines: [UInt8]) { self.init(runs: Self.runs(of: lines, in: 0..<lines.count)) }
+
+    /// The index of lines whose runs are known (`SnapshotUpdate.kept` copies most of them
+    /// from the snapshot it updates): runs of one bundle side by side may stay apart.
+    init(runs: [Run]) {
         var ranges: [String: [Range<Int>]] = [:]
+        for run in runs { if let name = run.bundle { ranges[name, default: []].append(run.range) } }
+        self.runs = runs
+        self.ranges = ranges
+    }
+
+    /// The runs of the lines of `lines` in `range` (whole lines), their ranges in `lines`.
+    static func runs(of lines: [UInt8], in range: Range<Int>) -> [Run] {
+        var runs: [Run] = []
         lines.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            var current: UnsafeBufferPointer<UInt8>? = nil, runStart = 0, start = 0, racy = false
+            var current: UnsafeBufferPointer<UInt8>? = nil, runStart = range.lowerBound, start = range.lowerBound, racy = false
             func close(at end: Int) {
                 guard end > runStart else { return }
-                let name = current.map { String(decoding: $0, as: UTF8.self) }
-                runs.append(Run(bundle: name, range: runStart..<end, racy: racy))
-                if let name { ranges[name, default: []].append(runStart..<end) }
+                runs.append(Run(bundle: current.map { String(decoding: $0, as: UTF8.self) }, range: runStart..<end, racy: racy))
             }
-            while start < buffer.count {
-                let found = memchr(base + start, Int32(UInt8(ascii: "\n")), buffer.count - start)
-                let end = found.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? buffer.count
+            while start < range.upperBound {
+                let found = memchr(base + start, Int32(UInt8(ascii: "\n")), range.upperBound - start)
+                let end = found.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? range.upperBound
                 let (bundle, digest) = Self.fields(UnsafeBufferPointer(rebasing: buffer[start..<end]))
                 if !Self.same(bundle, current) {
                     close(at: start)
@@ -44,10 +53,9 @@ struct SnapshotLineIndex: Sendable {
                 racy = racy || digest
                 start = end + 1
             }
-            close(at: min(start, buffer.count))
+            close(at: min(start, range.upperBound))
         }
-        self.runs = runs
-        self.ranges = ranges
+        return runs
     }
 
     private static func same(_ a: UnsafeBufferPointer<UInt8>?, _ b: UnsafeBufferPointer<UInt8>?) -> Bool {

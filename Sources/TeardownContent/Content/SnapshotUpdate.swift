@@ -82,19 +82,26 @@ struct SnapshotUpdate {
     /// again (and written without their content digest once settled); nil when one changed
     /// unreported, which makes the walk necessary.
     ///
-    /// A run of a bundle no path reaches, without a racy line, is kept whole, unparsed.
-    mutating func kept(_ lines: [UInt8], index: SnapshotLineIndex, rootCount: Int) -> [UInt8]? {
+    /// A run of a bundle no path reaches, without a racy line, is kept whole, unparsed, and
+    /// its place in the lines kept is known without looking along them again (`runs`).
+    mutating func kept(_ lines: [UInt8], index: SnapshotLineIndex, rootCount: Int)
+        -> (lines: [UInt8], runs: [SnapshotLineIndex.Run])? {
         var updated: [UInt8] = []
         updated.reserveCapacity(lines.count + 256)
+        var runs: [SnapshotLineIndex.Run] = []
+        runs.reserveCapacity(index.runs.count + 8)
         let reached = touched
         for run in index.runs {
+            let start = updated.count
             if !everyBundle, !run.racy, let bundle = run.bundle, !reached.contains(bundle) {
                 updated += lines[run.range]
+                runs.append(SnapshotLineIndex.Run(bundle: bundle, range: start..<updated.count, racy: false))
             } else {
                 guard keep(lines, run.range, rootCount: rootCount, into: &updated) else { return nil }
+                runs += SnapshotLineIndex.runs(of: updated, in: start..<updated.count)
             }
         }
-        return updated
+        return (updated, runs)
     }
 
     private var filter: RetakenFilter?

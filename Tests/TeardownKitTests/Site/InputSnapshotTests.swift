@@ -48,6 +48,7 @@ struct InputSnapshotTests {
         let walked = try #require(InputSnapshot.take(roots: roots, key: key, racyWindow: 0))
         #expect(updated.sameEntries(as: walked))
         #expect(updated.bundleSignatures().all == walked.bundleSignatures().all)
+        Self.expectIndexOfLines(updated)
     }
 
     @Test("Thousands of changed paths, folders among them, update the stored snapshot to what a walk sees")
@@ -69,6 +70,23 @@ struct InputSnapshotTests {
         let (stored, _) = try #require(InputSnapshot.stored(at: path, roots: roots, key: key))
         let updated = try #require(stored.updating(paths, racyWindow: 0))
         #expect(updated.sameEntries(as: walked))
+        Self.expectIndexOfLines(updated)
+    }
+
+    /// The index an update made as it kept the lines (`SnapshotUpdate.kept`) files every line
+    /// under the bundle, and with the racy flag, a look along the lines gives.
+    static func expectIndexOfLines(_ snapshot: InputSnapshot) {
+        let (lines, index) = snapshot.storage.indexed
+        let scanned = SnapshotLineIndex(lines)
+        func grouped(_ index: SnapshotLineIndex) -> [String: [UInt8]] {
+            var groups: [String: [UInt8]] = [:]
+            for run in index.runs { groups[run.bundle ?? "", default: []] += lines[run.range] }
+            return groups
+        }
+        func racy(_ index: SnapshotLineIndex) -> Set<String> { Set(index.runs.filter(\.racy).map { $0.bundle ?? "" }) }
+        #expect(grouped(index) == grouped(scanned))
+        #expect(racy(index) == racy(scanned))
+        #expect(index.runs.map(\.range.count).reduce(0, +) == lines.count)
     }
 
     @Test("An edit that keeps the file's size and modification time is still seen")
@@ -176,6 +194,7 @@ struct InputSnapshotTests {
         let walked = try #require(InputSnapshot.take(roots: roots, key: key, racyWindow: window))
 
         #expect(updated.sameEntries(as: walked))
+        Self.expectIndexOfLines(updated)
         let carried = try #require(updated.signatures)
         #expect(carried.all == walked.signatures?.all)
         #expect(carried.racy == walked.signatures?.racy)
