@@ -4,7 +4,7 @@ import TeardownBase
 /// A machine's head, held as a value or as the content cache's bytes, decoded on first use and
 /// kept. A build takes an unchanged machine's pages as the store recorded them, so most heads
 /// are never read: decoding every machine's head was most of a one-comment sync's review and
-/// load (90 ms for 1,000 machines), and grew with the catalog.
+/// load, and grew with the catalog (Benchmarks/README.md).
 ///
 /// Bytes that do not decode, or that name a file outside the bundle (a forged cache, see
 /// `MachineHead.lies(within:)`), are read again from the bundle's files (`reload`), so a

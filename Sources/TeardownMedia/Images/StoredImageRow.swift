@@ -5,7 +5,7 @@ import TeardownContent
 /// A bundle's row of the image index as the build found it: its summary, and its bytes read
 /// by name and decoded only when first asked for. A carried bundle is decided on the summary,
 /// and only the rows of the pages a build renders are read: reading and checking every row's
-/// bytes grew with the catalog (46 MB at 100,000 parts) and was most of a one-comment sync's
+/// bytes grew with the catalog and was most of a one-comment sync's
 /// image step.
 ///
 /// Bytes that are not those the row was written with, or that cannot be read, make the row a
