@@ -14,7 +14,7 @@ extension SiteBuilder {
         guard !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
         // A photo that cannot be published leaves no trace: no page, no gallery entry, no count.
         let failing = images.failingPhotos
-        let content = failing.isEmpty ? loaded.value : loaded.value.keepingPhotos { !failing.contains($0.file.absolutePath) }
+        let content = failing.isEmpty ? loaded.value : loaded.value.withoutPhotos(failing)
         return (content, Loaded(value: images, warnings: diagnostics))
     }
 

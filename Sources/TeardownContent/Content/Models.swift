@@ -236,14 +236,15 @@ public struct Machine: Sendable, Hashable, Codable {
         }
         self.slug = slug
         self.folder = folder
-        headStore = MachineHeadStore(MachineHead(slug: slug, folder: folder, source: source, name: name, summary: summary, canvas: canvas, tags: tags,
-                           designer: designer, license: license, updated: updated, cover: cover, parts: outlines,
-                           photos: community.photos, commentCount: community.comments.count,
-                           textDigest: MachineText.digest(description, community.comments),
-                           descriptionDigest: MachineText.digest(description, []),
-                           recent: RecentComments(Array(recent.prefix(MachineHead.recentLimit))),
-                           commentIDs: "\n" + recent.map { $0.comment.id + "\n" }.joined(), manual: manual,
-                           listing: MachineHead.listingDigest(slug: slug, name: name, tags: tags, parts: outlines)))
+        let head = MachineHead(slug: slug, folder: folder, source: source, name: name, summary: summary, canvas: canvas, tags: tags,
+                               designer: designer, license: license, updated: updated, cover: cover, parts: outlines,
+                               photos: community.photos, commentCount: community.comments.count,
+                               textDigest: MachineText.digest(description, community.comments),
+                               descriptionDigest: MachineText.digest(description, []),
+                               recent: RecentComments(Array(recent.prefix(MachineHead.recentLimit))),
+                               commentIDs: "\n" + recent.map { $0.comment.id + "\n" }.joined(), manual: manual,
+                               listing: MachineHead.listingDigest(slug: slug, name: name, tags: tags, parts: outlines))
+        headStore = MachineHeadStore(head)
         text = MachineTextStore(MachineText(description: description, comments: community.comments, parts: parts.map {
             MachineText.PartText(description: $0.description, specs: $0.specs, comments: $0.community.comments)
         }))
@@ -384,9 +385,14 @@ public struct SiteContent: Sendable {
     public let machines: [Machine]
     public let manual: Manual
 
-    /// The same content with only the photos `keep` accepts: a photo that cannot be published
-    /// disappears from every page, gallery and count.
-    package func keepingPhotos(_ keep: (Photo) -> Bool) -> SiteContent {
-        SiteContent(root: root, config: config, machines: machines.map { $0.keepingPhotos(keep) }, manual: manual)
+    /// The same content without the photos at `paths` (absolute): a photo that cannot be
+    /// published disappears from every page, gallery and count. Only the machines whose folder
+    /// holds one are looked at: the others' heads stay undecoded.
+    package func withoutPhotos(_ paths: Set<String>) -> SiteContent {
+        SiteContent(root: root, config: config, machines: machines.map { machine in
+            let folder = machine.folder.absolutePath + "/"
+            guard paths.contains(where: { $0.hasPrefix(folder) }) else { return machine }
+            return machine.keepingPhotos { !paths.contains($0.file.absolutePath) }
+        }, manual: manual)
     }
 }

@@ -67,12 +67,8 @@ package final class ImageCache: @unchecked Sendable {
         }
         counters.count(.imageRowsRead, by: rows.count)
         // Unvouched entries (the first build after one that made images) are looked for along
-        // every row's images: their bytes are read in one pass, not a query a row.
-        if !vouched, let index, !rows.isEmpty {
-            let all = index.allBytes()
-            counters.count(.imageRowsFetched, by: all.count)
-            for (name, bytes) in all { stored[name]?.take(bytes) }
-        }
+        // every row's images.
+        if !vouched { readEveryRow() }
         if index?.isNew ?? true { readLegacyIndexes() }
     }
 
@@ -197,8 +193,18 @@ package final class ImageCache: @unchecked Sendable {
         return !outcome.hasFiles || vouched || presentEntries().contains(key) ? outcome : nil
     }
 
+    /// Every stored row's bytes in one pass, for a look along every row: a query a row, each
+    /// its own read transaction, cost more than the rows.
+    private func readEveryRow() {
+        guard let index, !stored.isEmpty else { return }
+        let all = index.allBytes()
+        counters.count(.imageRowsFetched, by: all.count)
+        for (name, bytes) in all { stored[name]?.take(bytes) }
+    }
+
     private func outcomesByKey() -> [String: Outcome] {
         if let byKey { return byKey }
+        readEveryRow()
         var made = legacyOutcomes
         for row in stored.values {
             for image in (row.images?.images ?? []) + (row.images?.cover.map { [$0] } ?? []) {

@@ -220,14 +220,10 @@ package struct ImageIndex: Sendable {
     /// Every bundle's row whole, bytes and all (what the tests look at).
     package func bundles() throws -> [String: Row] {
         let summaries = try summaries()
-        return try queue.read { db in
-            var rows: [String: Row] = [:]
-            for row in try GRDB.Row.fetchAll(db, sql: "SELECT name, cover, images FROM bundles") {
-                guard let stored = summaries[row[0]] else { continue }
-                rows[row[0]] = Row(settings: stored.settings, summary: stored.summary, cover: row[1], images: row[2],
-                                   digest: stored.digest)
-            }
-            return rows
+        return allBytes().reduce(into: [:]) { rows, row in
+            guard let stored = summaries[row.key] else { return }
+            rows[row.key] = Row(settings: stored.settings, summary: stored.summary, cover: row.value.cover,
+                                images: row.value.images, digest: stored.digest)
         }
     }
 

@@ -78,4 +78,21 @@ struct ContentLoaderTests {
         #expect(content.machines.reduce(0) { $0 + $1.photoCount } >= 3)
         #expect(content.manual.pages.count >= 6)
     }
+
+    @Test("Photos that cannot be published are taken out of the machines that hold them; no other machine's head is read")
+    func withoutPhotos() throws {
+        let content = ContentLoader(siteRoot: Fixtures.site("photos")).load().content
+        let camera = try #require(content.machines.first)
+        let photo = try #require(camera.allPhotos.first)
+        let reads = Locked(0)
+        let crate = SourceFile(root: Fixtures.site("photos"), relative: "content/machines/crate")
+        let stored = MachineHeadStore(read: { reads.withLock { $0 += 1 }; return nil }, slug: "crate", folder: crate,
+                                      brief: camera.brief, counters: .none, reload: { nil })
+        let other = Machine(slug: "crate", folder: crate, head: stored, text: MachineTextStore(camera.text.value))
+        let kept = SiteContent(root: content.root, config: content.config, machines: [camera, other], manual: content.manual)
+            .withoutPhotos([photo.file.absolutePath])
+        #expect(kept.machines[0].photoCount == camera.photoCount - 1)
+        #expect(!kept.machines[0].allPhotos.contains { $0.file == photo.file })
+        #expect(reads.withLock { $0 } == 0, "the crate holds none of them: its head is not read")
+    }
 }
