@@ -13,6 +13,9 @@ public struct BuildInputs: Sendable {
     /// What the last build recorded, when every input was found as it recorded them: with
     /// nothing filed since, and its tree still published, the build has nothing to do.
     package var unchanged: InputSnapshot.Record? = nil
+    /// Whether entries racy when stored have settled since: the snapshot is stored again
+    /// without their content digests, or every later build would find them settling again.
+    package var settled = false
 }
 
 /// A step's value with every warning found so far.

@@ -14,6 +14,9 @@ extension SiteBuilder {
         // an empty inbox does not compare every entry of both snapshots.
         if !full, let walked, walked.snapshot?.key == key, changed?.isEmpty ?? true, let record = walked.unchanged,
            record.tree == tree {
+            // Settled entries were stored racy: stored again by bundle, they cost no more checks.
+            // Losing this costs only time.
+            if walked.settled, let snapshot = walked.snapshot { try? store?.storeInputs(snapshot, record: record, counters: counters) }
             return .unchanged(record)
         }
         if !full, let walked, walked.snapshot?.key == key, let snapshot = walked.snapshot?.updating(changed ?? []) {

@@ -31,7 +31,8 @@ extension InputSnapshot {
     /// `unchanged` is the stored record when every entry is as stored, content digests included
     /// (none settled since), so that the stored snapshot stands as it is.
     package static func current(stored bytes: [UInt8], signatures stored: [String: ContentDigest], roots: [String],
-                        key: ContentDigest, racyWindow: Double = racyWindow) -> (snapshot: InputSnapshot, unchanged: Record?)? {
+                        key: ContentDigest, racyWindow: Double = racyWindow)
+        -> (snapshot: InputSnapshot, unchanged: Record?, settled: Bool)? {
         // Checked and parsed in one pass on all cores; entries that settled lose their content
         // digest, as `check` refreshes them.
         guard let record = read(bytes, roots: roots, key: key, tree: { _ in true }, settledBefore: nil)?.record,
@@ -40,8 +41,10 @@ extension InputSnapshot {
         else { return nil }
         var snapshot = InputSnapshot(key: key, roots: roots, lines: removing(settled, from: bytes, in: lines))
         snapshot.signatures = snapshot.signatures(taking: stored)
-        if changed.isEmpty { return (snapshot, settled.isEmpty ? record : nil) }
-        return snapshot.updating(changed, racyWindow: racyWindow).map { ($0, nil) }
+        // Entries that only settled are no change: the snapshot is the stored one without their
+        // content digests, which the caller stores (`settled`) so that the next build trusts them.
+        if changed.isEmpty { return (snapshot, record, !settled.isEmpty) }
+        return snapshot.updating(changed, racyWindow: racyWindow).map { ($0, nil, false) }
     }
 
     /// The bundles' signatures, taking those of `stored` rows: only bundles without one (racy
