@@ -35,7 +35,7 @@ extension SiteBuilder {
         // The published tree is compared first: a snapshot of another tree is not worth
         // checking against the disk, which stats every input.
         if !full, let (bytes, signatures) = store?.storedInputs() {
-            let check = InputSnapshot.check(bytes, roots: roots, key: key, tree: { $0 == tree }) { refreshed in
+            let check = InputSnapshot.check(consume bytes, roots: roots, key: key, tree: { $0 == tree }) { refreshed in
                 // Losing the refresh costs only time.
                 if let (snapshot, record) = InputSnapshot.stored(refreshed, roots: roots, key: key) {
                     try? store?.storeInputs(snapshot, record: record, whole: true, counters: counters)

@@ -150,7 +150,7 @@ public struct SiteBuilder: Sendable {
         let store = full ? nil : BuildStore.existing(cache.output(output).store)?.counting(counters)
         if store != nil { counters.count(.storesOpened) }
         if let (bytes, signatures) = store?.storedInputs(),
-           let (snapshot, unchanged, settled) = InputSnapshot.current(stored: bytes, signatures: signatures, roots: inputRoots, key: key) {
+           let (snapshot, unchanged, settled) = InputSnapshot.current(stored: consume bytes, signatures: signatures, roots: inputRoots, key: key) {
             return BuildInputs(snapshot: snapshot, store: store, unchanged: unchanged, settled: settled)
         }
         return BuildInputs(snapshot: InputSnapshot.take(roots: inputRoots, key: key, counters: counters), store: store)

@@ -30,7 +30,7 @@ extension InputSnapshot {
     ///
     /// `unchanged` is the stored record when every entry is as stored, content digests included
     /// (none settled since), so that the stored snapshot stands as it is.
-    package static func current(stored bytes: [UInt8], signatures stored: [String: ContentDigest], roots: [String],
+    package static func current(stored bytes: consuming [UInt8], signatures stored: [String: ContentDigest], roots: [String],
                         key: ContentDigest, racyWindow: Double = racyWindow)
         -> (snapshot: InputSnapshot, unchanged: Record?, settled: Bool)? {
         // Checked and parsed in one pass on all cores; entries that settled lose their content
@@ -39,7 +39,9 @@ extension InputSnapshot {
               let lines = entryLines(bytes),
               let (settled, changed) = verify(bytes, lines, roots: roots, settledBefore: Date().timeIntervalSince1970 - racyWindow)
         else { return nil }
-        var snapshot = InputSnapshot(key: key, roots: roots, lines: removing(settled, from: bytes, in: lines))
+        var bytes = consume bytes
+        keepLines(&bytes, lines, cutting: settled)
+        var snapshot = InputSnapshot(key: key, roots: roots, lines: bytes)
         snapshot.signatures = snapshot.signatures(taking: stored)
         // Entries that only settled are no change: the snapshot is the stored one without their
         // content digests, which the caller stores (`settled`) so that the next build trusts them.
@@ -54,13 +56,12 @@ extension InputSnapshot {
         var signatures = BundleSignatures(all: [:], racy: [])
         var unsettled: [String: [Entry]] = [:]
         // Only the lines of bundles without a stored signature are parsed.
-        let (lines, index) = storage.indexed
-        for run in index.runs {
-            guard let name = run.bundle else { continue }
+        for piece in storage.pieces {
+            guard let name = piece.run.bundle else { continue }
             if let signature = stored[name] {
                 signatures.all[name] = signature
             } else {
-                unsettled[name, default: []] += storage.entries(of: lines, in: [run.range])
+                unsettled[name, default: []] += storage.entries(of: [piece])
             }
         }
         for (bundle, entries) in unsettled { signatures.set(bundle, Self.signature(of: entries)) }
@@ -99,14 +100,17 @@ extension InputSnapshot {
         for path in Set(paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }) {
             guard update.look(at: path) else { return nil }
         }
-        let (lines, index) = storage.indexed
-        guard var (updated, runs) = update.kept(lines, index: index, rootCount: roots.count) else { return nil }
         // The entries kept were checked when they were taken.
-        guard !update.fresh.keys.contains(where: { $0.path.utf8.contains(UInt8(ascii: "\n")) }) else { return nil }
-        let freshStart = updated.count
-        updated += Self.lines(update.fresh.values)
-        runs += SnapshotLineIndex.runs(of: updated, in: freshStart..<updated.count)
-        var snapshot = InputSnapshot(key: key, roots: roots, lines: updated, index: SnapshotLineIndex(runs: runs))
+        guard !update.fresh.keys.contains(where: { $0.path.utf8.contains(UInt8(ascii: "\n")) }),
+              var (carried, written, runs) = update.kept(storage.pieces, rootCount: roots.count) else { return nil }
+        let freshStart = written.count
+        written += Self.lines(update.fresh.values)
+        runs += SnapshotLineIndex.runs(of: written, in: freshStart..<written.count)
+        var snapshot = InputSnapshot(key: key, roots: roots,
+                                     pieces: carried + runs.map { SnapshotEntries.Piece(bytes: written, run: $0) })
+        // Each update of a resident publisher's snapshot writes its touched bundles into an
+        // array of their own; past a few dozen, they are laid end to end in one again.
+        if snapshot.storage.bufferCount > 32 { snapshot = InputSnapshot(key: key, roots: roots, lines: snapshot.lines) }
         if !update.everyBundle, var signatures {
             for (bundle, signature) in snapshot.signatures(of: update.touched) { signatures.set(bundle, signature) }
             snapshot.signatures = signatures
@@ -116,9 +120,9 @@ extension InputSnapshot {
 
     /// The touched bundles' signatures, from their entries now; a bundle that is gone has none.
     private func signatures(of touched: Set<String>) -> [String: (ContentDigest, Bool)?] {
-        let (lines, index) = storage.indexed
-        return Dictionary(uniqueKeysWithValues: touched.map { bundle in
-            (bundle, index.ranges[bundle].map { Self.signature(of: storage.entries(of: lines, in: $0)) })
+        Dictionary(uniqueKeysWithValues: touched.map { bundle in
+            let pieces = storage.pieces(of: bundle)
+            return (bundle, pieces.isEmpty ? nil : Self.signature(of: storage.entries(of: pieces)))
         })
     }
 

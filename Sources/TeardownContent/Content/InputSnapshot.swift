@@ -62,11 +62,11 @@ package struct InputSnapshot: Sendable {
         storage = SnapshotEntries(lines: lines, rootCount: roots.count)
     }
 
-    /// Lines whose index is known (`updating`).
-    init(key: ContentDigest, roots: [String], lines: [UInt8], index: SnapshotLineIndex) {
+    /// Pieces of lines, some shared with the snapshot updated (`updating`).
+    init(key: ContentDigest, roots: [String], pieces: [SnapshotEntries.Piece]) {
         self.key = key
         self.roots = roots
-        storage = SnapshotEntries(lines: lines, rootCount: roots.count, index: index)
+        storage = SnapshotEntries(pieces: pieces, rootCount: roots.count)
     }
 
     /// Every entry, parsed from the stored form's lines when the snapshot was read as them.
@@ -138,18 +138,16 @@ package struct InputSnapshot: Sendable {
     /// The entries below one bundle's parts/ folder, parsed from that bundle's lines alone.
     package func partEntries(ofBundle bundle: String) -> [Entry] {
         let prefix = "machines/" + bundle + "/parts/"
-        let (lines, index) = storage.indexed
-        return storage.entries(of: lines, in: index.ranges[bundle] ?? []).filter { ByteSearch.hasPrefix($0.path, prefix) }
+        return storage.entries(of: storage.pieces(of: bundle)).filter { ByteSearch.hasPrefix($0.path, prefix) }
     }
 
     /// The lines of each bundle (by name) and of no bundle (nil), with their count, for the rows
     /// of the build store that keep them (`BuildStore.storeInputs`).
     package func lineGroups(_ wanted: (String?) -> Bool) -> [String?: (lines: [UInt8], count: Int)] {
-        let (lines, index) = storage.indexed
         var groups: [String?: (lines: [UInt8], count: Int)] = [:]
-        for run in index.runs where wanted(run.bundle) {
-            groups[run.bundle, default: ([], 0)].lines += lines[run.range]
-            groups[run.bundle]!.count += ByteSearch.count(UInt8(ascii: "\n"), in: lines, run.range)
+        for piece in storage.pieces where wanted(piece.run.bundle) {
+            groups[piece.run.bundle, default: ([], 0)].lines += piece.lines
+            groups[piece.run.bundle]!.count += ByteSearch.count(UInt8(ascii: "\n"), in: piece.bytes, piece.run.range)
         }
         return groups
     }

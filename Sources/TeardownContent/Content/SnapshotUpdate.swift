@@ -78,30 +78,28 @@ struct SnapshotUpdate {
         return true
     }
 
-    /// The lines of a stored form's `lines` the update does not replace, racy ones checked
-    /// again (and written without their content digest once settled); nil when one changed
-    /// unreported, which makes the walk necessary.
+    /// The lines of `pieces` the update does not replace, racy ones checked again (and
+    /// written without their content digest once settled); nil when one changed unreported,
+    /// which makes the walk necessary.
     ///
-    /// A run of a bundle no path reaches, without a racy line, is kept whole, unparsed, and
-    /// its place in the lines kept is known without looking along them again (`runs`).
-    mutating func kept(_ lines: [UInt8], index: SnapshotLineIndex, rootCount: Int)
-        -> (lines: [UInt8], runs: [SnapshotLineIndex.Run])? {
-        var updated: [UInt8] = []
-        updated.reserveCapacity(lines.count + 256)
-        var runs: [SnapshotLineIndex.Run] = []
-        runs.reserveCapacity(index.runs.count + 8)
+    /// A piece of a bundle no path reaches, without a racy line, is carried as it is: not
+    /// copied, nor parsed. The others' lines kept are `written` into one array, `runs` telling
+    /// where each bundle's lie in it.
+    mutating func kept(_ pieces: [SnapshotEntries.Piece], rootCount: Int)
+        -> (carried: [SnapshotEntries.Piece], written: [UInt8], runs: [SnapshotLineIndex.Run])? {
+        var carried: [SnapshotEntries.Piece] = [], written: [UInt8] = [], runs: [SnapshotLineIndex.Run] = []
+        carried.reserveCapacity(pieces.count)
         let reached = touched
-        for run in index.runs {
-            let start = updated.count
-            if !everyBundle, !run.racy, let bundle = run.bundle, !reached.contains(bundle) {
-                updated += lines[run.range]
-                runs.append(SnapshotLineIndex.Run(bundle: bundle, range: start..<updated.count, racy: false))
+        for piece in pieces {
+            if !everyBundle, !piece.run.racy, let bundle = piece.run.bundle, !reached.contains(bundle) {
+                carried.append(piece)
             } else {
-                guard keep(lines, run.range, rootCount: rootCount, into: &updated) else { return nil }
-                runs += SnapshotLineIndex.runs(of: updated, in: start..<updated.count)
+                let start = written.count
+                guard keep(piece.bytes, piece.run.range, rootCount: rootCount, into: &written) else { return nil }
+                runs += SnapshotLineIndex.runs(of: written, in: start..<written.count)
             }
         }
-        return (updated, runs)
+        return (carried, written, runs)
     }
 
     private var filter: RetakenFilter?

@@ -73,20 +73,54 @@ struct InputSnapshotTests {
         Self.expectIndexOfLines(updated)
     }
 
-    /// The index an update made as it kept the lines (`SnapshotUpdate.kept`) files every line
-    /// under the bundle, and with the racy flag, a look along the lines gives.
-    static func expectIndexOfLines(_ snapshot: InputSnapshot) {
-        let (lines, index) = snapshot.storage.indexed
-        let scanned = SnapshotLineIndex(lines)
-        func grouped(_ index: SnapshotLineIndex) -> [String: [UInt8]] {
-            var groups: [String: [UInt8]] = [:]
-            for run in index.runs { groups[run.bundle ?? "", default: []] += lines[run.range] }
-            return groups
+    /// A one-comment sync's update of a large catalog's snapshot: the bundles it does not touch
+    /// keep their lines where they were read, and a resident publisher's snapshot, updated
+    /// round after round, does not come to lie in ever more arrays.
+    @Test("An update writes anew only the lines of the bundles it touches")
+    func updateSharesUntouchedBundles() throws {
+        let (site, path, roots) = try stored()
+        let machines = site + "/content/machines"
+        for number in 0..<40 { try FileManager.default.copyItem(atPath: machines + "/box", toPath: machines + "/copy-\(number)") }
+        let taken = try #require(InputSnapshot.take(roots: roots, key: key, racyWindow: 0))
+        let record = InputSnapshot.Record(tree: "tree", pages: 4, files: 2, warnings: [])
+        try taken.serialized(record).write(to: URL(fileURLWithPath: path))
+        var (snapshot, _) = try #require(InputSnapshot.stored(at: path, roots: roots, key: key))
+        let read = snapshot.lines
+        func address(_ bytes: [UInt8]) -> UInt { bytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
+        for round in 0..<40 {
+            let comments = machines + "/copy-\(round)/parts/lid/comments"
+            try "---\nauthor: Ada\ndate: 2024-05-02\n---\nRound \(round).\n".write(
+                toFile: comments + "/round-\(round).md", atomically: false, encoding: .utf8)
+            snapshot = try #require(snapshot.updating([comments + "/round-\(round).md"], racyWindow: 0))
+            if round == 0 {
+                let pieces = snapshot.storage.pieces
+                let shared = pieces.filter { address($0.bytes) == address(read) }
+                #expect(Set(shared.compactMap(\.run.bundle)) == Set(["box"] + (1..<40).map { "copy-\($0)" }),
+                        "every bundle but the one touched keeps its lines where they were read")
+                let written = pieces.filter { address($0.bytes) != address(read) }.map(\.run.range.count).reduce(0, +)
+                #expect(written * 10 < read.count, "the touched bundle and the lines of no bundle are written: \(written) bytes")
+            }
+            // Each round touches another bundle: its written array lives on with it.
+            #expect(snapshot.storage.bufferCount <= 33)
         }
-        func racy(_ index: SnapshotLineIndex) -> Set<String> { Set(index.runs.filter(\.racy).map { $0.bundle ?? "" }) }
-        #expect(grouped(index) == grouped(scanned))
-        #expect(racy(index) == racy(scanned))
-        #expect(index.runs.map(\.range.count).reduce(0, +) == lines.count)
+        Self.expectIndexOfLines(snapshot)
+        let walked = try #require(InputSnapshot.take(roots: roots, key: key, racyWindow: 0))
+        #expect(snapshot.sameEntries(as: walked))
+        #expect(snapshot.bundleSignatures().all == walked.bundleSignatures().all)
+    }
+
+    /// The pieces an update made as it kept the lines (`SnapshotUpdate.kept`) file every line
+    /// under the bundle, and with the racy flag, a look along the lines laid end to end gives.
+    static func expectIndexOfLines(_ snapshot: InputSnapshot) {
+        let pieces = snapshot.storage.pieces
+        let lines = snapshot.lines
+        let scanned = SnapshotLineIndex(lines)
+        var held: [String: [UInt8]] = [:], found: [String: [UInt8]] = [:]
+        for piece in pieces { held[piece.run.bundle ?? "", default: []] += piece.lines }
+        for run in scanned.runs { found[run.bundle ?? "", default: []] += lines[run.range] }
+        #expect(held == found)
+        #expect(Set(pieces.filter(\.run.racy).map { $0.run.bundle ?? "" }) == Set(scanned.runs.filter(\.racy).map { $0.bundle ?? "" }))
+        #expect(pieces.map(\.run.range.count).reduce(0, +) == lines.count)
     }
 
     @Test("An edit that keeps the file's size and modification time is still seen")
