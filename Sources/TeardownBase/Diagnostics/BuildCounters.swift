@@ -48,6 +48,8 @@ public struct BuildCounters: Sendable {
         case imageRowsRead = "teardown.image_rows_read"
         /// Rows of the image index whose bytes were read (and checked against their digests).
         case imageRowsFetched = "teardown.image_rows_fetched"
+        /// Queries of the image index for stored source digests.
+        case sourceQueries = "teardown.source_queries"
         /// Rows of the image index whose images were decoded.
         case imageRowsDecoded = "teardown.image_rows_decoded"
         /// Machines whose units were digested.

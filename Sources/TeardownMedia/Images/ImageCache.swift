@@ -135,28 +135,38 @@ package final class ImageCache: @unchecked Sendable {
         }
     }
 
-    /// Readies the source digests for keying `count` images: past a few hundred, every stored
-    /// digest is read in one query (a query per image slows a full build's image step); below,
-    /// each is looked up by its path.
-    package func prepareSources(for count: Int) {
-        guard count > 256, let index else { return }
-        let all = index.sources()
+    /// Readies the source digests for keying the images at `paths`, in one query: past a few
+    /// hundred, every stored digest (a full build's image step); below, those of `paths`. A
+    /// query per image, from the keying threads in turn, was most of a one-comment sync's image
+    /// step (the comment's machine has a hundred images, each waiting for the index's queue).
+    package func prepareSources(for paths: [String]) {
+        guard let index, !paths.isEmpty else { return }
+        let found = paths.count > 256 ? index.sources() : index.sources(paths)
+        counters.count(.sourceQueries)
         lock.lock()
-        allSources = all
+        preparedSources = (paths.count > 256 ? nil : Set(paths), found)
         lock.unlock()
     }
 
-    /// Every stored source digest, when `prepareSources` read them all.
-    private var allSources: [String: (signature: UInt64, digest: String)]?
+    /// The stored source digests `prepareSources` read, and the paths it read them for (nil
+    /// for every path).
+    private var preparedSources: (paths: Set<String>?, found: [String: (signature: UInt64, digest: String)])?
 
     /// The SHA-256 of a file's bytes, read again only when its stat signature changed.
     package func digest(of path: String) throws(ImageFailure) -> String {
         guard let status = FileSystem.status(path) else { throw .unreadable("the file cannot be read") }
         lock.lock()
         let legacy = legacySources[path]
-        let all = allSources
+        let prepared = preparedSources
         lock.unlock()
-        let stored = all != nil ? all?[path] : index?.source(path)
+        let stored = if let prepared, prepared.paths?.contains(path) ?? true {
+            prepared.found[path]
+        } else {
+            index.flatMap { index in
+                counters.count(.sourceQueries)
+                return index.source(path)
+            }
+        }
         if let known = stored ?? legacy, known.signature == status.signature {
             if legacy != nil { remember(source: path, (status.signature, known.digest)) }
             return known.digest

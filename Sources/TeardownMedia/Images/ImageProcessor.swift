@@ -111,8 +111,8 @@ package struct ImageProcessor: Sendable {
     /// source's stat, or its bytes), then looks each up, its own stored row first.
     private func lookUpUnknown(_ batch: inout ImageBatch) {
         let unknown = batch.jobs.indices.filter { !batch.resolved[$0] }
-        cache.prepareSources(for: unknown.count)
         let jobs = batch.jobs
+        cache.prepareSources(for: unknown.map { jobs[$0].source.absolutePath })
         let worked = ParallelMap.map(unknown) { index in Result { () throws(ImageFailure) in try key(of: jobs[index]) } }
         for (index, result) in zip(unknown, worked) {
             switch result {

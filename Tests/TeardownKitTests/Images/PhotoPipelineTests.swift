@@ -254,9 +254,10 @@ struct PhotoPipelineTests {
         try FileManager.default.createDirectory(atPath: (comment as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try "---\nauthor: Ada\ndate: 2024-06-01\n---\nNice.\n".write(toFile: comment, atomically: true, encoding: .utf8)
         let hashed = { site.counts[.sourcesHashed] }
-        let hashedBefore = hashed()
+        let hashedBefore = hashed(), queriesBefore = site.counts[.sourceQueries]
         #expect(try site.build().imagesProcessed == 0)
         #expect(hashed() == hashedBefore, "the source index vouches for every unchanged file by its signature")
+        #expect(site.counts[.sourceQueries] == queriesBefore + 1, "the machine's sources are read in one query, not one each")
 
         // Another photo in place of one (bytes no source had): only it is processed, and its
         // old entry goes.
