@@ -75,7 +75,42 @@ package struct ContentCache: Sendable {
         package let text: ContentDigest
         package let diagnostics: Data
         /// The signature of each part folder the load read, where it was settled.
-        package let parts: [PartSignature]
+        package let parts: StoredPartSignatures
+    }
+
+    /// An entry's part signatures, read as they are stored and decoded only when a bundle's
+    /// parts are taken one by one (`storedParts`): a lookup of an unchanged bundle, which the
+    /// review and the load make of every machine, needs none (at 100,000 parts, 100,000 Strings).
+    package struct StoredPartSignatures: Codable {
+        private let values: [PartSignature]?
+        private let stored: [UInt8]
+
+        init(_ values: [PartSignature]) {
+            self.values = values
+            stored = []
+        }
+
+        /// The bytes of an array of them as `BinaryEncoder` wrote it.
+        init(stored: [UInt8]) {
+            values = nil
+            self.stored = stored
+        }
+
+        package init(from decoder: any Decoder) throws {
+            values = try decoder.singleValueContainer().decode([PartSignature].self)
+            stored = []
+        }
+
+        package func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(decoded ?? [])
+        }
+
+        /// Nil when the stored bytes do not decode whole.
+        var decoded: [PartSignature]? {
+            if let values { return values }
+            return try? BinaryDecoder().read(PartSignatureList.self, from: stored).values
+        }
     }
 
     package struct PartSignature: Codable, Equatable {
@@ -202,7 +237,7 @@ package struct ContentCache: Sendable {
               // A head that does not decode is a miss: the bundle is loaded from its files.
               let head = try? BinaryDecoder().read(MachineHead.self, from: headBytes), head.lies(within: bundleFolder)
         else { return nil }
-        let unchanged = Set(entry.parts.filter { current[$0.slug] == $0.signature }.map(\.slug))
+        let unchanged = Set((entry.parts.decoded ?? []).filter { current[$0.slug] == $0.signature }.map(\.slug))
         let textBytes = data.subdata(in: 8 + length + entry.headLength..<data.count)
         guard !unchanged.isEmpty, MachineTextStore.digest(of: textBytes) == entry.text,
               // An entry that does not decode is a miss: the bundle is loaded from its files.
@@ -246,7 +281,8 @@ package struct ContentCache: Sendable {
               let entry = try? BinaryEncoder().encode(Entry(format: Self.format, key: key, signature: signature,
                                                             slug: machine.slug, folder: machine.folder, brief: machine.brief,
                                                             head: ContentDigest(bytes: headBytes), headLength: headBytes.count,
-                                                            text: digest, diagnostics: problems, parts: partSignatures))
+                                                            text: digest, diagnostics: problems,
+                                                            parts: StoredPartSignatures(partSignatures)))
         else { return nil }
         var data = Data(capacity: 8 + entry.count + headBytes.count + text.count)
         withUnsafeBytes(of: UInt64(entry.count).littleEndian) { data.append(contentsOf: $0) }
@@ -266,9 +302,13 @@ package struct ContentCache: Sendable {
 
     /// An entry's head, from its bytes: nil for bytes of another format or damaged ones (`make
     /// fuzz` feeds it arbitrary bytes, as a damaged or forged cache would).
+    private static let noDiagnostics = Data("[]".utf8)
+
     package static func decode(head data: Data) -> (Entry, [Diagnostic])? {
         guard let entry = try? BinaryDecoder().read(Entry.self, from: data), entry.format == Self.format,
-              let diagnostics = try? JSONDecoder().decode([Diagnostic].self, from: entry.diagnostics)
+              // Most entries have none: a JSONDecoder each was a share of reading every entry.
+              let diagnostics = entry.diagnostics == Self.noDiagnostics ? []
+                  : try? JSONDecoder().decode([Diagnostic].self, from: entry.diagnostics)
         else { return nil }
         return (entry, diagnostics)
     }

@@ -33,6 +33,12 @@ extension BinaryDecoder.Source {
 
     package func strings() throws -> [String] { try array(of: String.self) }
 
+    /// The bytes left, as they are: the last field of what is read, decoded later if at all.
+    package func rest() -> [UInt8] {
+        defer { position = bytes.count }
+        return Array(bytes[position...])
+    }
+
     /// A value of a type without a reader of its own, through `Decodable`.
     package func decodable<Value: Decodable>(_ type: Value.Type = Value.self) throws -> Value {
         try Value(from: BinaryDecoder.Reader(source: self))
@@ -174,8 +180,15 @@ extension ContentCache.Entry: BinaryReadable {
     package init(reading source: BinaryDecoder.Source) throws {
         self.init(format: try source.string(), key: try source.digest(), signature: try source.digest(), slug: try source.string(),
                   folder: try source.read(), brief: try source.read(), head: try source.digest(), headLength: try source.signed(), text: try source.digest(),
-                  diagnostics: try source.decodable(), parts: try source.array())
+                  diagnostics: try source.decodable(), parts: ContentCache.StoredPartSignatures(stored: source.rest()))
     }
+}
+
+/// An array of part signatures alone, for `StoredPartSignatures` to decode its bytes.
+struct PartSignatureList: BinaryReadable {
+    let values: [ContentCache.PartSignature]
+
+    init(reading source: BinaryDecoder.Source) throws { values = try source.array() }
 }
 
 extension ContentCache.PartSignature: BinaryReadable {

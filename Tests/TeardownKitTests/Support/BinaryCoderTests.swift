@@ -37,15 +37,20 @@ struct BinaryCoderTests {
             let entry = ContentCache.Entry(format: ContentCache.format, key: ContentDigest(of: "key"), signature: ContentDigest(of: "signature"),
                                            slug: head.slug, folder: head.folder, brief: brief, head: ContentDigest(bytes: headBytes),
                                            headLength: headBytes.count, text: ContentDigest(of: "text"), diagnostics: Data("[]".utf8),
-                                           parts: head.parts.map { ContentCache.PartSignature(slug: $0.slug, signature: $0.textDigest) })
+                                           parts: ContentCache.StoredPartSignatures(
+                                               head.parts.map { ContentCache.PartSignature(slug: $0.slug, signature: $0.textDigest) }))
             let data = try BinaryEncoder().encode(entry)
             let read = try BinaryDecoder().read(ContentCache.Entry.self, from: data)
             #expect(read.brief == (try BinaryDecoder().decode(ContentCache.Entry.self, from: data)).brief && read.brief == brief)
             #expect(read.key == entry.key && read.signature == entry.signature && read.text == entry.text && read.head == entry.head)
             #expect(read.slug == head.slug && read.folder == head.folder && read.headLength == headBytes.count)
-            #expect(read.diagnostics == entry.diagnostics && read.parts == entry.parts)
+            #expect(read.diagnostics == entry.diagnostics && read.parts.decoded == entry.parts.decoded)
+            #expect((try BinaryDecoder().decode(ContentCache.Entry.self, from: data)).parts.decoded == entry.parts.decoded)
+            // The part signatures, last, are decoded when asked for: cut short there, they are none.
             for length in stride(from: 0, to: data.count, by: max(1, data.count / 300)) {
-                #expect(throws: (any Error).self) { try BinaryDecoder().read(ContentCache.Entry.self, from: data.prefix(length)) }
+                if let cut = try? BinaryDecoder().read(ContentCache.Entry.self, from: data.prefix(length)) {
+                    #expect(cut.parts.decoded == nil, "cut at \(length) of \(data.count) bytes")
+                }
             }
             for length in stride(from: 0, to: headBytes.count, by: max(1, headBytes.count / 300)) {
                 #expect(throws: (any Error).self) { try BinaryDecoder().read(MachineHead.self, from: headBytes.prefix(length)) }
