@@ -300,10 +300,10 @@ package struct ContentCache: Sendable {
     }
 
 
-    /// An entry's head, from its bytes: nil for bytes of another format or damaged ones (`make
-    /// fuzz` feeds it arbitrary bytes, as a damaged or forged cache would).
     private static let noDiagnostics = Data("[]".utf8)
 
+    /// An entry's head, from its bytes: nil for bytes of another format or damaged ones (`make
+    /// fuzz` feeds it arbitrary bytes, as a damaged or forged cache would).
     package static func decode(head data: Data) -> (Entry, [Diagnostic])? {
         guard let entry = try? BinaryDecoder().read(Entry.self, from: data), entry.format == Self.format,
               // Most entries have none: a JSONDecoder each was a share of reading every entry.

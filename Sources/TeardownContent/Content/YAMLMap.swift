@@ -40,9 +40,11 @@ package struct YAMLMap {
         return map
     }
 
-    /// Only the tags the bundle format reads; dates are parsed by ISODate. Each rule is a regular
-    /// expression tried on every plain scalar, and the unused ones showed in build profiles.
-    private static let resolver = Resolver.basic.appending(.bool).appending(.int).appending(.null)
+    /// No tags resolved: every scalar is text, and `bool` reads the plain scalars YAML 1.1 takes
+    /// as truth values (`YAMLScalars`). Yams resolves a tag with a regular expression a rule,
+    /// compiled by ICU on first use: a millisecond of every command that reads a site.yaml.
+    /// Dates are parsed by ISODate.
+    private static let resolver = Resolver.basic
 
     package init(file: SourceFile, lineOffset: Int, mark: Mark?, entries: [Entry]) {
         self.file = file
@@ -102,7 +104,7 @@ package struct YAMLMap {
 
     package func bool(_ key: String, diagnostics: inout [Diagnostic]) -> Bool? {
         guard let entry = entry(key) else { return nil }
-        guard let value = entry.value.bool else {
+        guard let value = YAMLScalars.bool(entry.value) else {
             diagnostics.append(.error(.wrongType(key: key, expected: "true or false"), at: location(of: key)))
             return nil
         }
