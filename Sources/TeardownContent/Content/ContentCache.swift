@@ -80,7 +80,7 @@ package struct ContentCache: Sendable {
 
     /// An entry's part signatures, read as they are stored and decoded only when a bundle's
     /// parts are taken one by one (`storedParts`): a lookup of an unchanged bundle, which the
-    /// review and the load make of every machine, needs none (at 100,000 parts, 100,000 Strings).
+    /// review and the load make of every machine, needs none (a String for every part of the catalog).
     package struct StoredPartSignatures: Codable {
         private let values: [PartSignature]?
         private let stored: [UInt8]

@@ -260,7 +260,7 @@ extension InputSnapshot {
     /// `bytes` in `range` without the byte ranges `cut` (sorted or not, all within `range`).
     /// Cuts `bytes` down, in place, to the lines in `range` without the pieces `cut` from them:
     /// the stored form read from the build store is the only copy of a snapshot's lines (a
-    /// new array for them was faulted in page by page, 5 MB at 10,000 parts).
+    /// new array for them was faulted in page by page, the whole snapshot again).
     static func keepLines(_ bytes: inout [UInt8], _ range: Range<Int>, cutting cut: [Range<Int>]) {
         var kept = 0
         bytes.withUnsafeMutableBufferPointer { buffer in

@@ -9,8 +9,8 @@ import TeardownBase
 ///
 /// An update makes pieces: the runs of the bundles it did not touch stay in the bytes they
 /// were read into, shared, and only the touched bundles' lines are written anew. Copying
-/// every line into a new array was a tenth of a one-comment sync past its walk at 10,000
-/// parts (5.2 MB copied and faulted in, and held beside the lines it was copied from).
+/// every line into a new array faulted the whole snapshot in again for a one-comment sync,
+/// and held it beside the lines it was copied from.
 final class SnapshotEntries: Sendable {
     /// A run of lines with the bytes it lies in.
     struct Piece: Sendable {

@@ -42,7 +42,7 @@ package struct YAMLMap {
 
     /// No tags resolved: every scalar is text, and `bool` reads the plain scalars YAML 1.1 takes
     /// as truth values (`YAMLScalars`). Yams resolves a tag with a regular expression a rule,
-    /// compiled by ICU on first use: a millisecond of every command that reads a site.yaml.
+    /// compiled by ICU on first use, at the start of every command that reads a site.yaml.
     /// Dates are parsed by ISODate.
     private static let resolver = Resolver.basic
 

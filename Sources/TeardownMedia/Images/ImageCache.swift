@@ -138,7 +138,7 @@ package final class ImageCache: @unchecked Sendable {
     /// Readies the source digests for keying the images at `paths`, in one query: past a few
     /// hundred, every stored digest (a full build's image step); below, those of `paths`. A
     /// query per image, from the keying threads in turn, was most of a one-comment sync's image
-    /// step (the comment's machine has a hundred images, each waiting for the index's queue).
+    /// step: each of the commented machine's images waited for the index's queue.
     package func prepareSources(for paths: [String]) {
         guard let index, !paths.isEmpty else { return }
         let found = paths.count > 256 ? index.sources() : index.sources(paths)
