@@ -132,7 +132,11 @@ extension InputSnapshot {
             keepLines(&bytes, lines, cutting: [])
             return .changed(changed, stored: InputSnapshot(key: key, roots: roots, lines: bytes))
         }
-        if !settled.isEmpty { refresh(removing(settled, from: bytes, in: 0..<bytes.count)) }
+        if !settled.isEmpty {
+            var bytes = consume bytes
+            keepLines(&bytes, 0..<bytes.count, cutting: settled)
+            refresh(bytes)
+        }
         return .unchanged(record)
     }
 
@@ -258,9 +262,10 @@ extension InputSnapshot {
     }
 
     /// `bytes` in `range` without the byte ranges `cut` (sorted or not, all within `range`).
-    /// Cuts `bytes` down, in place, to the lines in `range` without the pieces `cut` from them:
-    /// the stored form read from the build store is the only copy of a snapshot's lines (a
-    /// new array for them was faulted in page by page, the whole snapshot again).
+    /// Cuts `bytes` down, in place, to `range` without the pieces `cut` from it (settled
+    /// entries' content digests): the stored form read from the build store is the only copy
+    /// of a snapshot's lines (a new array for them was faulted in page by page, the whole
+    /// snapshot again).
     static func keepLines(_ bytes: inout [UInt8], _ range: Range<Int>, cutting cut: [Range<Int>]) {
         var kept = 0
         bytes.withUnsafeMutableBufferPointer { buffer in
@@ -277,17 +282,5 @@ extension InputSnapshot {
             move(upTo: range.upperBound)
         }
         bytes.removeLast(bytes.count - kept)
-    }
-
-    static func removing(_ cut: [Range<Int>], from bytes: [UInt8], in range: Range<Int>) -> [UInt8] {
-        var kept: [UInt8] = []
-        kept.reserveCapacity(range.count)
-        var start = range.lowerBound
-        for piece in cut.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-            kept += bytes[start..<piece.lowerBound]
-            start = piece.upperBound
-        }
-        kept += bytes[start..<range.upperBound]
-        return kept
     }
 }

@@ -141,10 +141,11 @@ package final class ImageCache: @unchecked Sendable {
     /// step: each of the commented machine's images waited for the index's queue.
     package func prepareSources(for paths: [String]) {
         guard let index, !paths.isEmpty else { return }
-        let found = paths.count > 256 ? index.sources() : index.sources(paths)
+        let named = paths.count > 256 ? nil : paths
+        let found = index.sources(named)
         counters.count(.sourceQueries)
         lock.lock()
-        preparedSources = (paths.count > 256 ? nil : Set(paths), found)
+        preparedSources = (named.map(Set.init), found)
         lock.unlock()
     }
 

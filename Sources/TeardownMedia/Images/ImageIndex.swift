@@ -255,25 +255,15 @@ package struct ImageIndex: Sendable {
         }
     }
 
-    /// The stored digests of the sources at `paths`, in one query.
-    package func sources(_ paths: [String]) -> [String: (signature: UInt64, digest: String)] {
+    /// The stored digests of the sources at `paths`, or of every source (nil: a build that keys
+    /// many images, a full one), in one query.
+    package func sources(_ paths: [String]? = nil) -> [String: (signature: UInt64, digest: String)] {
+        let sql = "SELECT path, signature, digest FROM sources"
+            + (paths.map { " WHERE path IN (" + Array(repeating: "?", count: $0.count).joined(separator: ", ") + ")" } ?? "")
         // The index is a memo: rows that cannot be read are misses, and their sources are read again.
-        (try? queue.read { db in
+        return (try? queue.read { db in
             var sources: [String: (signature: UInt64, digest: String)] = [:]
-            let marks = Array(repeating: "?", count: paths.count).joined(separator: ", ")
-            let rows = try GRDB.Row.fetchCursor(db, sql: "SELECT path, signature, digest FROM sources WHERE path IN (\(marks))",
-                                                arguments: StatementArguments(paths))
-            while let row = try rows.next() { sources[row[0]] = (UInt64(bitPattern: row[1] as Int64), row[2]) }
-            return sources
-        }) ?? [:]
-    }
-
-    /// Every source's stored digest: one query, for a build that keys many images (a full one).
-    package func sources() -> [String: (signature: UInt64, digest: String)] {
-        // The index is a memo: rows that cannot be read are misses, and their sources are read again.
-        (try? queue.read { db in
-            var sources: [String: (signature: UInt64, digest: String)] = [:]
-            let rows = try GRDB.Row.fetchCursor(db, sql: "SELECT path, signature, digest FROM sources")
+            let rows = try GRDB.Row.fetchCursor(db, sql: sql, arguments: StatementArguments(paths ?? []))
             while let row = try rows.next() { sources[row[0]] = (UInt64(bitPattern: row[1] as Int64), row[2]) }
             return sources
         }) ?? [:]
