@@ -10,8 +10,9 @@ extension BuildStore {
         package let outputs: OutputTargets
         /// What the store held for that tree: only rows that differ are written.
         package let previous: Spare?
-        /// What each page rendered by this build read; the other pages read what they did.
-        package let rendered: [String: [String]]
+        /// What each page rendered by this build read (its units' keys, sorted, one a line);
+        /// the other pages read what they did.
+        package let rendered: [String: String]
         /// The tree published until now (identity) and its outputs, when known.
         package let publishedTree: String?
         package let published: StoredManifest?
@@ -143,8 +144,7 @@ extension BuildStore {
         let insert = try db.cachedStatement(sql: "INSERT INTO pages(path, reads) VALUES (?, ?)")
         let rewrite = try db.cachedStatement(sql: "UPDATE pages SET reads = ? WHERE id = ?")
         let forget = try db.cachedStatement(sql: "DELETE FROM pages WHERE id = ?")
-        for (page, keys) in change.rendered where change.outputs[page] != nil {
-            let text = Set(keys).sorted().joined(separator: "\n")
+        for (page, text) in change.rendered where change.outputs[page] != nil {
             if let row = try Row.fetchOne(find, arguments: [page]) {
                 let id: Int64 = row[0], before: String = row[1]
                 guard before != text else { continue }
@@ -155,7 +155,7 @@ extension BuildStore {
             } else {
                 try insert.execute(arguments: [page, text])
                 let id = db.lastInsertedRowID
-                for key in Set(keys) { added[key, default: []].insert(id) }
+                for key in Self.keys(text) { added[key, default: []].insert(id) }
             }
         }
         for page in change.changes where change.outputs[page] == nil {
@@ -223,11 +223,10 @@ extension BuildStore {
         var readers: [String: [Int64]] = [:]
         let insert = try db.cachedStatement(sql: "INSERT INTO pages(id, path, reads) VALUES (?, ?, ?)")
         var id: Int64 = 0
-        for (page, keys) in change.rendered where change.outputs[page] != nil {
+        for (page, text) in change.rendered where change.outputs[page] != nil {
             id += 1
-            let unique = Set(keys).sorted()
-            try insert.execute(arguments: [id, page, unique.joined(separator: "\n")])
-            for key in unique { readers[key, default: []].append(id) }
+            try insert.execute(arguments: [id, page, text])
+            for key in text.split(separator: "\n") { readers[String(key), default: []].append(id) }
         }
         let unit = try db.cachedStatement(sql: "INSERT INTO units(key, high, low, readers) VALUES (?, ?, ?, ?)")
         for (key, digest) in change.current {

@@ -80,7 +80,7 @@ package struct Outputs {
     /// The bundles whose units this build digested, for the store.
     package let bundles: BuildStore.Bundles
     /// What each page this build rendered read (unit keys), by output path.
-    package var rendered: [String: [String]] = [:]
+    package var rendered: [String: String] = [:]
     /// The shards of the search index to make again, with the output paths of their pages.
     package let staleShards: [Shard]
     /// Why the build store was started over, if it was.

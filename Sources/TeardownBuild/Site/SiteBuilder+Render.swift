@@ -42,10 +42,10 @@ extension SiteBuilder {
             }
         }
         let counter = ProgressCounter(.pages, total: pages.count, handler: progress)
-        let rendered = ParallelMap.map(pages) { entry -> (keys: [String], digest: ContentDigest, failure: (any Error)?) in
+        let rendered = ParallelMap.map(pages) { entry -> (keys: String, digest: ContentDigest, failure: (any Error)?) in
             let reads = ReadSet()
             let html = PageRenderer(source: source, reads: reads).render(entry.page, at: entry.url)
-            let keys = reads.units.map(units.key(of:))
+            let keys = units.text(of: reads.units)
             // Digested here, on every core, rather than page by page after the map.
             let digest = ContentDigest(of: html)
             defer { counter.step() }

@@ -307,7 +307,10 @@ package final class ImageCache: @unchecked Sendable {
     /// index costs only time, so it is written without fsync.
     package func finish() {
         lock.lock()
-        defer { lock.unlock() }
+        defer {
+            releaseRemade()
+            lock.unlock()
+        }
         var (changes, dropped) = rowChanges()
         changes.sources = sourcesNow
         removeUnused(dropped)
@@ -327,6 +330,16 @@ package final class ImageCache: @unchecked Sendable {
             // Files of the legacy cache that stay cost only space; the new index no longer reads them.
             for file in ["outcomes.bin", "outcomes", "sources", "bundles.bin"] { try? FileSystem.unlinkIfPresent(root + "/" + file) }
         }
+    }
+
+    /// Lets go of the rows this build made again, and of what it read of their stored ones:
+    /// the index holds them now and the stage's result holds their outcomes, which is all the
+    /// pages read. Held to the end of a build that remakes every row, they were a second and a
+    /// third copy of every image's outcome. The carried rows stay: pages read them by name.
+    private func releaseRemade() {
+        for (name, row) in rows where row.images != nil { stored[name] = nil }
+        rows = rows.filter { $0.value.images == nil }
+        byKey = nil
     }
 
     /// The rows made again and those gone, and the keys with files that rows rewritten or
