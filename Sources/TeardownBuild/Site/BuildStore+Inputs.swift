@@ -63,18 +63,17 @@ extension BuildStore {
                 let now = signature(bundle)
                 if whole || now == "-" || stored[bundle] != now { writing.insert(bundle) }
             }
-            let groups = snapshot.lineGroups { writing.contains($0 ?? Self.restGroup) }
             counters.count(.inputRowsWritten, by: writing.count)
             if whole { try db.execute(sql: "DELETE FROM inputs") }
             let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO inputs(grp, signature, count, lines) VALUES (?, ?, ?, ?)")
             let delete = try db.cachedStatement(sql: "DELETE FROM inputs WHERE grp = ?")
-            for group in writing {
-                guard let found = groups[group == Self.restGroup ? nil : group] else {
-                    try delete.execute(arguments: [group])
-                    continue
-                }
-                try upsert.execute(arguments: [group, signature(group), found.count, Data(found.lines)])
+            var found = Set<String>()
+            try snapshot.eachLineGroup({ writing.contains($0 ?? Self.restGroup) }) { bundle, lines, count in
+                let group = bundle ?? Self.restGroup
+                found.insert(group)
+                try upsert.execute(arguments: [group, signature(group), count, lines])
             }
+            for group in writing where !found.contains(group) { try delete.execute(arguments: [group]) }
             // Bundles that are gone.
             for group in stored.keys where group != Self.restGroup && signatures.all[group] == nil {
                 try delete.execute(arguments: [group])

@@ -10,9 +10,8 @@ extension BuildStore {
         package let outputs: OutputTargets
         /// What the store held for that tree: only rows that differ are written.
         package let previous: Spare?
-        /// What each page rendered by this build read (its units' keys, sorted, one a line);
-        /// the other pages read what they did.
-        package let rendered: [String: String]
+        /// What each page rendered by this build read; the other pages read what they did.
+        package let rendered: PageReads
         /// The tree published until now (identity) and its outputs, when known.
         package let publishedTree: String?
         package let published: StoredManifest?
@@ -144,7 +143,9 @@ extension BuildStore {
         let insert = try db.cachedStatement(sql: "INSERT INTO pages(path, reads) VALUES (?, ?)")
         let rewrite = try db.cachedStatement(sql: "UPDATE pages SET reads = ? WHERE id = ?")
         let forget = try db.cachedStatement(sql: "DELETE FROM pages WHERE id = ?")
-        for (page, text) in change.rendered where change.outputs[page] != nil {
+        let keys = change.rendered.keys.byNumber
+        for (page, reads) in change.rendered.pages where change.outputs[page] != nil {
+            let text = PageReads.text(reads, keys: keys)
             if let row = try Row.fetchOne(find, arguments: [page]) {
                 let id: Int64 = row[0], before: String = row[1]
                 guard before != text else { continue }
@@ -220,17 +221,19 @@ extension BuildStore {
     /// Every page's reads and every unit's readers anew, as after a full render.
     static func rewrite(_ db: Database, _ change: Publish) throws {
         try db.execute(sql: "DELETE FROM pages; DELETE FROM units; DELETE FROM bundles")
-        var readers: [String: [Int64]] = [:]
+        let (keys, numbers) = change.rendered.keys
+        // Each unit's readers by the unit's number: keyed by string, they were a second copy of every key.
+        var readers = Array(repeating: [UInt32](), count: keys.count)
         let insert = try db.cachedStatement(sql: "INSERT INTO pages(id, path, reads) VALUES (?, ?, ?)")
-        var id: Int64 = 0
-        for (page, text) in change.rendered where change.outputs[page] != nil {
+        var id: UInt32 = 0
+        for (page, reads) in change.rendered.pages where change.outputs[page] != nil {
             id += 1
-            try insert.execute(arguments: [id, page, text])
-            for key in text.split(separator: "\n") { readers[String(key), default: []].append(id) }
+            try insert.execute(arguments: [Int64(id), page, PageReads.text(reads, keys: keys)])
+            for number in reads { readers[Int(number)].append(id) }
         }
         let unit = try db.cachedStatement(sql: "INSERT INTO units(key, high, low, readers) VALUES (?, ?, ?, ?)")
         for (key, digest) in change.current {
-            try unit.execute(arguments: [key] + Self.columns(digest) + [Self.blob(readers[key] ?? [])])
+            try unit.execute(arguments: [key] + Self.columns(digest) + [Self.blob(numbers[key].map { readers[Int($0)] } ?? [])])
         }
     }
 }

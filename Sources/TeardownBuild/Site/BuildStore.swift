@@ -362,7 +362,7 @@ package struct BuildStore: Sendable {
         }
     }
 
-    static func blob(_ ids: some Collection<Int64>) -> Data {
+    static func blob<ID: BinaryInteger>(_ ids: some Collection<ID>) -> Data {
         var data = Data(capacity: ids.count * 4)
         for id in ids.sorted() { withUnsafeBytes(of: UInt32(truncatingIfNeeded: id).littleEndian) { data.append(contentsOf: $0) } }
         return data

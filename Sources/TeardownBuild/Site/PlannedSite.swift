@@ -79,8 +79,8 @@ package struct Outputs {
     package let changedUnits: [String]
     /// The bundles whose units this build digested, for the store.
     package let bundles: BuildStore.Bundles
-    /// What each page this build rendered read (unit keys), by output path.
-    package var rendered: [String: String] = [:]
+    /// What each page this build rendered read, by output path.
+    package let rendered = PageReads()
     /// The shards of the search index to make again, with the output paths of their pages.
     package let staleShards: [Shard]
     /// Why the build store was started over, if it was.

@@ -42,15 +42,17 @@ extension SiteBuilder {
             }
         }
         let counter = ProgressCounter(.pages, total: pages.count, handler: progress)
-        let rendered = ParallelMap.map(pages) { entry -> (keys: String, digest: ContentDigest, failure: (any Error)?) in
+        let read = outputs.rendered
+        let rendered = ParallelMap.map(pages) { entry -> (digest: ContentDigest, failure: (any Error)?) in
             let reads = ReadSet()
             let html = PageRenderer(source: source, reads: reads).render(entry.page, at: entry.url)
-            let keys = units.text(of: reads.units)
+            let path = entry.url.outputPath
+            read.record(path, reads.units, naming: units.key(of:))
             // Digested here, on every core, rather than page by page after the map.
             let digest = ContentDigest(of: html)
             defer { counter.step() }
-            do { try writer.write(html, to: entry.url.outputPath) } catch { return (keys, digest, error) }
-            return (keys, digest, nil)
+            do { try writer.write(html, to: path) } catch { return (digest, error) }
+            return (digest, nil)
         }
         let failures = rendered.map(\.failure) + ParallelMap.map(copies) { copy -> (any Error)? in
             do {
@@ -64,11 +66,7 @@ extension SiteBuilder {
         }
         // The first writer's failure names its file and keeps its error number (a full disk).
         if let failure = failures.compactMap({ $0 }).first { throw failure }
-        for (entry, result) in zip(pages, rendered) {
-            let path = entry.url.outputPath
-            outputs.target[path] = result.digest
-            outputs.rendered[path] = result.keys
-        }
+        for (entry, result) in zip(pages, rendered) { outputs.target[entry.url.outputPath] = result.digest }
         return pages.count + copies.count
     }
 

@@ -34,7 +34,7 @@ extension SiteBuilder {
         let path = entry.url.outputPath, digest = ContentDigest(of: html)
         try OutputWriter(root: spare).write(html, to: path)
         outputs.target[path] = digest
-        outputs.rendered[path] = outputs.units.text(of: reads.units)
+        outputs.rendered.record(path, reads.units, naming: outputs.units.key(of:))
         if outputs.published?[path] != digest { outputs.changes.insert(path) }
     }
 

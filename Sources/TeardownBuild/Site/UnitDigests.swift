@@ -81,13 +81,6 @@ package struct UnitDigests: Sendable {
         }
     }
 
-    /// What a page read, as the store keeps it: its units' keys, sorted, one a line. Made as
-    /// the page renders: a build that renders every page holds one string a page, not a
-    /// string a key (at 10,000 parts, most of what a full render held).
-    package func text(of units: Set<InputUnit>) -> String {
-        Set(units.map(key(of:))).sorted().joined(separator: "\n")
-    }
-
     /// The ranges of keys a machine's units are named in: one each for the machine, its parts and its manual.
     package static func keyPrefixes(ofMachine slug: String) -> [String] {
         ["m/" + slug + "/", "p/" + slug + "/", "manual/" + slug + "/"]

@@ -142,14 +142,24 @@ package struct InputSnapshot: Sendable {
     }
 
     /// The lines of each bundle (by name) and of no bundle (nil), with their count, for the rows
-    /// of the build store that keep them (`BuildStore.storeInputs`).
-    package func lineGroups(_ wanted: (String?) -> Bool) -> [String?: (lines: [UInt8], count: Int)] {
-        var groups: [String?: (lines: [UInt8], count: Int)] = [:]
-        for piece in storage.pieces where wanted(piece.run.bundle) {
-            groups[piece.run.bundle, default: ([], 0)].lines += piece.lines
-            groups[piece.run.bundle]!.count += ByteSearch.count(UInt8(ascii: "\n"), in: piece.bytes, piece.run.range)
+    /// of the build store that keep them (`BuildStore.storeInputs`): a group at a time, so a
+    /// build that stores every bundle does not hold a second copy of the whole snapshot.
+    package func eachLineGroup(_ wanted: (String?) -> Bool, _ body: (String?, Data, Int) throws -> Void) rethrows {
+        let pieces = storage.pieces
+        var order: [String?] = [], members: [String?: [Int]] = [:]
+        for (position, piece) in pieces.enumerated() where wanted(piece.run.bundle) {
+            if members[piece.run.bundle] == nil { order.append(piece.run.bundle) }
+            members[piece.run.bundle, default: []].append(position)
         }
-        return groups
+        for bundle in order {
+            var lines = Data(), count = 0
+            for position in members[bundle] ?? [] {
+                let piece = pieces[position]
+                lines.append(contentsOf: piece.lines)
+                count += ByteSearch.count(UInt8(ascii: "\n"), in: piece.bytes, piece.run.range)
+            }
+            try body(bundle, lines, count)
+        }
     }
 
     /// For each part folder among `entries` (those below one bundle's parts/ folder), a digest of
