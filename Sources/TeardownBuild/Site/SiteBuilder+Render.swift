@@ -25,7 +25,9 @@ extension SiteBuilder {
         let writes = try outputs.publisher.stage(outputs.target, published: outputs.published, spare: spare,
                                                  changes: outputs.changes)
         let writer = OutputWriter(root: outputs.publisher.spare)
-        let pages = zip(site.plan.pages, outputs.pagePaths).filter { writes.contains($0.1) }.map(\.0)
+        // Each page with its output path as the plan made it: one string a page, which the reads are kept under too.
+        let planned = zip(site.plan.pages, outputs.pagePaths).filter { writes.contains($0.1) }
+        let pages = planned.map(\.0)
         let copies = zip(site.plan.copies, outputs.copyPaths).filter { writes.contains($0.1) }.map(\.0)
         // Pagefind's files are read only for a build that renders the search page, and not
         // when the first shard is to be indexed again: the page is then rendered after it.
@@ -43,10 +45,9 @@ extension SiteBuilder {
         }
         let counter = ProgressCounter(.pages, total: pages.count, handler: progress)
         let read = outputs.rendered
-        let rendered = ParallelMap.map(pages) { entry -> (digest: ContentDigest, failure: (any Error)?) in
+        let rendered = ParallelMap.map(planned) { entry, path -> (digest: ContentDigest, failure: (any Error)?) in
             let reads = ReadSet()
             let html = PageRenderer(source: source, reads: reads).render(entry.page, at: entry.url)
-            let path = entry.url.outputPath
             read.record(path, reads.units, naming: units.key(of:))
             // Digested here, on every core, rather than page by page after the map.
             let digest = ContentDigest(of: html)
@@ -66,7 +67,7 @@ extension SiteBuilder {
         }
         // The first writer's failure names its file and keeps its error number (a full disk).
         if let failure = failures.compactMap({ $0 }).first { throw failure }
-        for (entry, result) in zip(pages, rendered) { outputs.target[entry.url.outputPath] = result.digest }
+        for ((_, path), result) in zip(planned, rendered) { outputs.target[path] = result.digest }
         return pages.count + copies.count
     }
 

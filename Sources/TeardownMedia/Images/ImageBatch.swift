@@ -123,8 +123,10 @@ struct ImageBatch {
         var photos: [String: ProcessedPhoto] = [:], layers: [String: ProcessedLayer] = [:]
         var diagnostics = carried.diagnostics
         var failing = carried.failingPhotos
-        photos.reserveCapacity(jobs.count)
-        layers.reserveCapacity(jobs.count)
+        // Each table sized for its own kind: sized for every job, the photos' held a slot a layer.
+        let photoCount = jobs.count { if case .photo = $0 { true } else { false } }
+        photos.reserveCapacity(photoCount)
+        layers.reserveCapacity(jobs.count - photoCount)
         for (job, outcome) in zip(jobs, outcomes) {
             let path = job.source.absolutePath
             switch (outcome, job) {
