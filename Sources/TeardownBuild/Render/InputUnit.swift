@@ -17,6 +17,11 @@ package enum InputUnit: Hashable, Sendable {
     case sharedImage
     /// The site's own pages the sitemaps list, and how many sitemap files each machine's take.
     case sitemap
+    /// The site index (the A-Z letters, tags and collections), digested as the key it is kept
+    /// under: what it is made from, every machine's listing. A page that lists a tag reads this
+    /// one unit, not the head of every machine (a read a machine on every tag page, most of a
+    /// full build's reads at 100,000 parts).
+    case siteIndex
     case machine(Int, MachineAspect)
     case part(Int, Int, PartAspect)
     /// The site's manual (nil) or a machine's.

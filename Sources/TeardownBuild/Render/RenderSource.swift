@@ -110,7 +110,7 @@ package final class RenderSource: Sendable {
     }
 
     package func index(_ reads: ReadSet) -> SiteIndex {
-        reads.record(index.reads)
+        reads.record(.siteIndex)
         return index
     }
 

@@ -12,21 +12,20 @@ import TeardownContent
 // index is made again. Written to a temporary file and renamed, as the content cache is.
 extension SiteIndex {
     /// The index of `content`, taken from `file` when it was made from the same listings, else
-    /// made (counted as `siteIndexesMade`) and stored there. Either way the index reads what
-    /// making it reads: the key is worked out through the views, from every machine's listing.
+    /// made (counted as `siteIndexesMade`) and stored there. Either way the key is the digest
+    /// the pages that show the index read it under (`InputUnit.siteIndex`).
     /// Not `trusting` the file (a full build), the index is made and stored.
     package init(_ content: SiteContent, stored file: String, trusting: Bool = true, counters: BuildCounters = .none) {
-        let reads = ReadSet()
-        let view = ContentView(content, reads: reads)
+        let view = ContentView(content, reads: ReadSet())
         let key = Self.key(view)
         let parts = view.machines.map(\.partCount)
         if trusting, let stored = Self.read(file, key: key, parts: parts) {
             self.init(letters: stored.letters, names: stored.names, tags: stored.tags, collections: stored.collections,
-                      reads: reads.units)
+                      digest: key)
             return
         }
         counters.count(.siteIndexesMade)
-        self.init(view, reads: reads)
+        self.init(view, digest: key)
         // The file is a memo: one that cannot be written costs the next build the index.
         try? FileSystem.writeAtomically(stored(key: key), to: file)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TeardownBase
 import TeardownContent
 
 /// The indexes that cut across machines: every part A to Z, the tags, and site.yaml's
@@ -62,24 +63,25 @@ package struct SiteIndex: Sendable {
     package let tags: [Tag]
     package let collections: [Collection]
 
-    /// What making the index read: the pages that show it read that too.
-    package let reads: Set<InputUnit>
+    /// The digest of what the index is made from (`key(_:)`): the pages that show it read it
+    /// as one unit (`InputUnit.siteIndex`) of this digest.
+    package let digest: ContentDigest
 
     package init(_ content: SiteContent) {
-        let reads = ReadSet()
-        self.init(ContentView(content, reads: reads), reads: reads)
+        let view = ContentView(content, reads: ReadSet())
+        self.init(view, digest: Self.key(view))
     }
 
-    init(letters: [Letter], names: [NameBucket], tags: [Tag], collections: [Collection], reads: Set<InputUnit>) {
+    init(letters: [Letter], names: [NameBucket], tags: [Tag], collections: [Collection], digest: ContentDigest) {
         self.letters = letters
         self.names = names
         self.tags = tags
         self.collections = collections
-        self.reads = reads
+        self.digest = digest
     }
 
     /// Made from every machine's and part's name and tags.
-    init(_ content: ContentView, reads: ReadSet) {
+    init(_ content: ContentView, digest: ContentDigest) {
         let machines = content.machines
         var drawers: [String: [PartAddress]] = [:]
         var tagged = TagFiler()
@@ -123,7 +125,7 @@ package struct SiteIndex: Sendable {
             Collection(slug: collection.slug, title: collection.title, description: collection.description,
                        machines: collection.machines.compactMap { bySlug[$0] })
         }
-        self.reads = reads.units
+        self.digest = digest
     }
 
     /// Tags by slug as machines and parts are filed under them. A catalog has a few tags on

@@ -222,18 +222,31 @@ extension BuildStore {
     static func rewrite(_ db: Database, _ change: Publish) throws {
         try db.execute(sql: "DELETE FROM pages; DELETE FROM units; DELETE FROM bundles")
         let (keys, numbers) = change.rendered.keys
-        // Each unit's readers by the unit's number: keyed by string, they were a second copy of every key.
-        var readers = Array(repeating: [UInt32](), count: keys.count)
+        let pages = change.rendered.pages
+        // Each unit's readers by the unit's number, all in one array: counted first, then laid
+        // in place. Keyed by string they were a second copy of every key, and an array a unit
+        // cost more than the ids in it.
+        var starts = [Int](repeating: 0, count: keys.count + 1)
+        for (page, reads) in pages where change.outputs[page] != nil {
+            for number in reads { starts[Int(number) + 1] += 1 }
+        }
+        for number in keys.indices { starts[number + 1] += starts[number] }
+        var readers = [UInt32](repeating: 0, count: starts[keys.count])
+        var next = starts
         let insert = try db.cachedStatement(sql: "INSERT INTO pages(id, path, reads) VALUES (?, ?, ?)")
         var id: UInt32 = 0
-        for (page, reads) in change.rendered.pages where change.outputs[page] != nil {
+        for (page, reads) in pages where change.outputs[page] != nil {
             id += 1
             try insert.execute(arguments: [Int64(id), page, PageReads.text(reads, keys: keys)])
-            for number in reads { readers[Int(number)].append(id) }
+            for number in reads {
+                readers[next[Int(number)]] = id
+                next[Int(number)] += 1
+            }
         }
         let unit = try db.cachedStatement(sql: "INSERT INTO units(key, high, low, readers) VALUES (?, ?, ?, ?)")
         for (key, digest) in change.current {
-            try unit.execute(arguments: [key] + Self.columns(digest) + [Self.blob(numbers[key].map { readers[Int($0)] } ?? [])])
+            let read = numbers[key].map { readers[starts[Int($0)]..<starts[Int($0) + 1]] } ?? []
+            try unit.execute(arguments: [key] + Self.columns(digest) + [Self.blob(read)])
         }
     }
 }

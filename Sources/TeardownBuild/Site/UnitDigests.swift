@@ -22,7 +22,8 @@ package struct UnitDigests: Sendable {
 
     package init(_ site: PlannedSite, carried: Set<Int> = []) {
         var keys: [InputUnit: String] = [.settings: "settings", .search: "search", .machineList: "machines",
-                                         .sharedImage: "shared-image", .sitemap: "sitemap"]
+                                         .sharedImage: "shared-image", .sitemap: "sitemap",
+                                         .siteIndex: "site-index"]
         var all: [String: ContentDigest] = [:]
         var settings = Fingerprint()
         settings.add(TeardownVersion.build)
@@ -49,6 +50,7 @@ package struct UnitDigests: Sendable {
         for page in site.plan.sitemapPages.site { sitemap.add(page.value) }
         for listed in site.plan.sitemapPages.listed { sitemap.add(SitePlan.SitemapPages.parts(listed)) }
         all["sitemap"] = sitemap.digest
+        all["site-index"] = site.index.digest
         for (name, digest) in site.theme.templateDigests {
             keys[.template(name)] = "template/" + name
             all["template/" + name] = digest
@@ -88,7 +90,7 @@ package struct UnitDigests: Sendable {
 
     /// The ranges of keys the site's own units are named in, besides the single keys of `siteKeys`.
     package static let sitePrefixes = ["template/", "manual//"]
-    package static let siteKeys = ["settings", "search", "machines", "shared-image", "sitemap"]
+    package static let siteKeys = ["settings", "search", "machines", "shared-image", "sitemap", "site-index"]
 }
 
 /// The keys of one machine's units, made without digesting them.

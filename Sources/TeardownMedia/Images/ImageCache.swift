@@ -336,10 +336,13 @@ package final class ImageCache: @unchecked Sendable {
     /// the index holds them now and the stage's result holds their outcomes, which is all the
     /// pages read. Held to the end of a build that remakes every row, they were a second and a
     /// third copy of every image's outcome. The carried rows stay: pages read them by name.
+    /// So do the sources' digests, read and worked out: a digest asked for later is read again.
     private func releaseRemade() {
         for (name, row) in rows where row.images != nil { stored[name] = nil }
         rows = rows.filter { $0.value.images == nil }
         byKey = nil
+        preparedSources = nil
+        sourcesNow = [:]
     }
 
     /// The rows made again and those gone, and the keys with files that rows rewritten or
