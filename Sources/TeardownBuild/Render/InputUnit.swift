@@ -19,8 +19,8 @@ package enum InputUnit: Hashable, Sendable {
     case sitemap
     /// The site index (the A-Z letters, tags and collections), digested as the key it is kept
     /// under: what it is made from, every machine's listing. A page that lists a tag reads this
-    /// one unit, not the head of every machine (a read a machine on every tag page, most of a
-    /// full build's reads at 100,000 parts).
+    /// one unit, not the head of every machine (a read a machine on every tag page: those grew
+    /// with the square of the catalog and were most of a full build's reads).
     case siteIndex
     case machine(Int, MachineAspect)
     case part(Int, Int, PartAspect)
