@@ -149,14 +149,14 @@ extension BuildStore {
             if let row = try Row.fetchOne(find, arguments: [page]) {
                 let id: Int64 = row[0], before: String = row[1]
                 guard before != text else { continue }
-                let old = Set(Self.keys(before)), new = Set(Self.keys(text))
+                let old = Set(Self.keys(before)), new = Set(reads.map { keys[Int($0)] })
                 for key in new.subtracting(old) { added[key, default: []].insert(id) }
                 for key in old.subtracting(new) { removed[key, default: []].insert(id) }
                 try rewrite.execute(arguments: [text, id])
             } else {
                 try insert.execute(arguments: [page, text])
                 let id = db.lastInsertedRowID
-                for key in Self.keys(text) { added[key, default: []].insert(id) }
+                for number in reads { added[keys[Int(number)], default: []].insert(id) }
             }
         }
         for page in change.changes where change.outputs[page] == nil {
