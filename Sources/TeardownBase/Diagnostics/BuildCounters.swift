@@ -36,6 +36,11 @@ public struct BuildCounters: Sendable {
         case storesOpened = "teardown.stores_opened"
         /// Bytes of the stored input snapshot read.
         case snapshotBytesRead = "teardown.snapshot_bytes_read"
+        /// Bytes of the stored input snapshot kept after its check: the rows that differed or
+        /// are racy, and those of no bundle (the others are left in the store).
+        case snapshotBytesKept = "teardown.snapshot_bytes_kept"
+        /// Bundles' rows of the stored input snapshot read back after its check.
+        case snapshotRowsFetched = "teardown.snapshot_rows_fetched"
         /// Rows of the published tree's manifest read.
         case manifestRowsRead = "teardown.manifest_rows_read"
         /// Rows of the build store's bundles (unit digests by bundle) read.

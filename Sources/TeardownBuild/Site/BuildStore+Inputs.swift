@@ -42,6 +42,49 @@ extension BuildStore {
         }
     }
 
+    /// The stored snapshot checked against the disk as its rows are read
+    /// (`SnapshotRowCheck`), or trusted without a `stat` when `againstDisk` is false; nil
+    /// when there is none, or it is damaged, or of other roots or settings, or of a published
+    /// tree other than `tree` (any when nil). The bundles found as stored are left here, read
+    /// back by key.
+    package func checkedInputs(roots: [String], key: ContentDigest, tree: String? = nil,
+                               againstDisk: Bool, racyWindow: Double = InputSnapshot.racyWindow) -> SnapshotRowCheck.Found? {
+        let settledBefore = againstDisk ? Date().timeIntervalSince1970 - racyWindow : nil
+        // A snapshot that cannot be read is none: every input is walked, which costs only time.
+        let checked = try? queue.read { db -> (SnapshotRowCheck, Int)? in
+            guard let head = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'inputs-head'"),
+                  let check = SnapshotRowCheck(head: Array(head.utf8), roots: roots, key: key, tree: tree, settledBefore: settledBefore)
+            else { return nil }
+            var read = 0
+            let rows = try Row.fetchCursor(db, sql: "SELECT grp, signature, count, lines FROM inputs")
+            while let row = try rows.next() {
+                let group: String = row[0], signature: String = row[1], count: Int = row[2]
+                let stored = ContentDigest(hex: Substring(signature))
+                // The row's bytes are SQLite's, valid only in here: the check copies them.
+                read += try row.withUnsafeData(atIndex: 3) { lines -> Int in
+                    let lines = lines ?? Data()
+                    lines.withUnsafeBytes { check.add(group: group == Self.restGroup ? nil : group, signature: stored, count: count, lines: $0) }
+                    return lines.count
+                }
+            }
+            return (check, read)
+        }
+        guard let (check, read) = checked ?? nil else { return nil }
+        counters.count(.snapshotBytesRead, by: read)
+        let counters = counters
+        let found = check.finish { [queue] group in
+            counters.count(.snapshotRowsFetched)
+            // A row that cannot be read back is none: the update declines, and the build walks.
+            return try? queue.read { db in
+                try Row.fetchOne(db, sql: "SELECT lines FROM inputs WHERE grp = ?", arguments: [group]).map { row in
+                    try row.withUnsafeData(atIndex: 0) { [UInt8]($0 ?? Data()) }
+                }
+            } ?? nil
+        }
+        if let found { counters.count(.snapshotBytesKept, by: found.kept) }
+        return found
+    }
+
     /// Stores `snapshot` as the inputs of the tree `record` names, writing the rows of the
     /// bundles whose signature differs from the stored one (every row when `whole`). A racy
     /// bundle's row is always written: its content digests change as its entries settle.
@@ -56,6 +99,11 @@ extension BuildStore {
             var stored: [String: String] = [:]
             if !whole {
                 for row in try Row.fetchAll(db, sql: "SELECT grp, signature FROM inputs") { stored[row[0]] = row[1] }
+            }
+            // The bundles the snapshot left here must still have the rows it was checked against
+            // (a store made anew since has none): else the stored snapshot would lack them.
+            for (bundle, signature) in snapshot.leftInStore where whole || stored[bundle] != signature.description {
+                throw LeftRowsGone(bundle: bundle)
             }
             // The groups to write: new or changed bundles, racy ones and the rest.
             var writing = Set([Self.restGroup])
@@ -91,4 +139,9 @@ extension BuildStore {
             try db.execute(sql: "DELETE FROM inputs; DELETE FROM meta WHERE name = 'inputs-head'")
         }
     }
+}
+
+/// A snapshot's bundle left in the build store whose row is no longer there to be kept.
+struct LeftRowsGone: Error {
+    let bundle: String
 }

@@ -23,36 +23,29 @@ extension SiteBuilder {
             // Paths the caller wrote are a change: the stored snapshot is not read back to compare. (Were they no change after all, the pipeline
             // finds every output up to date and publishes nothing.)
             if let changed, !changed.isEmpty { return .changed(snapshot) }
-            if let (stored, record) = stored(), record.tree == tree, stored.sameEntries(as: snapshot) {
+            // A snapshot checked against the store's rows that found no change took the branch
+            // above; one that found some differs from them. Only a walk's is compared.
+            if snapshot.leftInStore.isEmpty, let (stored, record) = stored(), record.tree == tree, stored.sameEntries(as: snapshot) {
                 return .unchanged(record)
             }
             return .changed(snapshot)
         }
-        if !full, let changed, let (stored, record) = stored(), record.tree == tree, let snapshot = stored.updating(changed) {
+        if !full, let changed, let found = store?.checkedInputs(roots: roots, key: key, tree: tree ?? "", againstDisk: false),
+           let snapshot = found.snapshot.updating(changed) {
             // Events that touched no input (an editor's hidden swap file) leave the site as it was.
-            return snapshot.sameEntries(as: stored) ? .unchanged(record) : .changed(snapshot)
+            return snapshot.sameEntries(as: found.snapshot) ? .unchanged(found.record) : .changed(snapshot)
         }
         // The published tree is compared first: a snapshot of another tree is not worth
-        // checking against the disk, which stats every input.
-        if !full, let (bytes, signatures) = store?.storedInputs() {
-            let check = InputSnapshot.check(consume bytes, roots: roots, key: key, tree: { $0 == tree }) { refreshed in
-                // Losing the refresh costs only time.
-                if let (snapshot, record) = InputSnapshot.stored(refreshed, roots: roots, key: key) {
-                    try? store?.storeInputs(snapshot, record: record, whole: true, counters: counters)
-                }
-            }
-            switch check {
-            case .unchanged(let record)?:
-                return .unchanged(record)
-            case .changed(let paths, var stored)?:
-                // The check found what differs: looked at again, those paths bring the stored
-                // snapshot up to date without a second walk. The settled bundles' signatures
-                // come from the store's rows, and only the bundles the paths reach are signed again.
-                stored.signatures = stored.signatures(taking: signatures)
-                if let snapshot = stored.updating(paths) { return .changed(snapshot) }
-            case nil:
-                break
-            }
+        // checking against the disk, which stats every input. The check keeps the rows that
+        // differ; looked at again, their paths bring the stored snapshot up to date without a
+        // second walk, and only the bundles they reach are signed again.
+        if !full, let found = store?.checkedInputs(roots: roots, key: key, tree: tree ?? "", againstDisk: true),
+           let (snapshot, unchanged, settled) = found.current() {
+            guard let unchanged else { return .changed(snapshot) }
+            // Settled entries were stored racy: stored again, they cost no more checks. Losing
+            // this costs only time.
+            if settled { try? store?.storeInputs(snapshot, record: unchanged, counters: counters) }
+            return .unchanged(unchanged)
         }
         // Taken before anything is read, so an edit made during the build shows as a change next time.
         return .changed(InputSnapshot.take(roots: inputRoots, key: key, counters: counters))
@@ -71,10 +64,8 @@ extension SiteBuilder {
         let store = full ? nil : BuildStore.existing(cache.output(output).store)?.counting(counters)
         guard let store else { return walkInputs() }
         counters.count(.storesOpened)
-        if let (bytes, signatures) = store.storedInputs(),
-           var (stored, _) = InputSnapshot.stored(bytes, roots: inputRoots, key: key) {
-            stored.signatures = stored.signatures(taking: signatures)
-            if let snapshot = stored.updating(changed) { return BuildInputs(snapshot: snapshot, store: store) }
+        if let snapshot = store.checkedInputs(roots: inputRoots, key: key, againstDisk: false)?.snapshot.updating(changed) {
+            return BuildInputs(snapshot: snapshot, store: store)
         }
         return BuildInputs(snapshot: InputSnapshot.take(roots: inputRoots, key: key, counters: counters), store: store)
     }

@@ -149,8 +149,7 @@ public struct SiteBuilder: Sendable {
         // to mend and report.
         let store = full ? nil : BuildStore.existing(cache.output(output).store)?.counting(counters)
         if store != nil { counters.count(.storesOpened) }
-        if let (bytes, signatures) = store?.storedInputs(),
-           let (snapshot, unchanged, settled) = InputSnapshot.current(stored: consume bytes, signatures: signatures, roots: inputRoots, key: key) {
+        if let (snapshot, unchanged, settled) = store?.checkedInputs(roots: inputRoots, key: key, againstDisk: true)?.current() {
             return BuildInputs(snapshot: snapshot, store: store, unchanged: unchanged, settled: settled)
         }
         return BuildInputs(snapshot: InputSnapshot.take(roots: inputRoots, key: key, counters: counters), store: store)

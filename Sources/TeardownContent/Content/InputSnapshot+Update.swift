@@ -18,42 +18,11 @@ extension InputSnapshot {
         return (InputSnapshot(key: key, roots: roots, lines: Array(bytes[lines])), record)
     }
 
-    /// The inputs as they are now, from the stored form `bytes` of the last build's snapshot
-    /// and its settled bundles' `signatures` (`BuildStore.storedInputs`): every entry is
-    /// checked against the disk, a `stat` each on all cores, and only the paths that differ
-    /// are looked at again (`updating`). Nil when the stored form is missing, damaged or of
-    /// other roots or settings: the caller then walks.
-    ///
-    /// This is what a walk (`take`) finds, for less: a walk also opens and lists every folder,
-    /// where a folder whose signature held has the entries it had: a one-comment sync costs
-    /// what the comment touched, not what the catalog holds.
-    ///
-    /// `unchanged` is the stored record when every entry is as stored, content digests included
-    /// (none settled since), so that the stored snapshot stands as it is.
-    package static func current(stored bytes: consuming [UInt8], signatures stored: [String: ContentDigest], roots: [String],
-                        key: ContentDigest, racyWindow: Double = racyWindow)
-        -> (snapshot: InputSnapshot, unchanged: Record?, settled: Bool)? {
-        // Checked and parsed in one pass on all cores; entries that settled lose their content
-        // digest, as `check` refreshes them.
-        guard let record = read(bytes, roots: roots, key: key, tree: { _ in true }, settledBefore: nil)?.record,
-              let lines = entryLines(bytes),
-              let (settled, changed) = verify(bytes, lines, roots: roots, settledBefore: Date().timeIntervalSince1970 - racyWindow)
-        else { return nil }
-        var bytes = consume bytes
-        keepLines(&bytes, lines, cutting: settled)
-        var snapshot = InputSnapshot(key: key, roots: roots, lines: bytes)
-        snapshot.signatures = snapshot.signatures(taking: stored)
-        // Entries that only settled are no change: the snapshot is the stored one without their
-        // content digests, which the caller stores (`settled`) so that the next build trusts them.
-        if changed.isEmpty { return (snapshot, record, !settled.isEmpty) }
-        return snapshot.updating(changed, racyWindow: racyWindow).map { ($0, nil, false) }
-    }
-
     /// The bundles' signatures, taking those of `stored` rows: only bundles without one (racy
     /// when stored, or new; every bundle when `stored` is empty) are worked out from their
     /// entries, in one pass over the entries.
     package func signatures(taking stored: [String: ContentDigest]) -> BundleSignatures {
-        var signatures = BundleSignatures(all: [:], racy: [])
+        var signatures = BundleSignatures(all: storage.left?.signatures ?? [:], racy: [])
         var unsettled: [String: [Entry]] = [:]
         // Only the lines of bundles without a stored signature are parsed.
         for piece in storage.pieces {
@@ -101,16 +70,29 @@ extension InputSnapshot {
             guard update.look(at: path) else { return nil }
         }
         // The entries kept were checked when they were taken.
-        guard !update.fresh.keys.contains(where: { $0.path.utf8.contains(UInt8(ascii: "\n")) }),
-              var (carried, written, runs) = update.kept(storage.pieces, rootCount: roots.count) else { return nil }
+        guard !update.fresh.keys.contains(where: { $0.path.utf8.contains(UInt8(ascii: "\n")) }) else { return nil }
+        // Bundles left in the store that the paths reach are read back to be updated; when a
+        // path above the bundles was taken anew, so was every bundle, and none stays left.
+        var pieces = storage.pieces, left = storage.left
+        if let stored = left {
+            let reached = update.everyBundle ? [] : update.touched.filter { stored.signatures[$0] != nil }
+            for bundle in reached.sorted() {
+                guard let piece = storage.fetched(bundle) else { return nil }
+                pieces.append(piece)
+            }
+            left = update.everyBundle ? nil : stored.removing(reached)
+        }
+        guard case (let carried, var written, var runs)? = update.kept(pieces, rootCount: roots.count) else { return nil }
         let freshStart = written.count
         written += Self.lines(update.fresh.values)
         runs += SnapshotLineIndex.runs(of: written, in: freshStart..<written.count)
         var snapshot = InputSnapshot(key: key, roots: roots,
-                                     pieces: carried + runs.map { SnapshotEntries.Piece(bytes: written, run: $0) })
+                                     pieces: carried + runs.map { SnapshotEntries.Piece(bytes: written, run: $0) }, left: left)
         // Each update of a resident publisher's snapshot writes its touched bundles into an
         // array of their own; past a few dozen, they are laid end to end in one again.
-        if snapshot.storage.bufferCount > 32 { snapshot = InputSnapshot(key: key, roots: roots, lines: snapshot.lines) }
+        if snapshot.storage.bufferCount > 32 {
+            snapshot = InputSnapshot(key: key, roots: roots, lines: snapshot.storage.lines, left: left)
+        }
         if !update.everyBundle, var signatures {
             for (bundle, signature) in snapshot.signatures(of: update.touched) { signatures.set(bundle, signature) }
             snapshot.signatures = signatures
@@ -129,12 +111,19 @@ extension InputSnapshot {
     /// Whether both record the same entries, in any order.
     package func sameEntries(as other: InputSnapshot) -> Bool {
         guard roots == other.roots else { return false }
-        if let mine = storage.heldLines, let theirs = other.storage.heldLines, mine == theirs { return true }
-        guard entries.count == other.entries.count else { return false }
-        func index(_ snapshot: InputSnapshot) -> [String: (UInt64, ContentDigest?)] {
-            Dictionary(snapshot.entries.map { ("\($0.root)/\($0.path)", ($0.signature, $0.content)) }, uniquingKeysWith: { first, _ in first })
+        // Bundles both left in the store with one signature are the same rows: only the rest is
+        // compared, so an update that reached one bundle does not read every other back.
+        let mineLeft = storage.left?.signatures ?? [:], theirsLeft = other.storage.left?.signatures ?? [:]
+        if mineLeft.isEmpty, theirsLeft.isEmpty, let mine = storage.heldLines, let theirs = other.storage.heldLines, mine == theirs {
+            return true
         }
-        let mine = index(self), theirs = index(other)
+        let common = Set(mineLeft.keys.filter { theirsLeft[$0] == mineLeft[$0] })
+        guard let mineEntries = storage.entries(besides: common), let theirEntries = other.storage.entries(besides: common),
+              mineEntries.count == theirEntries.count else { return false }
+        func index(_ entries: [Entry]) -> [String: (UInt64, ContentDigest?)] {
+            Dictionary(entries.map { ("\($0.root)/\($0.path)", ($0.signature, $0.content)) }, uniquingKeysWith: { first, _ in first })
+        }
+        let mine = index(mineEntries), theirs = index(theirEntries)
         return mine.count == theirs.count && mine.allSatisfy { key, value in
             theirs[key].map { $0.0 == value.0 && $0.1 == value.1 } ?? false
         }

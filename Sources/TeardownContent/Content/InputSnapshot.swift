@@ -55,24 +55,28 @@ package struct InputSnapshot: Sendable {
         self.signatures = signatures
     }
 
-    /// A snapshot of the entries in stored-form `lines`, which must all parse.
-    package init(key: ContentDigest, roots: [String], lines: [UInt8]) {
+    /// A snapshot of the entries in stored-form `lines`, which must all parse, and of the
+    /// bundles `left` in the build store.
+    package init(key: ContentDigest, roots: [String], lines: [UInt8], left: SnapshotLeftRows? = nil) {
         self.key = key
         self.roots = roots
-        storage = SnapshotEntries(lines: lines, rootCount: roots.count)
+        storage = SnapshotEntries(lines: lines, rootCount: roots.count, left: left)
     }
 
     /// Pieces of lines, some shared with the snapshot updated (`updating`).
-    init(key: ContentDigest, roots: [String], pieces: [SnapshotEntries.Piece]) {
+    init(key: ContentDigest, roots: [String], pieces: [SnapshotEntries.Piece], left: SnapshotLeftRows?) {
         self.key = key
         self.roots = roots
-        storage = SnapshotEntries(pieces: pieces, rootCount: roots.count)
+        storage = SnapshotEntries(pieces: pieces, rootCount: roots.count, left: left)
     }
 
     /// Every entry, parsed from the stored form's lines when the snapshot was read as them.
     package var entries: [Entry] { storage.entries }
     /// The entries in the stored form, a line each.
-    package var lines: [UInt8] { storage.lines }
+    package var lines: [UInt8] { storage.allLines }
+    /// The bundles whose lines were left in the build store by the check that made this
+    /// snapshot (their rows are as stored), with their signatures.
+    package var leftInStore: [String: ContentDigest] { storage.left?.signatures ?? [:] }
 
     /// Records the inputs under `roots`; nil when a root holds something a walk cannot vouch for.
     package static func take(roots: [String], key: ContentDigest, racyWindow: Double = racyWindow,
@@ -144,6 +148,7 @@ package struct InputSnapshot: Sendable {
     /// The lines of each bundle (by name) and of no bundle (nil), with their count, for the rows
     /// of the build store that keep them (`BuildStore.storeInputs`): a group at a time, so a
     /// build that stores every bundle does not hold a second copy of the whole snapshot.
+    /// The bundles left in the store (`leftInStore`) are not among them: their rows are there.
     package func eachLineGroup(_ wanted: (String?) -> Bool, _ body: (String?, Data, Int) throws -> Void) rethrows {
         let pieces = storage.pieces
         var order: [String?] = [], members: [String?: [Int]] = [:]

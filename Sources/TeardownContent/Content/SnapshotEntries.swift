@@ -11,6 +11,9 @@ import TeardownBase
 /// were read into, shared, and only the touched bundles' lines are written anew. Copying
 /// every line into a new array faulted the whole snapshot in again for a one-comment sync,
 /// and held it beside the lines it was copied from.
+///
+/// A snapshot checked row by row against the build store holds only the rows that differed
+/// or are racy: the bundles found as stored are `left` there, and read back when asked for.
 final class SnapshotEntries: Sendable {
     /// A run of lines with the bytes it lies in.
     struct Piece: Sendable {
@@ -31,33 +34,46 @@ final class SnapshotEntries: Sendable {
 
     private let rootCount: Int
     private let state: Locked<State>
+    /// The bundles whose lines are in the build store, not here.
+    let left: SnapshotLeftRows?
 
     init(entries: [InputSnapshot.Entry], rootCount: Int) {
         self.rootCount = rootCount
         state = Locked(State(entries: entries))
+        left = nil
     }
 
     /// Lines known to parse (`SnapshotLine.each` read them all), with their index when known.
-    init(lines: [UInt8], rootCount: Int, index: SnapshotLineIndex? = nil) {
+    init(lines: [UInt8], rootCount: Int, index: SnapshotLineIndex? = nil, left: SnapshotLeftRows? = nil) {
         self.rootCount = rootCount
         state = Locked(State(lines: lines, index: index))
+        self.left = left
     }
 
     /// Pieces whose lines are known to parse.
-    init(pieces: [Piece], rootCount: Int) {
+    init(pieces: [Piece], rootCount: Int, left: SnapshotLeftRows? = nil) {
         self.rootCount = rootCount
         state = Locked(State(pieces: pieces))
+        self.left = left
     }
 
-    /// Every run of lines with the bytes it lies in, in order.
+    /// The lines of a bundle left in the store, as a piece of their own; nil when it is not
+    /// left there, or its row is no longer the one the check vouched for.
+    func fetched(_ bundle: String) -> Piece? {
+        guard let lines = left?.lines(of: bundle, rootCount: rootCount) else { return nil }
+        return Piece(bytes: lines, run: SnapshotLineIndex.Run(bundle: bundle, range: 0..<lines.count, racy: false))
+    }
+
+    /// Every run of lines held here with the bytes it lies in, in order.
     var pieces: [Piece] {
         if let pieces = state.withLock({ $0.pieces }) { return pieces }
         let (lines, index) = indexed
         return index.runs.map { Piece(bytes: lines, run: $0) }
     }
 
-    /// The pieces of one bundle's lines.
+    /// The pieces of one bundle's lines, read back from the store if it was left there.
     func pieces(of bundle: String) -> [Piece] {
+        if left?.signatures[bundle] != nil { return fetched(bundle).map { [$0] } ?? [] }
         let held = state.withLock { state -> [Piece]? in
             guard let pieces = state.pieces else { return nil }
             if state.byBundle == nil {
@@ -93,6 +109,7 @@ final class SnapshotEntries: Sendable {
         return found
     }
 
+    /// The lines held here: without those of the bundles left in the store.
     var lines: [UInt8] {
         state.withLock { state in
             if let lines = state.lines { return lines }
@@ -122,9 +139,30 @@ final class SnapshotEntries: Sendable {
         }
     }
 
+    /// Every line, those of the bundles left in the store read back (a left row that is gone
+    /// is left out: only tests and the stored form's file ask for every line).
+    var allLines: [UInt8] {
+        guard let left, !left.signatures.isEmpty else { return lines }
+        var all = lines
+        for bundle in left.signatures.keys.sorted() { all += fetched(bundle)?.bytes ?? [] }
+        return all
+    }
+
+    /// The entries but those of the bundles `besides` left in the store; nil when a left row
+    /// to be read back is gone.
+    func entries(besides: Set<String>) -> [InputSnapshot.Entry]? {
+        guard let left, !left.signatures.isEmpty else { return entries }
+        var lines = self.lines
+        for bundle in left.signatures.keys.sorted() where !besides.contains(bundle) {
+            guard let piece = fetched(bundle) else { return nil }
+            lines += piece.bytes
+        }
+        return InputSnapshot.entries(in: lines, 0..<lines.count, rootCount: rootCount)
+    }
+
     var entries: [InputSnapshot.Entry] {
         if let entries = state.withLock({ $0.entries }) { return entries }
-        let lines = self.lines
+        let lines = allLines
         return state.withLock { state in
             if let entries = state.entries { return entries }
             // The lines parsed when they were read or written; a line that would not is left out.
@@ -136,7 +174,7 @@ final class SnapshotEntries: Sendable {
 
     /// The lines, unless the snapshot holds only entries (which are not turned into lines).
     var heldLines: [UInt8]? {
-        state.withLock { $0.lines == nil && $0.pieces == nil } ? nil : lines
+        state.withLock { $0.lines == nil && $0.pieces == nil } ? nil : allLines
     }
 
     /// How many arrays the pieces lie in: an update per round of `sync --follow` adds one.
