@@ -72,6 +72,9 @@ public struct BuildCounters: Sendable {
         /// Site indexes (A-Z, tags, names) made from every part's outline; a build whose
         /// machines' listings are unchanged takes the stored one.
         case siteIndexesMade = "teardown.site_indexes_made"
+        /// Lists of the stored site index decoded (a letter's or tag's parts, a tag's machines,
+        /// a bucket of names' words): only the pages that show one decode it.
+        case indexListsDecoded = "teardown.index_lists_decoded"
     }
 
     private let factory: (any MetricsFactory)?

@@ -79,7 +79,7 @@ extension PageRenderer {
         }
         let total = index.letters.reduce(0) { $0 + $1.parts.count }
         let (listed, pagination) = current.map { letter in
-            self.page(page, of: letter.parts, at: url) { Routes.parts(letter: letter.key, page: $0) }
+            self.page(page, of: letter.parts.elements, at: url) { Routes.parts(letter: letter.key, page: $0) }
         } ?? ([], nil)
         let parts = listed.map { entry($0, at: url) }
         // The index's own page lists every part when they fit on one page; a larger catalog

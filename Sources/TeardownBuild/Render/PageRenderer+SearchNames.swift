@@ -10,7 +10,7 @@ extension PageRenderer {
         var json = JSONWriter()
         json.object { json in
             json.key("words")
-            json.array(bucket.words) { json, word in
+            json.array(bucket.words.elements) { json, word in
                 json.object { json in
                     json.member("count", word.count)
                     json.key("names")

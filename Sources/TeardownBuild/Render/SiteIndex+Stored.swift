@@ -19,7 +19,7 @@ extension SiteIndex {
         let view = ContentView(content, reads: ReadSet())
         let key = Self.key(view)
         let parts = view.machines.map(\.partCount)
-        if trusting, let stored = Self.read(file, key: key, parts: parts) {
+        if trusting, let stored = Self.read(file, key: key, parts: parts, counters: counters) {
             self.init(letters: stored.letters, names: stored.names, tags: stored.tags, collections: stored.collections,
                       digest: key)
             return
@@ -61,7 +61,7 @@ extension SiteIndex {
             sink.integer(UInt64(address.machine))
             sink.integer(UInt64(address.part))
         }
-        func numbers(_ values: [Int]) {
+        func numbers(_ values: some Swift.Collection<Int>) {
             sink.integer(UInt64(values.count))
             for value in values { sink.integer(UInt64(value)) }
         }
@@ -125,7 +125,7 @@ extension SiteIndex {
     }
 
     /// The stored index, if `file` holds a whole one of `key` for machines of these part counts.
-    private static func read(_ file: String, key: ContentDigest, parts: [Int]) -> Stored? {
+    private static func read(_ file: String, key: ContentDigest, parts: [Int], counters: BuildCounters) -> Stored? {
         guard let data = FileManager.default.contents(atPath: file) else { return nil }
         let source = BinaryDecoder.Source(bytes: [UInt8](data))
         do {
@@ -133,60 +133,78 @@ extension SiteIndex {
             guard ContentDigest(bytes: data.suffix(from: data.startIndex + source.position)) == digest,
                   try source.digest() == key
             else { return nil }
-            let stored = try Self.read(source, parts: parts)
+            let stored = try Self.read(source, parts: parts, counters: counters)
             return source.position == source.bytes.count ? stored : nil
         } catch {
             return nil
         }
     }
 
-    private static func read(_ source: BinaryDecoder.Source, parts: [Int]) throws -> Stored {
-        /// A count, at most one per byte left: a damaged one must not reserve room for billions.
-        func count() throws -> Int {
-            guard let value = Int(exactly: try source.integer()), value <= source.bytes.count - source.position
-            else { throw BinaryDecoder.Source.corrupt }
-            return value
-        }
-        func number() throws -> Int {
-            guard let value = Int(exactly: try source.integer()) else { throw BinaryDecoder.Source.corrupt }
-            return value
-        }
-        func machine() throws -> Int {
-            guard let value = Int(exactly: try source.integer()), value < parts.count else { throw BinaryDecoder.Source.corrupt }
-            return value
-        }
-        func address() throws -> PartAddress {
-            let machine = try machine()
-            guard let part = Int(exactly: try source.integer()), part < parts[machine] else { throw BinaryDecoder.Source.corrupt }
-            return PartAddress(machine: machine, part: part)
-        }
-        func each<Value>(_ read: () throws -> Value) throws -> [Value] {
-            let count = try count()
+    /// Reads the index, its long lists checked now and decoded when first asked for
+    /// (`StoredList`): each is read twice at most, and held decoded only if something reads it.
+    private static func read(_ source: BinaryDecoder.Source, parts: [Int], counters: BuildCounters) throws -> Stored {
+        let bytes = source.bytes
+        func each<Value>(_ read: (BinaryDecoder.Source) throws -> Value) throws -> [Value] {
+            let count = try Self.count(source)
             var values: [Value] = []
             values.reserveCapacity(count)
-            for _ in 0..<count { values.append(try read()) }
+            for _ in 0..<count { values.append(try read(source)) }
             return values
         }
-        var stored = Stored()
-        stored.letters = try each { Letter(key: try source.string(), label: try source.string(), parts: try each(address)) }
-        stored.names = try each {
-            NameBucket(key: try source.string(), words: try each {
-                (word: try source.string(), count: try number(), items: try each { () throws -> Item in
-                    switch try source.integer() {
-                    case 0: .machine(try machine())
-                    case 1: .part(try address())
-                    default: throw BinaryDecoder.Source.corrupt
-                    }
-                })
-            })
+        func list<Value: Sendable>(_ read: @escaping @Sendable (BinaryDecoder.Source) throws -> Value) throws -> StoredList<Value> {
+            let count = try Self.count(source), start = source.position
+            for _ in 0..<count { _ = try read(source) }
+            return StoredList(count: count) {
+                counters.count(.indexListsDecoded)
+                let again = BinaryDecoder.Source(bytes: bytes)
+                again.position = start
+                // Read without a fault once already: the bytes are the same.
+                return (try? (0..<count).map { _ in try read(again) }) ?? []
+            }
         }
+        let address: @Sendable (BinaryDecoder.Source) throws -> PartAddress = { try Self.address($0, parts) }
+        let machine: @Sendable (BinaryDecoder.Source) throws -> Int = { try Self.machine($0, parts) }
+        var stored = Stored()
+        stored.letters = try each { Letter(key: try $0.string(), label: try $0.string(), parts: try list(address)) }
+        stored.names = try each { NameBucket(key: try $0.string(), words: try list { try Self.word($0, parts) }) }
         stored.tags = try each {
-            Tag(slug: try source.string(), names: try each(source.string), machines: try each(machine), parts: try each(address))
+            Tag(slug: try $0.string(), names: try each { try $0.string() }, machines: try list(machine), parts: try list(address))
         }
         stored.collections = try each {
-            Collection(slug: try source.string(), title: try source.string(), description: try source.string(),
-                       machines: try each(machine))
+            Collection(slug: try $0.string(), title: try $0.string(), description: try $0.string(), machines: try each(machine))
         }
         return stored
+    }
+
+    /// A count, at most one per byte left: a damaged one must not reserve room for billions.
+    private static func count(_ source: BinaryDecoder.Source) throws -> Int {
+        guard let value = Int(exactly: try source.integer()), value <= source.bytes.count - source.position
+        else { throw BinaryDecoder.Source.corrupt }
+        return value
+    }
+
+    private static func machine(_ source: BinaryDecoder.Source, _ parts: [Int]) throws -> Int {
+        guard let value = Int(exactly: try source.integer()), value < parts.count else { throw BinaryDecoder.Source.corrupt }
+        return value
+    }
+
+    private static func address(_ source: BinaryDecoder.Source, _ parts: [Int]) throws -> PartAddress {
+        let machine = try machine(source, parts)
+        guard let part = Int(exactly: try source.integer()), part < parts[machine] else { throw BinaryDecoder.Source.corrupt }
+        return PartAddress(machine: machine, part: part)
+    }
+
+    private static func word(_ source: BinaryDecoder.Source, _ parts: [Int]) throws -> Word {
+        let word = try source.string()
+        guard let count = Int(exactly: try source.integer()) else { throw BinaryDecoder.Source.corrupt }
+        var items: [Item] = []
+        for _ in 0..<(try Self.count(source)) {
+            switch try source.integer() {
+            case 0: items.append(.machine(try machine(source, parts)))
+            case 1: items.append(.part(try address(source, parts)))
+            default: throw BinaryDecoder.Source.corrupt
+            }
+        }
+        return (word, count, items)
     }
 }

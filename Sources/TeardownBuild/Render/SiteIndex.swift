@@ -17,15 +17,15 @@ package struct SiteIndex: Sendable {
         /// On the tab: "A" to "Z", or "#".
         package let label: String
         /// By name, then machine name.
-        package let parts: [PartAddress]
+        package let parts: StoredList<PartAddress>
     }
 
     package struct Tag: Sendable {
         package let slug: String
         /// The tag as written; tags that differ only in case or punctuation share a page.
         package let names: [String]
-        package let machines: [Int]
-        package let parts: [PartAddress]
+        package let machines: StoredList<Int>
+        package let parts: StoredList<PartAddress>
     }
 
     package struct Collection: Sendable {
@@ -50,8 +50,11 @@ package struct SiteIndex: Sendable {
         package let key: String
         /// Each word, with how many names hold it and the first `namesPerWord` of them:
         /// machines, then parts, each by name.
-        package let words: [(word: String, count: Int, items: [Item])]
+        package let words: StoredList<Word>
     }
+
+    /// A word of the names, how many names hold it, and the first `namesPerWord` of them.
+    package typealias Word = (word: String, count: Int, items: [Item])
 
     package static let namesPerWord = 20
 
@@ -116,7 +119,7 @@ package struct SiteIndex: Sendable {
         }
         letters = (Self.alphabet + ["other"]).compactMap { key in
             guard let parts = drawers[key] else { return nil }
-            return Letter(key: key, label: key == "other" ? "#" : key.uppercased(), parts: parts)
+            return Letter(key: key, label: key == "other" ? "#" : key.uppercased(), parts: StoredList(parts))
         }
         names = words.buckets()
         tags = tagged.tags()
@@ -150,7 +153,8 @@ package struct SiteIndex: Sendable {
         func tags() -> [Tag] {
             tagged.keys.sorted().map { slug in
                 let entry = tagged[slug]!
-                return Tag(slug: slug, names: entry.names.sorted(), machines: entry.machines, parts: entry.parts)
+                return Tag(slug: slug, names: entry.names.sorted(), machines: StoredList(entry.machines),
+                           parts: StoredList(entry.parts))
             }
         }
     }
@@ -179,7 +183,7 @@ package struct SiteIndex: Sendable {
             for word in words.keys.sorted() {
                 buckets[String(word.prefix(2)), default: []].append((word, words[word]!.count, words[word]!.items))
             }
-            return buckets.keys.sorted().map { NameBucket(key: $0, words: buckets[$0]!) }
+            return buckets.keys.sorted().map { NameBucket(key: $0, words: StoredList(buckets[$0]!)) }
         }
     }
 
