@@ -49,7 +49,8 @@ package struct ImageIndex: Sendable {
         configuration.busyMode = .timeout(30)
         configuration.prepareDatabase { db in
             // Losing the index costs only time: no fsync per build (as the files it replaces).
-            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+            // A small page cache, as the build store's (`BuildStore`).
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -512")
         }
         queue = try DatabaseQueue(path: path, configuration: configuration)
     }
