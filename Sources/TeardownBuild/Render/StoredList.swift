@@ -3,8 +3,7 @@ import TeardownBase
 /// A list of the site index, either made by this build or read from the stored index and
 /// decoded when first asked for. A sync that changes no listing plans the index's pages from
 /// their counts alone and renders none of them: decoding every part's address under its
-/// letter and tags, and every name's words, was a third of a one-comment sync's heap at
-/// 100,000 parts.
+/// letter and tags, and every name's words, grew with the catalog for nothing.
 package struct StoredList<Element: Sendable>: RandomAccessCollection, Sendable {
     private final class Deferred: Sendable {
         let decode: @Sendable () -> [Element]

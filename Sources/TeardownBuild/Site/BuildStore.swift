@@ -114,8 +114,8 @@ package struct BuildStore: Sendable {
             // WAL: a kill mid-transaction leaves the last committed state. FULL: the commit
             // that vouches for a tree is on disk before the tree is swapped in.
             // A small page cache: the store's large tables are read once a build, in order, from
-            // pages the system caches anyway, and SQLite's default 2 MB a connection was a tenth
-            // of a one-comment sync's heap.
+            // pages the system caches anyway, and SQLite's default was a large share of a
+            // one-comment sync's heap.
             try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA cache_size = -512")
         }
         queue = try DatabaseQueue(path: path, configuration: configuration)

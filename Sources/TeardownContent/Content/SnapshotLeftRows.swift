@@ -3,8 +3,8 @@ import TeardownBase
 /// The bundles a check found as the last build stored them, whose lines it left in the build
 /// store: a snapshot names them with the signature their rows were stored under, and reads a
 /// row back only when something asks for its lines (a comment filed into that bundle, its
-/// part entries for the load). At 100,000 parts the stored lines are 50 MB, which a
-/// one-comment sync held through the build for the few kilobytes of the bundle it touched.
+/// part entries for the load). Otherwise a one-comment sync held every bundle's lines through
+/// the build for the few kilobytes of the one it touched.
 package struct SnapshotLeftRows: Sendable {
     /// Each bundle left, with the signature of its entries.
     package let signatures: [String: ContentDigest]

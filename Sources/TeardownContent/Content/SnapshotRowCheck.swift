@@ -5,8 +5,8 @@ import TeardownBase
 /// at a time, every entry `stat`ed on all cores a batch of rows at a time. Only the rows that
 /// differ, hold a racy entry, or belong to no bundle are kept; a bundle found as stored is
 /// left in the store (`SnapshotLeftRows`) and read back if the build asks for its lines. The
-/// whole stored form, read and then checked, was most of a one-comment sync's peak memory at
-/// 100,000 parts.
+/// whole stored form, read and then checked, was most of a one-comment sync's peak memory in a
+/// large catalog.
 ///
 /// Without a time to check against (`settledBefore` nil), nothing is `stat`ed: the rows are
 /// trusted, as by a process that knows every change since (`SiteBuilder.inputs(changed:)`).
