@@ -139,25 +139,26 @@ final class SnapshotEntries: Sendable {
         }
     }
 
-    /// Every line, those of the bundles left in the store read back (a left row that is gone
-    /// is left out: only tests and the stored form's file ask for every line).
-    var allLines: [UInt8] {
-        guard let left, !left.signatures.isEmpty else { return lines }
+    /// The lines held here and those of the bundles left in the store but `besides`, read
+    /// back; nil when a left row to be read back is gone.
+    func lines(besides: Set<String>) -> [UInt8]? {
         var all = lines
-        for bundle in left.signatures.keys.sorted() { all += fetched(bundle)?.bytes ?? [] }
+        for bundle in (left?.signatures.keys).map({ $0.sorted() }) ?? [] where !besides.contains(bundle) {
+            guard let piece = fetched(bundle) else { return nil }
+            all += piece.bytes
+        }
         return all
     }
+
+    /// Every line, those of the bundles left in the store read back (were a left row gone, the
+    /// held lines alone: only tests and the stored form's file ask for every line).
+    var allLines: [UInt8] { lines(besides: []) ?? lines }
 
     /// The entries but those of the bundles `besides` left in the store; nil when a left row
     /// to be read back is gone.
     func entries(besides: Set<String>) -> [InputSnapshot.Entry]? {
         guard let left, !left.signatures.isEmpty else { return entries }
-        var lines = self.lines
-        for bundle in left.signatures.keys.sorted() where !besides.contains(bundle) {
-            guard let piece = fetched(bundle) else { return nil }
-            lines += piece.bytes
-        }
-        return InputSnapshot.entries(in: lines, 0..<lines.count, rootCount: rootCount)
+        return lines(besides: besides).flatMap { InputSnapshot.entries(in: $0, 0..<$0.count, rootCount: rootCount) }
     }
 
     var entries: [InputSnapshot.Entry] {
