@@ -2,7 +2,7 @@
 SWIFT ?= swift
 PORT ?= 8080
 # Debian packages the build and the preview need.
-PREVIEW_APT := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-openssl-dev libssl-dev libvips-dev zlib1g-dev curl python3
+PREVIEW_APT := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-openssl-dev nettle-dev libvips-dev zlib1g-dev curl python3
 # ...and those only the tests need: Chromium for the browser tests, Java for the Nu HTML checker,
 # wrk to load the intake service.
 APT_PACKAGES := $(PREVIEW_APT) chromium chromium-driver openjdk-17-jre-headless wrk

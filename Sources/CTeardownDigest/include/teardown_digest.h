@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// SHA-256 and MD5 from the system's libcrypto (OpenSSL), behind a header without its types.
+/// SHA-256 and MD5 from the system's Nettle, behind a header without its types.
 
 /// The state of a SHA-256 in progress, as plain bytes: copying it forks the digest, which is
 /// how a fingerprint reads its digest and goes on adding.
