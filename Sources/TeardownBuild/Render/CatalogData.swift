@@ -79,11 +79,22 @@ package struct CatalogData: Encodable {
     package let collections: [CollectionEntry]
     package let intake: Intake?
 
-    package var json: String {
+    package var json: String { Self.encoded(self) + "\n" }
+
+    /// The file with `machines` (each entry's `listed`) in place of the empty list it was made
+    /// with: the same bytes as the whole encoded at once, which a test compares.
+    package func json(machines entries: [String]) -> String {
+        let whole = json
+        guard !entries.isEmpty, let empty = whole.range(of: "\n  \"machines\" : [\n\n  ]") else { return whole }
+        return whole[..<empty.lowerBound] + "\n  \"machines\" : [\n" + entries.joined(separator: ",\n") + "\n  ]"
+            + whole[empty.upperBound...]
+    }
+
+    fileprivate static func encoded(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
         // Strings, numbers and arrays of them: encoding cannot fail.
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) + "\n" } ?? "{}"
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     /// The newest date of a machine's bundle: its `updated`, or a photo's.
@@ -105,5 +116,14 @@ package struct NullWhenAbsent<Value: Encodable>: Encodable {
     package func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
+    }
+}
+
+extension CatalogData.MachineEntry {
+    /// The entry as the file's list holds it (`CatalogData.json(machines:)`): its lines two
+    /// levels deeper than alone, one for the list and one for the file's object.
+    package var listed: String {
+        CatalogData.encoded(self).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
     }
 }

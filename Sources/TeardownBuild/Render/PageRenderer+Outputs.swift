@@ -13,20 +13,19 @@ extension PageRenderer {
     // MARK: catalog.json
 
     package func catalogData() -> String {
-        let machines = content.machines.map { machine in
-            let cover = images.cover(of: machine).map { sharingImage($0, of: machine) }
-            let download = download(of: machine)
-            let photos = machine.galleryPhotos
-            return CatalogData.MachineEntry(
-                slug: machine.slug, name: machine.name, summary: machine.summary,
-                updated: CatalogData.updated(machine, photos: photos)?.rfc3339,
-                partCount: machine.parts.count, photoCount: photos.count,
-                tags: machine.tags, url: absolute(Routes.machine(machine)), data: absolute(Routes.machineData(machine)),
-                feed: absolute(Routes.feed(of: machine)),
-                cover: cover.map { CatalogData.Image(url: $0.url, width: $0.width, height: $0.height) },
-                download: CatalogData.Download(url: absolute(Routes.download(machine)), size: download?.size ?? 0,
-                                               sha256: download?.sha256 ?? ""),
-                comments: CatalogData.CommentsDownload(url: absolute(Routes.commentsDownload(machine))))
+        let machines = content.machines
+        let entries = machines.indices.map { index in
+            let slug = machines[index].slug
+            if let kept = source.catalogEntries?.entry(of: index, slug: slug) {
+                reads.record(kept.units)
+                return kept.text
+            }
+            // Each entry's reads apart, so that it can be kept with them.
+            let entryReads = ReadSet()
+            let text = PageRenderer(source: source, reads: entryReads).catalogEntry(index).listed
+            reads.record(entryReads.units)
+            source.catalogEntries?.keep(text, slug: slug, units: entryReads.units)
+            return text
         }
         let collections = index.collections.map { collection in
             CatalogData.CollectionEntry(slug: collection.slug, title: collection.title, description: collection.description,
@@ -34,8 +33,26 @@ extension PageRenderer {
                                         machines: collection.machines.map { content.machines[$0].slug })
         }
         return CatalogData(schema: absolute(Routes.catalogSchema), title: content.config.title,
-                           description: content.config.description, url: baseURL, machines: machines,
-                           collections: collections, intake: content.config.intakeURL.map(CatalogData.Intake.init)).json
+                           description: content.config.description, url: baseURL, machines: [],
+                           collections: collections, intake: content.config.intakeURL.map(CatalogData.Intake.init))
+            .json(machines: entries)
+    }
+
+    private func catalogEntry(_ index: Int) -> CatalogData.MachineEntry {
+        let machine = content.machines[index]
+        let cover = images.cover(of: machine).map { sharingImage($0, of: machine) }
+        let download = download(of: machine)
+        let photos = machine.galleryPhotos
+        return CatalogData.MachineEntry(
+            slug: machine.slug, name: machine.name, summary: machine.summary,
+            updated: CatalogData.updated(machine, photos: photos)?.rfc3339,
+            partCount: machine.parts.count, photoCount: photos.count,
+            tags: machine.tags, url: absolute(Routes.machine(machine)), data: absolute(Routes.machineData(machine)),
+            feed: absolute(Routes.feed(of: machine)),
+            cover: cover.map { CatalogData.Image(url: $0.url, width: $0.width, height: $0.height) },
+            download: CatalogData.Download(url: absolute(Routes.download(machine)), size: download?.size ?? 0,
+                                           sha256: download?.sha256 ?? ""),
+            comments: CatalogData.CommentsDownload(url: absolute(Routes.commentsDownload(machine))))
     }
 
     // MARK: Atom feeds

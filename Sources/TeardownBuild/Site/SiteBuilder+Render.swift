@@ -32,14 +32,19 @@ extension SiteBuilder {
         // Pagefind's files are read only for a build that renders the search page, and not
         // when the first shard is to be indexed again: the page is then rendered after it.
         let rendersSearch = pages.contains { if case .search = $0.page { true } else { false } }
+        let rendersCatalog = pages.contains { if case .catalogData = $0.page { true } else { false } }
+        let catalogEntries = rendersCatalog ? try catalogEntries(site, outputs) : nil
         let source = Self.renderSource(site, searchPreload: rendersSearch && !firstShardStale(site, outputs)
-                                           ? Self.searchPreload(site, in: outputs.publisher.spare) : nil)
+                                           ? Self.searchPreload(site, in: outputs.publisher.spare) : nil,
+                                       catalogEntries: catalogEntries)
         let units = outputs.units
-        // catalog.json lists every machine with its cover and download: their heads, image rows
-        // and downloads' records are read on every core first, not one after another inside its
-        // page (heads are decoded when first asked for, and most builds ask for few).
-        if pages.contains(where: { if case .catalogData = $0.page { true } else { false } }) {
-            _ = ParallelMap.map(Array(site.content.machines.enumerated())) { index, machine in
+        // catalog.json lists every machine with its cover and download: the heads, image rows
+        // and downloads' records of those whose entries are encoded again are read on every
+        // core first, not one after another inside its page (heads are decoded when first
+        // asked for, and most builds ask for few).
+        if let catalogEntries {
+            let encoded = site.content.machines.enumerated().filter { catalogEntries.entry(of: $0.offset, slug: $0.element.slug) == nil }
+            _ = ParallelMap.map(encoded) { index, machine in
                 (machine.head.slug, site.images.cover(of: machine) != nil, site.downloads.download(of: index, slug: machine.slug) != nil)
             }
         }
@@ -67,13 +72,34 @@ extension SiteBuilder {
         }
         // The first writer's failure names its file and keeps its error number (a full disk).
         if let failure = failures.compactMap({ $0 }).first { throw failure }
+        catalogEntries?.save()
         for ((_, path), result) in zip(planned, rendered) { outputs.target[path] = result.digest }
         return pages.count + copies.count
     }
 
-    static func renderSource(_ site: PlannedSite, searchPreload: SearchPreload?) -> RenderSource {
+    static func renderSource(_ site: PlannedSite, searchPreload: SearchPreload?, catalogEntries: CatalogEntries? = nil) -> RenderSource {
         RenderSource(content: site.content, theme: site.theme, images: site.images, manuals: site.manuals,
                      search: site.search, baseURL: site.baseURL, index: site.index,
-                     downloads: site.downloads, sitemapPages: site.plan.sitemapPages, searchPreload: searchPreload)
+                     downloads: site.downloads, sitemapPages: site.plan.sitemapPages, searchPreload: searchPreload,
+                     catalogEntries: catalogEntries)
+    }
+
+    /// catalog.json's entries as the last build that wrote it encoded them, with the digests now
+    /// of the units they may read: this build's for the machines it digested, the store's for
+    /// those it carried. A full build keeps none.
+    private func catalogEntries(_ site: PlannedSite, _ outputs: Outputs) throws -> CatalogEntries {
+        let units = outputs.units
+        var keys = [units.key(of: .settings)]
+        for index in site.content.machines.indices {
+            for aspect in CatalogEntries.aspects { keys.append(units.key(of: .machine(index, aspect))) }
+        }
+        var digests: [String: ContentDigest] = [:]
+        var stored: [String] = []
+        for key in keys {
+            if let digest = units.computed[key] { digests[key] = digest } else { stored.append(key) }
+        }
+        if !stored.isEmpty { digests.merge(try outputs.store.units(keys: stored, prefixes: [])) { now, _ in now } }
+        return CatalogEntries(file: outputs.publisher.state.catalogEntries, naming: { units.key(of: $0) }, digests: digests,
+                              trusting: !full, counters: counters)
     }
 }
