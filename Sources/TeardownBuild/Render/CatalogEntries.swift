@@ -78,6 +78,7 @@ package final class CatalogEntries: @unchecked Sendable {
         let whole = BinaryEncoder.Sink()
         whole.string(ContentDigest(bytes: Data(sink.bytes)).description)
         whole.bytes += sink.bytes
+        // A memo: one that cannot be written costs the next build the entries, not the site.
         try? FileSystem.writeAtomically(Data(whole.bytes), to: file)
     }
 
