@@ -31,6 +31,9 @@ package final class CatalogEntries: @unchecked Sendable {
     private let stored: [String: Entry]
     /// What this build encoded or took, by machine slug: the next file.
     private let current = Locked([String: Entry]())
+    /// Each machine's kept entry as first checked, by index: the build asks before it reads the
+    /// heads of the others on every core, and the page asks again.
+    private let checked = Locked([Int: (text: String, units: Set<InputUnit>)?]())
 
     /// Not `trusting` the file (a full build), every entry is encoded, and the file written anew.
     package init(file: String, naming: @escaping @Sendable (InputUnit) -> String, digests: [String: ContentDigest],
@@ -45,6 +48,13 @@ package final class CatalogEntries: @unchecked Sendable {
     /// The entry of machine `index`, when the units it read last still have their digests: its
     /// text, and the units to record as the page's reads.
     package func entry(of index: Int, slug: String) -> (text: String, units: Set<InputUnit>)? {
+        if let known = checked.withLock({ $0[index] }) { return known }
+        let found = check(index, slug: slug)
+        checked.withLock { $0[index] = .some(found) }
+        return found
+    }
+
+    private func check(_ index: Int, slug: String) -> (text: String, units: Set<InputUnit>)? {
         guard let entry = stored[slug] else { return nil }
         var units: [String: InputUnit] = [naming(.settings): .settings]
         for aspect in Self.aspects { units[naming(.machine(index, aspect))] = .machine(index, aspect) }
