@@ -5,8 +5,10 @@ per machine or part however long its discussion, and more than the first twenty 
     python3 Tests/Browser/run.py --teardown .build/debug/teardown search_test
 """
 import contextlib
+import re
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from harness import ROOT, FirstStatus, SiteTestCase
@@ -38,6 +40,22 @@ class SearchTest(SiteTestCase):
 
     def items(self):
         return self.browser.find_elements(By.CSS_SELECTOR, ".search-results > li")
+
+    def settled(self, status):
+        """Waits for the search's own answer (not the names' early one) whose status matches `status`."""
+        WebDriverWait(self.browser, 30).until(
+            lambda b: re.search(status, b.find_element(By.CSS_SELECTOR, ".search-status").text)
+            and b.find_element(By.CSS_SELECTOR, ".search-results").get_attribute("aria-busy") is None)
+        return self.browser.find_element(By.CSS_SELECTOR, ".search-status").text
+
+    def box(self):
+        return self.browser.find_element(By.CSS_SELECTOR, ".search-form input[name=q]")
+
+    def options(self, name):
+        """The filter's options a visitor can choose: their labels, without the first ("everything", "any")."""
+        return [option.get_attribute("textContent") for option in
+                self.browser.find_elements(By.CSS_SELECTOR, f"select[name={name}] option")[1:]
+                if option.get_attribute("hidden") is None]
 
     def test_the_first_five_results_are_listed_before_the_rest_of_the_page(self):
         # On a slow network each result's fragment costs a round trip, six at a time: the
@@ -212,3 +230,89 @@ class SearchTest(SiteTestCase):
         titles = [item.find_element(By.TAG_NAME, "a").get_attribute("href") for item in self.items()]
         self.assertEqual(len(titles), len(set(titles)), "no result is listed twice")
         self.assertEqual(self.severe_errors(), [])
+
+    def test_back_and_forward_go_through_the_searches_made(self):
+        self.search("kettle")
+        box = self.box()
+        box.clear()
+        box.send_keys("thermostat", Keys.ENTER)
+        self.settled(r"results? for “thermostat”")
+        self.assertIn("q=thermostat", self.browser.current_url)
+        # Typing after a search made is a new entry; the letters typed on the way are not.
+        box.clear()
+        box.send_keys("gla")
+        self.settled(r"for “gla”")
+        box.send_keys("ss")
+        self.settled(r"results? for “glass”")
+        self.browser.back()
+        self.settled(r"results? for “thermostat”")
+        self.assertEqual(self.box().get_attribute("value"), "thermostat")
+        self.browser.back()
+        self.settled(r"results? for “kettle”")
+        self.assertEqual(self.box().get_attribute("value"), "kettle")
+        self.assertIn("Electric kettle", [item.find_element(By.TAG_NAME, "a").text for item in self.items()])
+        self.browser.forward()
+        self.settled(r"results? for “thermostat”")
+        self.browser.forward()
+        self.settled(r"results? for “glass”")
+        self.assertEqual(self.box().get_attribute("value"), "glass")
+
+    def test_the_keyboard_moves_through_the_results_and_back(self):
+        status = self.search("fan")
+        links = [item.find_element(By.TAG_NAME, "a") for item in self.items()]
+        self.assertGreater(len(links), 2, status)
+        # The count is said in the page's live region, which a screen reader reads out.
+        live = self.browser.find_element(By.CSS_SELECTOR, ".search-status")
+        self.assertEqual((live.get_attribute("role"), live.get_attribute("aria-live")), ("status", "polite"))
+        self.assertRegex(live.text, r"^\d+ results for “fan”\.$")
+        box = self.box()
+        box.click()
+        active = lambda: self.browser.switch_to.active_element
+        box.send_keys(Keys.ARROW_DOWN)
+        self.assertEqual(active(), links[0])
+        active().send_keys(Keys.ARROW_DOWN)
+        self.assertEqual(active(), links[1])
+        active().send_keys(Keys.ARROW_UP)
+        active().send_keys(Keys.ARROW_UP)
+        self.assertEqual(active(), box)
+        box.send_keys(Keys.ARROW_DOWN)
+        active().send_keys(Keys.ESCAPE)
+        self.assertEqual(active(), box)
+        # Enter on a result follows it.
+        box.send_keys(Keys.ARROW_DOWN)
+        target = links[0].get_attribute("href")
+        active().send_keys(Keys.ENTER)
+        WebDriverWait(self.browser, 10).until(lambda b: b.current_url == target)
+        self.browser.back()
+        self.settled(r"results? for “fan”")
+        # Escape in the box empties it, and the results go with it.
+        box = self.box()
+        box.send_keys(Keys.ESCAPE)
+        WebDriverWait(self.browser, 10).until(lambda b: not self.items())
+        self.assertEqual(self.box().get_attribute("value"), "")
+        self.assertNotIn("q=", self.browser.current_url)
+
+    def test_the_filters_count_the_querys_results(self):
+        # One comment on one part holds these words (its page is a part's and a comment's): the
+        # filters offer what the query found, not the index's totals.
+        self.search("straightened paper clip")
+        WebDriverWait(self.browser, 30).until(lambda b: b.find_element(By.CSS_SELECTOR, ".search-filters").is_displayed())
+        WebDriverWait(self.browser, 10).until(lambda b: self.options("type") and all(
+            not option.endswith("(0)") for option in self.options("type")))
+        offered = self.options("type")
+        self.assertEqual(offered, ["Comments (1)", "Part (1)"])
+        self.assertEqual(self.options("machine"), ["Personal computer (1)"])
+        self.browser.find_element(By.CSS_SELECTOR, "select[name=type] option[value=part]").click()
+        self.assertEqual(self.settled(r"result"), "1 result for “straightened paper clip”.")
+        # With a kind chosen, the other kinds the query holds stay on offer.
+        self.search("fan")
+        WebDriverWait(self.browser, 10).until(lambda b: len(self.options("type")) > 1)
+        counts = {label.split(" (")[0]: int(label.split(" (")[1].rstrip(")")) for label in self.options("type")}
+        self.assertNotIn(0, counts.values())
+        chosen = "Part" if "Part" in counts else sorted(counts)[0]
+        value = {"Manual": "manual", "Machine": "machine", "Part": "part", "Comments": "comment"}[chosen]
+        self.browser.find_element(By.CSS_SELECTOR, f"select[name=type] option[value={value}]").click()
+        status = self.settled(r"results? for “fan”")
+        self.assertEqual(int(status.split()[0]), counts[chosen], status)
+        self.assertEqual(self.options("type"), [f"{k} ({v})" for k, v in counts.items()], "the other kinds stay")
+

@@ -67,6 +67,11 @@
   // With nothing to search for yet, the whole index loads while the visitor types.
   if (!new URLSearchParams(window.location.search).get("q")) wholeIndex();
 
+  // Each filter's options by value, with the index's count of pages under each.
+  var options = { type: {}, machine: {} };
+  // The whole index's last answer (its query, filters and Pagefind's answer, or `none` when it
+  // found nothing), whose counts the filters show; null with no query.
+  var lastAnswer = null;
   function fillFilters(pagefind) {
     return pagefind.filters().then(function (available) {
       Object.keys(selects).forEach(function (name) {
@@ -74,12 +79,38 @@
         values.forEach(function (value) {
           var option = document.createElement("option");
           option.value = value;
-          option.textContent = (name === "type" ? kinds[value] || value : value) + " (" + available[name][value] + ")";
+          option.dataset.total = available[name][value];
+          options[name][value] = option;
           selects[name].appendChild(option);
         });
         if (selects[name].dataset.wanted) selects[name].value = selects[name].dataset.wanted;
       });
       filters.hidden = false;
+      // A search made before the filters were loaded has no counts for them: it is asked again.
+      if (!lastAnswer || lastAnswer.none) return countFilters(lastAnswer);
+      var asked = lastAnswer;
+      return pagefind.search(asked.query, { filters: asked.chosen }).then(function (search) {
+        if (lastAnswer === asked) countFilters(lastAnswer = { query: asked.query, chosen: asked.chosen, search: search });
+      });
+    });
+  }
+
+  // A filter's counts are the query's: "Comments (24)" offered beside one result would give
+  // none. Under a chosen value, its own filter counts the query without it (Pagefind's
+  // totalFilters), so that another value can still be chosen. A value with no result is
+  // hidden (and disabled, for browsers that show hidden options), unless it is the chosen one.
+  function countFilters(answer) {
+    var search = answer && (answer.none ? { filters: {}, totalFilters: {} } : answer.search);
+    Object.keys(selects).forEach(function (name) {
+      var counts = search ? ((selects[name].value ? search.totalFilters : search.filters) || {})[name] || {} : null;
+      Object.keys(options[name]).forEach(function (value) {
+        var option = options[name][value];
+        var count = counts ? counts[value] || 0 : Number(option.dataset.total);
+        option.textContent = (name === "type" ? kinds[value] || value : value) + " (" + count + ")";
+        var none = count === 0 && selects[name].value !== value;
+        option.hidden = none;
+        option.disabled = none;
+      });
     });
   }
 
@@ -222,7 +253,11 @@
       });
   }
 
-  function run() {
+  // The query is kept in the address, so that back and forward go through the searches made.
+  // A search submitted (Enter), filtered or come back to is an entry of its own; one being
+  // typed replaces itself until then, so that "f", "fa" and "fan" are not three entries.
+  var kept = true;
+  function run(how) {
     var query = input.value.trim();
     var ticket = ++latest;
     var chosen = {};
@@ -231,12 +266,18 @@
     url.search = "";
     if (query) url.searchParams.set("q", query);
     Object.keys(chosen).forEach(function (name) { url.searchParams.set(name, chosen[name]); });
-    window.history.replaceState(null, "", url.href);
+    if (how !== "history" && url.href !== window.location.href) {
+      if (kept) window.history.pushState(null, "", url.href);
+      else window.history.replaceState(null, "", url.href);
+    }
+    kept = how !== "typing";
     if (!query) {
       list.removeAttribute("aria-busy");
       list.replaceChildren();
       more.hidden = true;
       status.textContent = "";
+      lastAnswer = null;
+      countFilters(null);
       return;
     }
     status.textContent = "Searching…";
@@ -276,6 +317,10 @@
         if (ticket !== latest) return;
         var found = pages.length && matches(pages[0], words(query)) ? search.results : [];
         if (partial && !found.length) return;
+        if (!partial) {
+          lastAnswer = { query: query, chosen: chosen, search: search, none: !found.length };
+          countFilters(lastAnswer);
+        }
         answered = ticket;
         if (!found.length) settled(ticket);
         current = partial ? null : { results: found };
@@ -300,13 +345,53 @@
   var timer = null;
   input.addEventListener("input", function () {
     window.clearTimeout(timer);
-    timer = window.setTimeout(run, 250);
+    timer = window.setTimeout(function () { run("typing"); }, 250);
   });
   form.addEventListener("submit", function (event) {
     event.preventDefault();
-    run();
+    window.clearTimeout(timer);
+    run("submit");
   });
-  Object.keys(selects).forEach(function (name) { selects[name].addEventListener("change", run); });
+  Object.keys(selects).forEach(function (name) {
+    selects[name].addEventListener("change", function () { run("filter"); });
+  });
+  window.addEventListener("popstate", function () {
+    var params = new URLSearchParams(window.location.search);
+    input.value = params.get("q") || "";
+    Object.keys(selects).forEach(function (name) {
+      var value = params.get(name) || "";
+      selects[name].dataset.wanted = value;
+      selects[name].value = value;
+    });
+    window.clearTimeout(timer);
+    run("history");
+  });
+
+  // The keyboard: Down from the box goes to the results, Up and Down move through them and
+  // Up from the first goes back to the box; Escape goes back to the box, or empties it.
+  function links() { return Array.prototype.slice.call(list.querySelectorAll("li > a")); }
+  input.addEventListener("keydown", function (event) {
+    if (event.key === "ArrowDown" && links().length) {
+      event.preventDefault();
+      links()[0].focus();
+    } else if (event.key === "Escape" && input.value) {
+      event.preventDefault();
+      input.value = "";
+      window.clearTimeout(timer);
+      run("submit");
+    }
+  });
+  list.addEventListener("keydown", function (event) {
+    var all = links(), at = all.indexOf(document.activeElement);
+    if (at < 0) return;
+    if (event.key === "ArrowDown" && at + 1 < all.length) {
+      event.preventDefault();
+      all[at + 1].focus();
+    } else if (event.key === "ArrowUp" || event.key === "Escape") {
+      event.preventDefault();
+      (event.key === "ArrowUp" && at > 0 ? all[at - 1] : input).focus();
+    }
+  });
   // The filters' lists load every shard's filter data: a phone on a slow network waited for
   // them before its first results (470 KB of 2 MB at 100,000 parts). They come after the
   // results, unless the address asks for a filter, which the search needs first.
@@ -316,8 +401,8 @@
     return filled;
   }
   var wanted = Object.keys(selects).some(function (name) { return selects[name].dataset.wanted; });
-  var first = wanted ? filtersOnce().then(function () { return input.value ? run() : null; })
-    : Promise.resolve(input.value ? run() : null);
+  var first = wanted ? filtersOnce().then(function () { return input.value ? run("history") : null; })
+    : Promise.resolve(input.value ? run("history") : null);
   first.then(filtersOnce).catch(function () {
     if (!list.childElementCount) status.textContent = "Search could not load its index.";
   });
