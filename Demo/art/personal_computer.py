@@ -65,7 +65,7 @@ def power_supply():
     body = (f'<rect x="166" y="56" width="176" height="104" rx="4" fill="url(#psu)" stroke="#101113" stroke-width="1.5"/>'
             f'{vents}'
             f'<rect x="236" y="68" width="94" height="58" rx="2" fill="url(#label)" stroke="#8c8f93" stroke-width=".6"/>'
-            f'<text x="244" y="86" font-family="sans-serif" font-size="12" font-weight="700" fill="#1f2226">500 W</text>'
+            f'<text x="244" y="86" font-family="sans-serif" font-size="12" font-weight="700" fill="#1f2226">550 W</text>'
             f'<text x="244" y="99" font-family="sans-serif" font-size="6.5" fill="#3b3f44">AC 230 V 4 A 50 Hz</text>'
             f'<text x="244" y="108" font-family="sans-serif" font-size="6.5" fill="#3b3f44">+12 V 38 A  +5 V 20 A</text>'
             f'<text x="244" y="117" font-family="sans-serif" font-size="6.5" fill="#3b3f44">80 PLUS Bronze</text>'

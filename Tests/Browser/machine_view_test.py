@@ -117,7 +117,7 @@ class MachineViewInBrowser(SiteTestCase):
     def test_parts_are_named_buttons_and_nothing_is_selected_at_start(self):
         names = [b.get_attribute("aria-label") for b in self.browser.find_elements(By.CSS_SELECTOR, "button.mv-part")]
         self.assertEqual(names, ["Plate", "Core", "Frame"])
-        self.assertEqual(self.title(), "Selected now: Overall")
+        self.assertEqual(self.title(), "Selected: the whole machine")
         self.assertEqual(self.severe_errors(), [])
         # Fitted: the whole canvas is inside the viewport, touching two of its sides.
         viewport = self.browser.find_element(By.CSS_SELECTOR, ".mv-viewport").rect
@@ -143,7 +143,7 @@ class MachineViewInBrowser(SiteTestCase):
         self.assertIsNone(self.halo_at(99.5, 120))
         self.assertGreater(int(halo.value_of_css_property("z-index")), 3)
         self.click(EMPTY)
-        self.assertEqual(self.title(), "Selected now: Overall")
+        self.assertEqual(self.title(), "Selected: the whole machine")
         self.assertEqual(frame.get_attribute("aria-pressed"), "false")
         self.assertFalse(halo.is_displayed())
 
@@ -204,7 +204,7 @@ class MachineViewInBrowser(SiteTestCase):
         ActionChains(self.browser).send_keys(Keys.ESCAPE).perform()
         self.assertFalse(panel.is_displayed())
         ActionChains(self.browser).send_keys(Keys.ESCAPE).perform()
-        self.assertEqual(self.title(), "Selected now: Overall")
+        self.assertEqual(self.title(), "Selected: the whole machine")
         self.part("Frame").send_keys("r")
         self.settle()
         self.assertMovedBy(home, self.position("Core"), 0, 0)

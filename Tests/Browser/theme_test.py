@@ -118,3 +118,20 @@ class ThemeTest(SiteTestCase):
         finally:
             self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
             self.browser.execute_script("localStorage.removeItem('teardown.scheme')")
+
+    def test_a_thumbnails_caption_cut_short_ends_in_an_ellipsis(self):
+        # At a phone's width the demo's credit ("Rendered with POV-Ray for the Teardown demo")
+        # does not fit under its thumbnail: each line is cut with an ellipsis, not mid-word.
+        self.browser.set_window_size(390, 900)
+        self.browser.get(self.base + "photos/")
+        wait_for(self.browser, "return document.readyState", "complete")
+        lines = self.browser.execute_script("""
+            return Array.from(document.querySelectorAll('.gallery figcaption > span')).map(function (span) {
+              var style = getComputedStyle(span);
+              return [span.textContent, span.scrollWidth > span.clientWidth, style.textOverflow, style.overflow];
+            });""")
+        cut = [line for line in lines if line[1]]
+        self.assertTrue(cut, lines)
+        for text, _, overflow, clip in cut:
+            self.assertEqual((overflow, clip), ("ellipsis", "hidden"), text)
+        self.browser.set_window_size(1366, 900)

@@ -17,6 +17,9 @@ struct CLITests {
         let typo = try TeardownBinary.run(["bild"])
         #expect(typo.status == 64)
         #expect(typo.stderr == "error: unknown command 'bild'; did you mean 'build'? ('teardown help' lists them)\n", "\(typo.stderr)")
+        // Two letters swapped are one slip.
+        let swapped = try TeardownBinary.run(["biuld"])
+        #expect(swapped.stderr == "error: unknown command 'biuld'; did you mean 'build'? ('teardown help' lists them)\n", "\(swapped.stderr)")
         let other = try TeardownBinary.run(["xyzzy\u{1B}[31m"])
         #expect(other.status == 64)
         #expect(other.stderr == "error: unknown command 'xyzzy\\u{1B}[31m' ('teardown help' lists them)\n", "\(other.stderr)")
@@ -179,6 +182,10 @@ struct CLITests {
         let added = try TeardownBinary.run(["new", "machine", "toaster", "--site", site.path])
         #expect(added.status == 0)
         #expect(added.stdout.contains("created content/machines/toaster/machine.yaml"))
+        // A title given for a folder name is refused with the name it would make.
+        let titled = try TeardownBinary.run(["new", "machine", "My Toaster!", "--site", site.path])
+        #expect(titled.status == 1)
+        #expect(titled.stderr.contains("did you mean 'my-toaster'?"), "\(titled.stderr)")
         let again = try TeardownBinary.run(["new", "machine", "toaster", "--site", site.path])
         #expect(again.status == 1)
         #expect(again.stderr.contains("already exists"))

@@ -12,7 +12,9 @@ public struct Scaffolder: Sendable {
         public var description: String {
             switch self {
             case .alreadyExists(let path): "\(path) already exists; nothing was changed"
-            case .invalidName(let name): Problem.invalidName(name).message
+            case .invalidName(let name):
+                Problem.invalidName(name).message
+                    + (Scaffolder.folderName(for: name).map { "; did you mean '\($0)'? (The title goes in its machine.yaml's name.)" } ?? "")
             case .notASite(let path): "\(path) has no content/ folder; run 'teardown new site' first or pass --site"
             case .writeFailed(let path, let reason): "cannot write \(path): \(reason)"
             }
@@ -20,6 +22,26 @@ public struct Scaffolder: Sendable {
     }
 
     public init() {}
+
+    /// A folder name made from a title ("My Toaster!" -> "my-toaster"): accents dropped, lower
+    /// case, every other run of characters one '-'; nil when nothing of it is left.
+    static func folderName(for title: String) -> String? {
+        var name = ""
+        var pendingDash = false
+        for scalar in title.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased().unicodeScalars {
+            if scalar.isASCII, CharacterSet.alphanumerics.contains(scalar) {
+                if pendingDash && !name.isEmpty { name.append("-") }
+                name.unicodeScalars.append(scalar)
+                pendingDash = false
+            } else {
+                pendingDash = true
+            }
+        }
+        // Every character is ASCII: as many bytes as characters.
+        var cut = String(name.prefix(Problem.maxNameLength))
+        while cut.hasSuffix("-") { cut.removeLast() }
+        return TextFile.isValidName(cut) ? cut : nil
+    }
 
     /// A new site in `directory` with settings, one example machine and a one-page manual.
     /// Returns the files created, relative to `directory`.

@@ -55,7 +55,7 @@ struct ContentLoaderTests {
 
     @Test("An unknown key's warning suggests the key it most likely meant", arguments: [
         ("tittle", "did you mean 'title'? Valid"), ("base-url", "did you mean 'base_url'?"), ("Search", "did you mean 'search'?"),
-        ("comments_per_pages", "did you mean 'comments_per_page'?"),
+        ("comments_per_pages", "did you mean 'comments_per_page'?"), ("tilte", "did you mean 'title'?"),
     ])
     func unknownKeyHint(_ key: String, _ hint: String) throws {
         let site = Fixtures.copy(Fixtures.site("minimal"))

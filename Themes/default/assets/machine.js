@@ -466,7 +466,7 @@
 
     update() {
       const part = this.selected;
-      this.title.textContent = part ? `Selected: ${part.name}` : 'Selected now: Overall';
+      this.title.textContent = part ? `Selected: ${part.name}` : 'Selected: the whole machine';
       this.buttons.undo.disabled = this.undoStack.length === 0;
       const photos = part ? part.lightbox.length : 0;
       this.buttons.photos.disabled = part ? photos === 0 : !this.data.photos;
