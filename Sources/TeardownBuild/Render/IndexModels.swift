@@ -36,6 +36,13 @@ package struct LetterTabModel: Sendable {
     package let count: Int
 }
 
+package struct LetterCountModel: Sendable {
+    package let label: String
+    package let url: String
+    /// "112 parts".
+    package let count: String
+}
+
 /// The A-Z index: its tabs, and the parts of one letter (none on the index's own page).
 package struct PartsIndexModel: Sendable {
     package let title: String
@@ -43,6 +50,9 @@ package struct PartsIndexModel: Sendable {
     package let index: String?
     /// Every part under its letter, on the index's own page of a catalog small enough to list.
     package let groups: [PartGroupModel]
+    /// Each letter with parts and how many, on the index's own page of a catalog too large to list.
+    package let letterCounts: [LetterCountModel]
+    package let hasLetterCounts: Bool
     package let tabs: [LetterTabModel]
     package let parts: [PartEntryModel]
     package let hasParts: Bool

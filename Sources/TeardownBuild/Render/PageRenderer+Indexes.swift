@@ -91,9 +91,19 @@ extension PageRenderer {
                                parts: letter.parts.map { entry($0, at: url) })
             }
             : []
+        // A larger catalog's own page says how many parts each letter holds, rather than
+        // leaving the tabs over an empty page.
+        let letterCounts = current == nil && total > Self.partsListedOnIndex
+            ? index.letters.map { letter in
+                LetterCountModel(label: letter.key == "other" ? "#" : letter.label,
+                                 url: Routes.parts(letter: letter.key).relative(from: url),
+                                 count: Plural.count(letter.parts.count, "part"))
+            }
+            : []
         return PartsIndexModel(
             title: current.map { $0.key == "other" ? "Parts not starting with a letter" : "Parts: \($0.label)" } ?? "Parts A–Z",
             index: current == nil ? nil : Routes.partsIndex.relative(from: url), groups: groups,
+            letterCounts: letterCounts, hasLetterCounts: !letterCounts.isEmpty,
             tabs: tabs, parts: parts, hasParts: !parts.isEmpty,
             count: Plural.count(current?.parts.count ?? total, "part"), pagination: pagination)
     }

@@ -65,6 +65,25 @@ struct ListPaginationTests {
         #expect(Fixtures.read(site.output + "/sitemap-site.xml").contains("tags/power/4/"))
     }
 
+    @Test("Parts A-Z of a catalog too large to list on one page says how many parts each letter holds")
+    func letterCounts() throws {
+        let site = try Site()
+        let machines = site.root + "/content/machines/"
+        let listed = PageRenderer.partsListedOnIndex
+        for number in 6...listed {
+            try site.write("name: \"Panel \(number)\"\nlayer:\n  image: panel.svg\n  z: \(number + 1)\n",
+                           to: "content/machines/box/parts/panel-\(number)/part.yaml")
+            try FileManager.default.copyItem(atPath: machines + "box/parts/lid/lid.svg",
+                                             toPath: machines + "box/parts/panel-\(number)/panel.svg")
+        }
+        try site.build()
+        // The box's lid and its panels, and the lids of the chest and crate: more than the page lists.
+        let index = site.page("parts/")
+        #expect(!index.contains("Panel 1<"), "the parts are not listed")
+        #expect(index.contains("<a href=\"l/\"><span class=\"letter\">L</span> <span class=\"count\">3 parts</span></a>"), "\(index)")
+        #expect(index.contains("<a href=\"p/\"><span class=\"letter\">P</span> <span class=\"count\">\(listed) parts</span></a>"))
+    }
+
     @Test("A letter of Parts A-Z and a collection are paginated the same way")
     func letterAndCollectionPages() throws {
         let site = try Site()

@@ -87,8 +87,10 @@ struct TemplateFieldsTests {
         missing += unreachable(thumbnail) + unreachable(group)
         let tab = LetterTabModel(label: "A", url: "u", current: true, count: 1)
         missing += unreachable(partEntry) + unreachable(tab)
-        missing += unreachable(PartsIndexModel(title: "t", index: "i", groups: [group], tabs: [tab], parts: [partEntry], hasParts: true, count: "c",
-                                                pagination: pagination))
+        let letterCount = LetterCountModel(label: "A", url: "u", count: "c")
+        missing += unreachable(letterCount)
+        missing += unreachable(PartsIndexModel(title: "t", index: "i", groups: [group], letterCounts: [letterCount], hasLetterCounts: true,
+                                                tabs: [tab], parts: [partEntry], hasParts: true, count: "c", pagination: pagination))
         let tag = TagLinkModel(name: "n", url: "u", count: "c")
         missing += unreachable(tag) + unreachable(TagsModel(tags: [tag], hasTags: true))
         missing += unreachable(TagPageModel(name: "n", machines: [card], hasMachines: true, parts: [partEntry], hasParts: true,
