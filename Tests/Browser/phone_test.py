@@ -54,6 +54,10 @@ class PhoneHeader(unittest.TestCase):
             self.assertLess(link.rect["height"], 60)
         parts = next(link for link in links if link.text.startswith("Parts"))
         self.assertEqual(parts.text, "Parts A–Z")
+        # The manual is one link among the others, drawn as they are.
+        look = "const s = getComputedStyle(arguments[0]); return [s.textDecorationLine, s.borderBottomWidth, s.backgroundColor, s.color];"
+        manual = next(link for link in links if link.text == "Manual")
+        self.assertEqual(self.browser.execute_script(look, manual), self.browser.execute_script(look, links[0]))
 
         links[0].send_keys(Keys.ESCAPE)
         self.assertEqual(menu.get_attribute("aria-expanded"), "false")
@@ -84,6 +88,10 @@ class PhoneHeader(unittest.TestCase):
         links = nav.find_elements(By.CSS_SELECTOR, ".nav-tree a")
         self.assertTrue(links)
         self.assertFalse(any(link.is_displayed() for link in links))
+        # "On this page" comes under the title, not between the pages' button and it.
+        toc = self.browser.find_element(By.CSS_SELECTOR, ".manual-page .toc")
+        self.assertGreater(toc.rect["y"], title.rect["y"] + title.rect["height"] - 1)
+        self.assertLess(title.rect["y"], 300)
         toggle.click()
         self.assertEqual(toggle.get_attribute("aria-expanded"), "true")
         current = nav.find_element(By.CSS_SELECTOR, ".nav-tree [aria-current=page]")
@@ -109,3 +117,17 @@ class PhoneHeader(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+    def test_tags_and_letters_are_a_fingers_size(self):
+        # Platform guidelines ask for targets of about 44 by 44 CSS pixels.
+        self.browser.get(self.served.base + "machines/desk-fan/")
+        tags = self.browser.find_elements(By.CSS_SELECTOR, ".tags a")
+        self.assertTrue(tags)
+        for tag in tags:
+            self.assertGreaterEqual(tag.rect["height"], 44, tag.text)
+        self.browser.get(self.served.base + "parts/")
+        letters = self.browser.find_elements(By.CSS_SELECTOR, ".letters li a")
+        self.assertTrue(letters)
+        for letter in letters:
+            self.assertGreaterEqual(min(letter.rect["height"], letter.rect["width"]), 44, letter.text)
+

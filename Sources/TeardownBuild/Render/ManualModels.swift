@@ -28,6 +28,10 @@ package struct ManualPageModel: Sendable {
     /// "Manual", or "<machine> manual".
     package let manualTitle: String
     package let html: String
+    /// `html` in two: the page's own first heading, when it opens with one, and the rest. A
+    /// theme puts "On this page" between them, so that on a phone the title comes first.
+    package let heading: String
+    package let body: String
     package let toc: [TocItem]
     package let hasToc: Bool
     /// The whole tree when the manual is short enough to repeat it on every page.

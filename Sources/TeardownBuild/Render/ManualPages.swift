@@ -65,9 +65,11 @@ extension PageRenderer {
         }
         let address = baseURL + url.value.dropFirst()
         let navigation = manual.inlineNavigation ? navigationItems(book, current: index, at: url) : []
+        let html = book.html(of: index, at: url)
+        let (heading, body) = Self.heading(of: html)
         return ManualPageModel(
             title: page.title, manualTitle: manualTitle,
-            html: book.html(of: index, at: url), toc: toc, hasToc: toc.count > 1,
+            html: html, heading: heading, body: body, toc: toc, hasToc: toc.count > 1,
             navigation: navigation, hasNavigation: !navigation.isEmpty,
             navigationData: manual.inlineNavigation ? nil : Routes.manualNavigation(in: book.base).relative(from: url),
             contents: Routes.manualContents(manual, in: book.base).relative(from: url),
@@ -80,13 +82,22 @@ extension PageRenderer {
             indexed: true, isContents: false)
     }
 
+    /// A page's HTML as its leading `<h1>` and the rest; no heading when it does not open with one.
+    static func heading(of html: String) -> (heading: String, body: String) {
+        guard html.hasPrefix("<h1"), let end = html.range(of: "</h1>") else { return ("", html) }
+        var body = html[end.upperBound...]
+        if body.hasPrefix("\n") { body = body.dropFirst() }
+        return (String(html[..<end.upperBound]), String(body))
+    }
+
     private func contentsPage(_ book: ManualView, title: String, machine: MachineView?, at url: URLPath) -> ManualPageModel {
         let crumbs = machine.map { [LinkModel(title: $0.name, url: Routes.machine($0).relative(from: url))] } ?? []
         let navigation = navigationItems(book, current: nil, at: url)
         let empty = book.manual.isEmpty
+        let html = empty ? "<p>This manual has no pages yet.</p>" : ""
         return ManualPageModel(
             title: title, manualTitle: title,
-            html: empty ? "<p>This manual has no pages yet.</p>" : "", toc: [], hasToc: false,
+            html: html, heading: "", body: html, toc: [], hasToc: false,
             navigation: navigation, hasNavigation: !navigation.isEmpty, navigationData: nil,
             contents: url.relative(from: url), breadcrumbs: crumbs, hasBreadcrumbs: !crumbs.isEmpty, previous: nil,
             next: book.manual.order.first.map { LinkModel(title: book.manual.pages[$0].title, url: book.url(of: $0).relative(from: url)) },

@@ -64,7 +64,7 @@ struct TemplateFieldsTests {
         missing += unreachable(SearchFilterModel(name: "n", value: "v"))
         let toc = ManualPageModel.TocItem(title: "t", url: "u", level: 2)
         missing += unreachable(toc)
-        missing += unreachable(ManualPageModel(title: "t", manualTitle: "m", html: "h", toc: [toc], hasToc: true,
+        missing += unreachable(ManualPageModel(title: "t", manualTitle: "m", html: "h", heading: "h", body: "b", toc: [toc], hasToc: true,
                                                navigation: [navItem], hasNavigation: true, navigationData: "n", contents: "c",
                                                breadcrumbs: [link], hasBreadcrumbs: true, previous: link, next: link, edit: "e",
                                                bugReport: "b", print: "p", indexed: true, isContents: false))
