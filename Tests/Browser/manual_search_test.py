@@ -55,4 +55,3 @@ class ManualInBrowser(SiteTestCase):
         WebDriverWait(self.browser, 10).until(EC.url_contains("/manual/guide/debian/"))
         self.browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
         WebDriverWait(self.browser, 10).until(EC.url_matches(r"/manual/guide/install/$"))
-

@@ -4,6 +4,7 @@ on the home page, the parts index, a part page and a short page.
     python3 Tests/Browser/run.py --teardown .build/debug/teardown theme_test
 """
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 from harness import ROOT, SiteTestCase, wait_for
 
@@ -135,3 +136,26 @@ class ThemeTest(SiteTestCase):
         for text, _, overflow, clip in cut:
             self.assertEqual((overflow, clip), ("ellipsis", "hidden"), text)
         self.browser.set_window_size(1366, 900)
+
+    def test_a_code_block_has_a_copy_button(self):
+        self.open("manual/cli/")
+        blocks = self.browser.find_elements(By.CSS_SELECTOR, ".manual-page pre")
+        self.assertTrue(blocks, "the manual's command line page shows commands")
+        # What the button hands the clipboard is recorded: a headless browser's clipboard cannot be read back.
+        self.browser.execute_script(
+            "navigator.clipboard.writeText = function (text) { window.copied = text; return Promise.resolve(); };")
+        button = blocks[0].find_element(By.CSS_SELECTOR, "button.copy-code")
+        self.assertEqual(button.text, "Copy")
+        button.click()
+        WebDriverWait(self.browser, 5).until(lambda b: button.text == "Copied")
+        code = blocks[0].find_element(By.TAG_NAME, "code").get_attribute("textContent").rstrip("\n")
+        self.assertEqual(self.browser.execute_script("return window.copied;"), code)
+
+    def test_footnotes_close_the_page_under_a_rule_and_a_heading(self):
+        self.open("manual/manual/")
+        notes = self.browser.find_element(By.CSS_SELECTOR, ".manual-page .footnotes")
+        look = self.browser.execute_script(
+            "const s = getComputedStyle(arguments[0]), b = getComputedStyle(arguments[0], '::before');"
+            "return [s.borderTopStyle, b.content];", notes)
+        self.assertEqual(look, ["solid", '"Notes"'])
+        self.assertIn("Footnotes are numbered", notes.text)

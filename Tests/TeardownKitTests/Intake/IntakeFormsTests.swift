@@ -24,6 +24,8 @@ import Testing
         #expect(part.contains(#"<input type="hidden" name="back" value="https://example.org/catalog/machines/box/parts/lid/">"#))
         #expect(part.contains(#"data-max="200""#) && part.contains("A moderator reads every submission"))
         #expect(part.contains("intake.js"))
+        // Both forms say how long a name may be, before the service refuses one.
+        #expect(part.contains("characters, shown with the comment)") && part.contains("characters, shown with the photo)"))
         let machine = Fixtures.read(output + "/machines/box/index.html")
         #expect(machine.contains(#"<input type="hidden" name="machine" value="box">"#))
         #expect(!machine.contains(#"name="part""#), "a machine's comment is on the machine")

@@ -36,6 +36,37 @@
     manualNav.classList.add("folds");
   }
 
+  // Each code block gets a Copy button: the manual's commands are meant to be pasted into a
+  // terminal. The clipboard API needs a secure page; elsewhere the code is selected and
+  // copied the older way.
+  document.querySelectorAll(".manual-page pre").forEach(function (block) {
+    var code = block.querySelector("code") || block;
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "copy-code";
+    button.textContent = "Copy";
+    button.setAttribute("aria-label", "Copy the code");
+    button.addEventListener("click", function () {
+      var text = code.textContent.replace(/\n$/, "");
+      var done = function () {
+        button.textContent = "Copied";
+        window.setTimeout(function () { button.textContent = "Copy"; }, 2000);
+      };
+      var fallback = function () {
+        var range = document.createRange();
+        range.selectNodeContents(code);
+        var selection = window.getSelection();
+        selection.removeAllRanges();
+        selection.addRange(range);
+        if (document.execCommand("copy")) done(); else button.textContent = "Press Ctrl+C";
+      };
+      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, fallback);
+      else fallback();
+    });
+    block.classList.add("has-copy");
+    block.appendChild(button);
+  });
+
   var nav = document.querySelector(".manual-nav[data-navigation]");
   if (!nav || !window.fetch) return;
   var source = new URL(nav.getAttribute("data-navigation"), document.baseURI);
