@@ -235,5 +235,38 @@ struct CLITests {
         let third = try TeardownBinary.run(["build", "--site", site.path])
         #expect(third.status == 0, "\(third.stderr)")
         #expect(!third.stdout.contains("note:"), "the entry was written again")
+
+        // A copied site, and then a changed site.yaml: the note says which, and nothing else.
+        let copy = folder.appendingPathComponent("copy")
+        try FileManager.default.copyItem(at: site, to: copy)
+        let copied = try TeardownBinary.run(["build", "--site", copy.path])
+        #expect(copied.stdout.contains(
+            "note: the content cache was made for the site in another folder (moved or copied since): every bundle is read again"),
+            "\(copied.stdout)")
+        let settings = copy.appendingPathComponent("content/site.yaml")
+        try (String(contentsOf: settings, encoding: .utf8) + "# the shop's own settings\n").write(to: settings, atomically: true, encoding: .utf8)
+        let edited = try TeardownBinary.run(["build", "--site", copy.path])
+        #expect(edited.stdout.contains("note: the content cache was made with another site.yaml: every bundle is read again"),
+                "\(edited.stdout)")
+        #expect(!edited.stdout.contains("version") && !edited.stdout.contains("another build"))
+    }
+
+    @Test("A machine.yaml that does not load is reported at its own line, and not again by the collection listing it")
+    func noCascade() throws {
+        let folder = TeardownBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try TeardownBinary.run(["new", "site", "shop"], in: folder).status == 0)
+        let site = folder.appendingPathComponent("shop")
+        #expect(try TeardownBinary.run(["new", "machine", "toaster", "--site", site.path]).status == 0)
+        let settings = site.appendingPathComponent("content/site.yaml")
+        try (String(contentsOf: settings, encoding: .utf8) + "collections:\n  kitchen:\n    title: Kitchen\n    machines: [toaster, kettle]\n")
+            .write(to: settings, atomically: true, encoding: .utf8)
+        let machine = site.appendingPathComponent("content/machines/toaster/machine.yaml")
+        try (String(contentsOf: machine, encoding: .utf8) + "tags: [broken\n").write(to: machine, atomically: true, encoding: .utf8)
+        let check = try TeardownBinary.run(["check", "--site", site.path])
+        #expect(check.status == 1)
+        #expect(check.stderr.contains("machine.yaml:") && check.stderr.contains("error: YAML syntax error"), "\(check.stderr)")
+        #expect(!check.stderr.contains("lists 'toaster'"), "\(check.stderr)")
+        #expect(check.stderr.contains("lists 'kettle', which is not a machine"), "a machine that is not there is still named")
     }
 }

@@ -41,15 +41,81 @@ package struct ContentCache: Sendable {
     /// Why the cache could not be used as it was, in one line, for the build to tell.
     package enum Notice: Sendable, Equatable, CustomStringConvertible {
         case empty
-        case otherKey
+        /// What differs from when the cache was made (`Key`).
+        case otherKey([Key.Change])
         case damaged(bundle: String)
 
         public var description: String {
             switch self {
             case .empty: "no content cache yet: every bundle is read"
-            case .otherKey: "the content cache was made by another version of Teardown or with another site.yaml: every bundle is read again"
+            case .otherKey(let changes):
+                "the content cache was made " + changes.map(\.description).joined(separator: " and ") + ": every bundle is read again"
             case .damaged(let bundle): "the content cache's entry for '\(bundle)' was damaged: the bundle is read again"
             }
+        }
+    }
+
+    /// What the cache's entries depend on beyond their bundles, each kept apart in the key file
+    /// so that a cache set aside can say what changed: the Teardown that made it, where the site
+    /// was (entries name files by path), and site.yaml (its limits decide what loads).
+    package struct Key: Sendable {
+        package let version: String
+        package let build: String
+        package let site: String
+        package let settings: ContentDigest
+
+        package enum Change: Sendable, Equatable, CustomStringConvertible {
+            case version(String)
+            case build
+            case site
+            case settings
+
+            public var description: String {
+                switch self {
+                case .version(let old): "by Teardown \(old)"
+                case .build: "by another build of this version of Teardown"
+                case .site: "for the site in another folder (moved or copied since)"
+                case .settings: "with another site.yaml"
+                }
+            }
+        }
+
+        package init(version: String, build: String, site: String, settings: ContentDigest) {
+            self.version = version
+            self.build = build
+            self.site = site
+            self.settings = settings
+        }
+
+        var digest: ContentDigest {
+            var key = Fingerprint()
+            key.add(build)
+            key.add(site)
+            key.add(settings.description)
+            return key.digest
+        }
+
+        var lines: String { "version \(version)\nbuild \(build)\nsite \(site)\nsettings \(settings)\n" }
+
+        /// What differs between this key and one stored as `lines`; nil when those cannot be read.
+        func changes(from stored: Substring) -> [Change]? {
+            var fields: [Substring: Substring] = [:]
+            for line in stored.split(separator: "\n") {
+                guard let space = line.firstIndex(of: " ") else { return nil }
+                fields[line[..<space]] = line[line.index(after: space)...]
+            }
+            guard let oldVersion = fields["version"], let oldBuild = fields["build"], let oldSite = fields["site"],
+                  let oldSettings = fields["settings"] else { return nil }
+            var changes: [Change] = []
+            if oldVersion != version {
+                // A version printed is trusted no more than any text read from a file.
+                changes.append(.version(String(oldVersion.prefix(40).filter { $0.isLetter || $0.isNumber || ".-+".contains($0) })))
+            } else if oldBuild != build {
+                changes.append(.build)
+            }
+            if oldSite != site { changes.append(.site) }
+            if oldSettings != settings.description { changes.append(.settings) }
+            return changes
         }
     }
 
@@ -150,16 +216,21 @@ package struct ContentCache: Sendable {
     private static let firstRead = 16 << 10
 
     /// Opens the cache for `key`; a cache made for another key is emptied first.
-    package static func open(_ folder: String, key: ContentDigest, counters: BuildCounters = .none) -> (ContentCache, Notice?) {
+    package static func open(_ folder: String, key parts: Key, counters: BuildCounters = .none) -> (ContentCache, Notice?) {
+        let key = parts.digest
         let cache = ContentCache(folder: folder, key: key, counters: counters)
         let stored = FileManager.default.contents(atPath: cache.keyFile).map { String(decoding: $0, as: UTF8.self) }
-        let expected = "\(format) \(key)"
-        guard stored != expected else { return (cache, nil) }
+        let expected = "\(format) \(key)\n"
+        if let stored, stored.hasPrefix(expected) { return (cache, nil) }
         FileSystem.discard(folder)
         // The cache is a memo: if it cannot be made, every bundle is loaded from its files.
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try? FileSystem.writeFile(Data(expected.utf8), to: cache.keyFile)
-        return (cache, stored == nil ? .empty : .otherKey)
+        try? FileSystem.writeFile(Data((expected + parts.lines).utf8), to: cache.keyFile)
+        guard let stored else { return (cache, .empty) }
+        // A key file of another format, or with nothing changed that it records, cannot say what
+        // changed: the bundles are read again without a word rather than with a guess.
+        let changes = stored.split(separator: "\n", maxSplits: 1).dropFirst().first.flatMap { parts.changes(from: $0) } ?? []
+        return (cache, changes.isEmpty ? nil : .otherKey(changes))
     }
 
     /// The machine and the diagnostics loading it gave, if the entry for `bundle` is current.

@@ -39,12 +39,14 @@ public struct ContentLoader: Sendable {
                                       at: SourceLocation("content")))
         }
         let config = SiteConfigLoader.load(content.appending("site.yaml"), diagnostics: &diagnostics)
-        let machines = loadMachines(content.appending("machines"), config: config, notices: &notices,
-                                    diagnostics: &diagnostics)
+        let (machines, bundles) = loadMachines(content.appending("machines"), config: config, notices: &notices,
+                                               diagnostics: &diagnostics)
         let manual = ManualLoader().load(content.appending("manual"), diagnostics: &diagnostics)
         let slugs = Set(machines.map(\.slug))
         for collection in config.collections {
-            for slug in collection.machines where !slugs.contains(slug) {
+            // A bundle that is there but did not load has said why at its own file: the
+            // collection saying it again would send the reader to site.yaml.
+            for slug in collection.machines where !slugs.contains(slug) && !bundles.contains(slug) {
                 diagnostics.append(.warning(.invalidValue(key: "machines", reason: "collection '\(collection.slug)' lists '\(slug)', "
                                                               + "which is not a machine; it is left out"),
                                             at: collection.location))
@@ -58,7 +60,7 @@ public struct ContentLoader: Sendable {
     private typealias Loaded = (machine: Machine?, archive: String?, diagnostics: [Diagnostic], notice: ContentCache.Notice?)
 
     private func loadMachines(_ folder: SourceFile, config: SiteConfig, notices: inout [ContentCache.Notice],
-                              diagnostics: inout [Diagnostic]) -> [Machine] {
+                              diagnostics: inout [Diagnostic]) -> (machines: [Machine], bundles: Set<String>) {
         let loader = MachineLoader(community: CommunityLoader(limits: config.limits), counters: counters)
         let cache = openCache(config, notices: &notices)
         let entries = TextFile.list(folder, diagnostics: &diagnostics)
@@ -78,18 +80,16 @@ public struct ContentLoader: Sendable {
         notices += results.compactMap(\.notice)
         cache?.prune(keeping: folders)
         BundleArchive.prune(archiveCache, keeping: Set(results.compactMap(\.archive)))
-        return results.compactMap(\.machine)
+        return (results.compactMap(\.machine), Set(bundles))
     }
 
     /// The content cache, for the key this site's loads have: loading a bundle reads site.yaml's
     /// limits, and a moved site names other files.
     private func openCache(_ config: SiteConfig, notices: inout [ContentCache.Notice]) -> ContentCache? {
         guard let memo else { return nil }
-        var key = Fingerprint()
-        key.add(TeardownVersion.build)
-        key.add(siteRoot)
-        key.add(config.source)
-        let (opened, notice) = ContentCache.open(memo.folder, key: key.digest, counters: counters)
+        let key = ContentCache.Key(version: TeardownVersion.current, build: TeardownVersion.build, site: siteRoot,
+                                   settings: config.source)
+        let (opened, notice) = ContentCache.open(memo.folder, key: key, counters: counters)
         // A full build reads every bundle anyway: a cache it cannot use is no news.
         if let notice, memo.trusting { notices.append(notice) }
         return opened
