@@ -46,6 +46,8 @@ public enum Problem: Hashable, Sendable, Codable {
     case unreadableArchive(reason: String)
     case bundleTwice(String)
     case specValue(label: String, value: String, reason: String)
+    /// A quantity of another kind than its label asks for ("Width: 300 kg").
+    case specDimension(label: String, value: String, measures: String, expected: String)
     case symbolicLink
     case sameNameButCase(String, String)
 
@@ -104,6 +106,9 @@ public enum Problem: Hashable, Sendable, Codable {
             "not read: \(Self.symbolicLinkReason); Teardown does not follow links, so copy the file or folder here"
         case .sameNameButCase(let name, let other):
             "'\(name)' and '\(other)' differ only in case; their pages would overwrite each other on a disk that ignores case, so rename one"
+        case .specDimension(let label, let value, let measures, let expected):
+            "spec '\(label)' value '\(value)' is \(measures), but '\(label)' asks for \(expected): is the unit a slip? "
+                + "The page shows it as written"
         case .specValue(let label, let value, let reason):
             "spec '\(label)' value '\(value)' is not a quantity: \(reason). The page shows it as written, without conversions"
         }

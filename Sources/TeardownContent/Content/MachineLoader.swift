@@ -192,6 +192,10 @@ package struct MachineLoader {
             let value = entry.value.null == nil ? scalar.string : ""
             switch SpecParser.read(value) {
             case .success(let reading):
+                if let problem = SpecLabel.problem(label: entry.key, value: value, reading: reading) {
+                    diagnostics.append(.warning(problem, at: location))
+                    return Spec(label: entry.key, value: value, reading: .text)
+                }
                 return Spec(label: entry.key, value: value, reading: reading)
             case .failure(let problem):
                 // The page still shows the value as written; only the conversions are lost.

@@ -76,7 +76,7 @@ public enum SpecParser {
             case .known(let unit, let written): read.append(Component(value: component.value, unit: unit, written: written))
             case .unknown(let word) where index == components.count - 1 && isCountNoun(word):
                 read.append(Component(value: component.value, unit: .count(word), written: word))
-            case .unknown(let word): return .failure(.unknownUnit(word, hint: SpecUnit.hints[word]))
+            case .unknown(let word): return .failure(.unknownUnit(word, hint: SpecUnit.hint(for: word)))
             }
         }
         return quantity(read, joint: joint, approximate: approximate)

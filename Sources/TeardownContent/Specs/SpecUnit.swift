@@ -1,4 +1,5 @@
 import Foundation
+import TeardownBase
 
 /// A unit a specification value can be written in: the symbol shown, what it measures and
 /// which system it belongs to. Conversions go through Foundation's `Dimension` for the unit.
@@ -51,6 +52,15 @@ public struct SpecUnit: Sendable, Hashable, Codable {
         "kgs": "write kg",
         "sec": "write s",
     ]
+
+    /// What to write instead of an unknown unit: the table's hint for a common slip, the unit
+    /// it names in other letters ("Volts", "KG"), or one a slip away ("kgg", "mmm").
+    package static func hint(for word: String) -> String? {
+        if let hint = hints[word] { return hint }
+        if let unit = aliases[word.lowercased()] { return "write \(unit.symbol)" }
+        guard word.count >= 3, let close = KeySuggestion.closest(to: word, in: aliasesByLength), let unit = aliases[close] else { return nil }
+        return "write \(unit.symbol)"
+    }
 
     // MARK: - The table
 

@@ -37,6 +37,32 @@ struct SpecPageTests {
         ])
     }
 
+    @Test("A quantity of another kind than its label asks for is a warning: a width in kilograms, a length in furlongs")
+    func labelsAskForAQuantity() throws {
+        let site = Fixtures.copy(Fixtures.site("minimal"))
+        try Fixtures.write("""
+            name: "Lid"
+            layer:
+              image: lid.svg
+              z: 1
+            specs:
+              Width: "300 kg"
+              Length: "300 furlongs"
+              Blade diameter: "30 cm"
+              Weight: "2 lb"
+              Cores: "4 cores"
+              Power: "550 W"
+
+            """, to: "content/machines/box/parts/lid/part.yaml", in: site)
+        let warnings = SiteBuilder(siteRoot: site).check().map { "\($0.location.line):\($0.location.column) \($0.problem)" }
+        #expect(warnings == [
+            "6:10 \(Problem.specDimension(label: "Width", value: "300 kg", measures: "a mass ('kg')", expected: "a length"))",
+            "7:11 \(Problem.specValue(label: "Length", value: "300 furlongs", reason: SpecValueProblem.unknownUnit("furlongs", hint: nil).reason))",
+        ])
+        #expect(Problem.specDimension(label: "Width", value: "300 kg", measures: "a mass ('kg')", expected: "a length").message
+            .hasPrefix("spec 'Width' value '300 kg' is a mass ('kg'), but 'Width' asks for a length"))
+    }
+
     @Test("The page shows every value as written, with its conversions; the ones that did not parse keep their text")
     func page() throws {
         let output = Fixtures.temporaryFolder() + "/public"
