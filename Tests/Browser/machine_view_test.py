@@ -299,6 +299,68 @@ class MachineViewInBrowser(SiteTestCase):
         self.assertAlmostEqual(after["top"] + 150 * after["height"] / 300, cy, delta=1.5)
         self.assertEqual(self.title(), "Selected: Core", "a pinch leaves the selection alone")
 
+    def test_a_pointer_over_a_part_shows_a_hand_and_a_ring_and_grabs_while_dragging(self):
+        viewport = self.browser.find_element(By.CSS_SELECTOR, ".mv-viewport")
+        cursor = lambda: self.browser.execute_script("return getComputedStyle(arguments[0]).cursor", viewport)
+        actions, pointer = self.pointer()
+        x, y = (round(v) for v in self.screen(FRAME_BORDER))
+        pointer.move_to_location(x, y)
+        actions.perform()
+        self.assertEqual(cursor(), "grab")
+        self.assertIn("hover", self.part("Frame").get_attribute("class"))
+        self.assertNotIn("hover", self.part("Core").get_attribute("class"))
+        ring = self.browser.execute_script("return getComputedStyle(arguments[0]).filter", self.part("Frame"))
+        self.assertIn("drop-shadow", ring)
+        self.save_screenshot("machine-view-hover")
+        # Held down, the hand grabs; over the transparent hole the part below is the one ringed.
+        actions, pointer = self.pointer()
+        pointer.move_to_location(x, y).pointer_down()
+        actions.perform()
+        self.assertEqual(cursor(), "grabbing")
+        actions, pointer = self.pointer()
+        pointer.pointer_up()
+        actions.perform()
+        hx, hy = (round(v) for v in self.screen(HOLE))
+        actions, pointer = self.pointer()
+        pointer.move_to_location(hx, hy)
+        actions.perform()
+        self.assertIn("hover", self.part("Core").get_attribute("class"))
+        self.assertNotIn("hover", self.part("Frame").get_attribute("class"))
+        ex, ey = (round(v) for v in self.screen(EMPTY))
+        actions, pointer = self.pointer()
+        pointer.move_to_location(ex, ey)
+        actions.perform()
+        self.assertNotEqual(cursor(), "grab")
+        self.assertEqual(self.browser.find_elements(By.CSS_SELECTOR, ".mv-part.hover"), [])
+
+    def test_on_a_phone_a_tap_beside_a_part_smaller_than_a_finger_zooms_to_it(self):
+        self.browser.set_window_size(390, 844)
+        try:
+            self.open_view()
+            for _ in range(8):
+                self.press("zoom-out")
+            # Zoomed out, the core is under a fingertip wide; the frame around it is not.
+            core = self.browser.execute_script(DRAWN + "return arguments[0].getBoundingClientRect().width", self.part("Core"))
+            self.assertLess(core * 150 / 160, 44)
+            before = self.scale()
+            x, y = self.screen(HOLE)
+            stage = "return document.querySelector('.mv-viewport').getBoundingClientRect().top"
+            top = self.browser.execute_script(stage)
+            self.touch("touchStart", [(x, y)])
+            self.touch("touchEnd", [])
+            self.assertGreater(self.scale(), before * 1.1)
+            self.assertEqual(self.browser.execute_script(stage), top, "selecting moves nothing under the finger")
+            self.assertEqual(self.title(), "Selected: Core")
+            # A tap on a part a finger can take changes the selection and not the zoom.
+            after = self.scale()
+            fx, fy = self.screen((20 + 2, 250))
+            self.touch("touchStart", [(fx, fy)])
+            self.touch("touchEnd", [])
+            self.assertEqual(self.title(), "Selected: Plate")
+            self.assertAlmostEqual(self.scale(), after, delta=0.001)
+        finally:
+            self.browser.set_window_size(1200, 900)
+
     def test_one_finger_on_empty_space_scrolls_the_page(self):
         before = self.world()
         scrolled = self.browser.execute_script("return scrollY")

@@ -6,6 +6,7 @@
   'use strict';
   const OPAQUE_ALPHA = 32;        // the alpha from which a pixel belongs to a part, as in the build
   const TAP_SLOP = 4;             // screen pixels a press may wander and still be a tap
+  const FINGER = 44;              // CSS pixels a fingertip covers, as the platforms' guidelines size targets
   const STEP = 10, BIG_STEP = 50; // canvas units an arrow key moves a part
   const UNDO_LEVELS = 100;
   const HALO_WIDTH = 3;            // screen pixels
@@ -113,6 +114,7 @@
       this.viewport.addEventListener('pointermove', (event) => this.move(event));
       this.viewport.addEventListener('pointerup', (event) => this.up(event));
       this.viewport.addEventListener('pointercancel', (event) => this.up(event, true));
+      this.viewport.addEventListener('pointerleave', () => this.hover(null));
       // As maps do, the view does not take the page's scrolling: a plain wheel scrolls the page
       // and a hint says how to zoom; Ctrl or Cmd with the wheel zooms, and so does a trackpad
       // pinch, which browsers report as a wheel with Ctrl held.
@@ -283,14 +285,32 @@
       if (part) {
         this.select(part);
         part.button.focus({ preventScroll: true });
-        this.gesture = { kind: 'part', part, start: { x: event.clientX, y: event.clientY }, from: { x: part.dx, y: part.dy } };
+        this.viewport.classList.add('grabbing');
+        this.gesture = { kind: 'part', part, start: { x: event.clientX, y: event.clientY }, from: { x: part.dx, y: part.dy },
+          touch: event.pointerType === 'touch', point };
       } else {
         this.gesture = { kind: 'pan', start: { x: event.clientX, y: event.clientY }, view: { ...this.view }, moved: false };
       }
     }
 
+    // A mouse or pen over a part it can take: the cursor becomes a hand and the part is ringed
+    // faintly, so the picture says it comes apart before anything is clicked.
+    hover(part) {
+      if (this.hovered === part) return;
+      this.hovered?.button.classList.remove('hover');
+      this.hovered = part;
+      part?.button.classList.add('hover');
+      this.viewport.classList.toggle('over-part', !!part);
+    }
+
     move(event) {
-      if (!this.pointers.has(event.pointerId) || !this.gesture) return;
+      if (!this.pointers.has(event.pointerId) || !this.gesture) {
+        if (event.pointerType !== 'touch' && !this.gesture) {
+          const point = this.canvasPoint(event.clientX, event.clientY);
+          this.hover(this.partAt(point.x, point.y));
+        }
+        return;
+      }
       this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
       const gesture = this.gesture;
       if (gesture.kind === 'pinch' && this.pointers.size === 2) {
@@ -333,7 +353,10 @@
           gesture.part.dx = gesture.from.x;
           gesture.part.dy = gesture.from.y;
         }
+        const tapped = gesture.touch && !cancelled
+          && Math.hypot(event.clientX - gesture.start.x, event.clientY - gesture.start.y) < TAP_SLOP;
         this.finishDrag();
+        if (tapped) this.zoomToSmallParts(gesture.point);
       } else if (gesture?.kind === 'pan' && !gesture.moved && !cancelled) {
         this.select(null);
       }
@@ -348,6 +371,7 @@
 
     finishDrag() {
       const gesture = this.gesture;
+      this.viewport.classList.remove('grabbing');
       if (gesture?.kind !== 'part') return;
       const part = gesture.part;
       part.button.classList.remove('dragging');
@@ -436,6 +460,26 @@
       this.view = { scale, x: px - (px - this.view.x) * ratio, y: py - (py - this.view.y) * ratio };
       this.moved = true;
       this.schedule();
+    }
+
+    // A part smaller than a fingertip cannot be aimed at on a phone (a CMOS battery is 11 px
+    // wide on a 390 px screen). A tap over or beside one zooms in around it, until the
+    // smallest near the finger is a fingertip's size; the tap after takes it. The tap is
+    // placed on the canvas where it went down: selecting may have moved the page since.
+    zoomToSmallParts(point) {
+      const scale = this.view.scale;
+      const near = this.parts.filter((part) => {
+        const b = part.bounds;
+        if (!b || Math.max(b.width, b.height) * scale >= FINGER) return false;
+        const left = b.x + part.dx, top = b.y + part.dy;
+        const dx = Math.max(left - point.x, 0, point.x - (left + b.width));
+        const dy = Math.max(top - point.y, 0, point.y - (top + b.height));
+        return Math.hypot(dx, dy) * scale <= FINGER / 2;
+      });
+      if (!near.length) return;
+      const smallest = Math.min(...near.map((part) => Math.max(part.bounds.width, part.bounds.height)));
+      const box = this.viewport.getBoundingClientRect();
+      this.zoomAt(FINGER / (smallest * scale), box.left + this.view.x + point.x * scale, box.top + this.view.y + point.y * scale);
     }
 
     zoomCentre(factor) {
