@@ -316,3 +316,11 @@ class SearchTest(SiteTestCase):
         self.assertEqual(int(status.split()[0]), counts[chosen], status)
         self.assertEqual(self.options("type"), [f"{k} ({v})" for k, v in counts.items()], "the other kinds stay")
 
+    def test_specs_and_tags_are_quoted_as_labelled_sentences(self):
+        # As a table and a list they ran together: "Case fan. cooling. Diameter 120 mm Speed 1200 rpm".
+        self.search("1200 rpm")
+        excerpts = {item.find_element(By.TAG_NAME, "a").text: item.find_element(By.TAG_NAME, "p").text for item in self.items()}
+        self.assertIn("Case fan", excerpts, excerpts)
+        self.assertIn("Speed: 1200 rpm.", excerpts["Case fan"])
+        self.assertIn("Tagged cooling. Diameter: 120 mm.", excerpts["Case fan"])
+
