@@ -30,6 +30,9 @@ package enum YAMLHint {
         if problem.contains("mapping values are not allowed"), let quoted = quoted(line) {
             return Explained(problem: problem + " (a value with \": \" in it must be in quotes: \(quoted))", mark: mark)
         }
+        if let hint = indentation(problem, at: mark.line, of: yaml) {
+            return Explained(problem: problem + " (" + hint + ")", mark: mark)
+        }
         if let context, problem.hasPrefix("did not find expected ',' or") {
             let bracket = context.text.contains("sequence") ? "[" : "{"
             return Explained(problem: "the '\(bracket)' here is never closed (\(problem), line \(mark.line + lineOffset))", mark: context.mark)
@@ -72,6 +75,31 @@ package enum YAMLHint {
         }
         let named = keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
         return Explained(problem: "a key is given twice in this mapping: \(named)", mark: mapping)
+    }
+
+    /// What an indentation slip looks like from libyaml's side: a line indented less than
+    /// the keys of the mapping it is in ("did not find expected key"), or more than a key
+    /// whose value is already given ("mapping values are not allowed"). Said in spaces.
+    private static func indentation(_ problem: String, at number: Int, of text: String) -> String? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard number >= 2, number <= lines.count else { return nil }
+        func indent(_ line: Substring) -> Int { line.prefix { $0 == " " }.count }
+        let here = lines[number - 1]
+        guard let above = lines[..<(number - 1)].last(where: {
+            let rest = $0.drop { $0 == " " }
+            return !rest.isEmpty && !rest.hasPrefix("#")
+        }) else { return nil }
+        let spaces = { (count: Int) in count == 1 ? "1 space" : "\(count) spaces" }
+        if problem.hasPrefix("did not find expected key"), indent(here) < indent(above) {
+            return "this line is indented \(spaces(indent(here))) and the line above \(spaces(indent(above))): "
+                + "keys of one mapping line up"
+        }
+        if problem.hasPrefix("mapping values are not allowed"), indent(here) > indent(above),
+           let colon = above.range(of: ": "), !above[colon.upperBound...].trimmingCharacters(in: .whitespaces).isEmpty {
+            return "this line is indented \(spaces(indent(here))), more than the key above it, whose value is already "
+                + "given: indent it \(spaces(indent(above))) to make it a key beside that one"
+        }
+        return nil
     }
 
     /// Line `number` (from 1) of `text`.

@@ -63,6 +63,13 @@ struct BadInputTests {
                                                                     lid + "/comments/hello.md"),
              expected: (.yamlSyntax("mapping values are not allowed in this context (a value with \": \" in it must be in quotes: "
                                     + "author: \"Ada: Lovelace\")"), lid + "/comments/hello.md", 2)),
+        Case(name: "a key indented less than its neighbours", write: put("name: \"Lid\"\nlayer:\n  image: lid.svg\n z: 1\n", lid + "/part.yaml"),
+             expected: (.yamlSyntax("did not find expected key (this line is indented 1 space and the line above 2 spaces: "
+                                    + "keys of one mapping line up)"), lid + "/part.yaml", 4)),
+        Case(name: "a key indented more than its neighbours", write: put("name: \"Lid\"\nlayer:\n  image: lid.svg\n   z: 1\n", lid + "/part.yaml"),
+             expected: (.yamlSyntax("mapping values are not allowed in this context (this line is indented 3 spaces, more than the key "
+                                    + "above it, whose value is already given: indent it 2 spaces to make it a key beside that one)"),
+                        lid + "/part.yaml", 4)),
         Case(name: "an unclosed bracket", write: put("name: \"Box\"\ntags: [a, b\ncanvas: {width: 200, height: 100}\n", box + "/machine.yaml"),
              expected: (.yamlSyntax("the '[' here is never closed (did not find expected ',' or ']', line 3)"), box + "/machine.yaml", 2)),
         Case(name: "a list where a mapping belongs", write: put("- name\n- layer\n", lid + "/part.yaml"),
