@@ -17,16 +17,22 @@
     }
   });
 
+  // A button of the page's own, which does `action` when pressed.
+  function button(className, text, attributes, action) {
+    var made = document.createElement("button");
+    made.type = "button";
+    made.className = className;
+    made.textContent = text;
+    Object.keys(attributes).forEach(function (name) { made.setAttribute(name, attributes[name]); });
+    made.addEventListener("click", action);
+    return made;
+  }
+
   // On narrow screens the navigation folds behind a "Pages" button, so a page starts with
   // its own title rather than the whole tree; without JavaScript the tree shows in full.
   var manualNav = document.querySelector(".manual-nav");
   if (manualNav) {
-    var toggle = document.createElement("button");
-    toggle.type = "button";
-    toggle.className = "pages-toggle";
-    toggle.textContent = "Pages";
-    toggle.setAttribute("aria-expanded", "false");
-    toggle.addEventListener("click", function () {
+    var toggle = button("pages-toggle", "Pages", { "aria-expanded": "false" }, function () {
       var open = toggle.getAttribute("aria-expanded") !== "true";
       toggle.setAttribute("aria-expanded", String(open));
       manualNav.classList.toggle("open", open);
@@ -41,16 +47,11 @@
   // copied the older way.
   document.querySelectorAll(".manual-page pre").forEach(function (block) {
     var code = block.querySelector("code") || block;
-    var button = document.createElement("button");
-    button.type = "button";
-    button.className = "copy-code";
-    button.textContent = "Copy";
-    button.setAttribute("aria-label", "Copy the code");
-    button.addEventListener("click", function () {
+    var copy = button("copy-code", "Copy", { "aria-label": "Copy the code" }, function () {
       var text = code.textContent.replace(/\n$/, "");
       var done = function () {
-        button.textContent = "Copied";
-        window.setTimeout(function () { button.textContent = "Copy"; }, 2000);
+        copy.textContent = "Copied";
+        window.setTimeout(function () { copy.textContent = "Copy"; }, 2000);
       };
       var fallback = function () {
         var range = document.createRange();
@@ -58,13 +59,13 @@
         var selection = window.getSelection();
         selection.removeAllRanges();
         selection.addRange(range);
-        if (document.execCommand("copy")) done(); else button.textContent = "Press Ctrl+C";
+        if (document.execCommand("copy")) done(); else copy.textContent = "Press Ctrl+C";
       };
       if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, fallback);
       else fallback();
     });
     block.classList.add("has-copy");
-    block.appendChild(button);
+    block.appendChild(copy);
   });
 
   var nav = document.querySelector(".manual-nav[data-navigation]");
