@@ -12,7 +12,9 @@ down shared by all). Headless Chromium, 390 x 844 px, with its cache cleared, op
 search page with each query. For each, the time from navigation to
 the first results listed (or "no results"), and the bytes the server had sent by then (the
 page, its styles and scripts, Pagefind's script, WebAssembly, index and fragments, for the
-page and for Pagefind's worker). Medians of the runs. Prints a Markdown table.
+page and for Pagefind's worker); then the time to the full answer (Pagefind's "12 results
+for", or "No results") and to a "Did you mean" suggestion. Medians of the runs. Prints a
+Markdown table.
 """
 
 import argparse
@@ -30,7 +32,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "Tests/Browser"))
-QUERIES = ["heatsink", "brass through", "winding insulator", "286 mm", "quixotic"]
+QUERIES = ["heatsink", "brass through", "winding insulator", "286 mm", "quixotic", "heatsnk"]
 # DevTools' "Fast 3G" preset.
 FAST_3G = {"offline": False, "latency": 562.5, "downloadThroughput": 1.44e6 / 8, "uploadThroughput": 675e3 / 8}
 
@@ -59,8 +61,24 @@ class Network:
                 due = self.free_at
             time.sleep(max(0.0, due - time.time()))
             stream.write(piece)
-# The moment the results list or the status is final, as the search bench watches for it.
+# The moment the results list or the status first answers, as the search bench watches for it.
 from search import WATCH, first_results as wait_for_results  # noqa: E402
+
+# And the moments of the full answer (Pagefind's count, or "No results") and of a suggestion.
+FULL = """
+window.__full = null; window.__suggested = null;
+document.addEventListener("DOMContentLoaded", function () {
+  var status = document.querySelector(".search-status");
+  if (!status) return;
+  function check() {
+    var text = status.textContent;
+    if (window.__full === null && /^(\\d+ results? for|No results for)/.test(text)) window.__full = performance.now();
+    var offered = document.querySelector(".search-suggestion:not([hidden]) a");
+    if (window.__suggested === null && offered) window.__suggested = performance.now();
+  }
+  new MutationObserver(check).observe(document.body, { childList: true, characterData: true, subtree: true, attributes: true });
+});
+"""
 
 
 # What `teardown deploy` stores compressed, and its Cache-Control by kind (ObjectHeaders).
@@ -126,8 +144,13 @@ def first_results(browser, url):
     CountingHandler.served.clear()
     CountingHandler.done.clear()
     navigated = time.time()
-    value = {"ms": wait_for_results(browser, url),
-             "status": browser.execute_script("return document.querySelector('.search-status').textContent;")}
+    value = {"ms": wait_for_results(browser, url)}
+    deadline = time.time() + 60
+    while (full := browser.execute_script("return window.__full;")) is None and time.time() < deadline:
+        time.sleep(0.02)
+    value["full"] = full
+    value["suggested"] = browser.execute_script("return window.__suggested;")
+    value["status"] = browser.execute_script("return document.querySelector('.search-status').textContent;")
     # Pagefind fetches from a worker, whose requests the page's Resource Timing does not list:
     # the bytes are the files the server was asked for before the results were shown.
     shown = browser.execute_script("return (performance.timeOrigin + window.__firstResults) / 1000;")
@@ -157,11 +180,15 @@ def main():
     try:
         browser.execute_cdp_cmd("Network.enable", {})
         browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WATCH})
+        browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FULL})
         rows = []
         for query in arguments.queries.split(","):
             url = base + "search/?q=" + query.replace(" ", "+")
             results = [first_results(browser, url) for _ in range(arguments.runs)]
-            rows.append((query, statistics.median(r["ms"] for r in results), max(r["ms"] for r in results),
+            def median(key):
+                values = [r[key] for r in results if r[key] is not None]
+                return statistics.median(values) if values else None
+            rows.append((query, median("ms"), max(r["ms"] for r in results), median("full"), median("suggested"),
                          statistics.median(r["bytes"] for r in results), statistics.median(r["requests"] for r in results),
                          results[-1]["status"], results[-1]["waterfall"]))
     finally:
@@ -169,10 +196,12 @@ def main():
         server.shutdown()
     served = "files as they are" if arguments.uncompressed else "served as deploy stores it (text gzip-compressed)"
     print(f"Phone search, 390 px, Fast 3G, cache cleared, {served}; medians of {arguments.runs} runs\n")
-    print("| Query | First results (median) | (slowest) | Received by then | Requests | Status |")
-    print("|---|---:|---:|---:|---:|---|")
-    for query, median, slowest, received, requests, status, _ in rows:
-        print(f"| {query} | {median / 1000:.2f} s | {slowest / 1000:.2f} s | {received / 1024:.0f} KB | {requests:.0f} | {status} |")
+    print("| Query | First answer (median) | (slowest) | Full answer | Suggestion | Received by the first | Requests | Status at the end |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    seconds = lambda ms: "-" if ms is None else f"{ms / 1000:.2f} s"  # noqa: E731
+    for query, median, slowest, full, suggested, received, requests, status, _ in rows:
+        print(f"| {query} | {seconds(median)} | {seconds(slowest)} | {seconds(full)} | {seconds(suggested)} | "
+              f"{received / 1024:.0f} KB | {requests:.0f} | {status} |")
     if arguments.waterfall:
         for query, *_, waterfall in rows:
             print(f"\n{query}: asked at, sent by (s from navigation), bytes, file")

@@ -70,25 +70,82 @@ class SearchTest(SiteTestCase):
         self.assertEqual(listed, 5)
         self.assertEqual(len(self.items()), min(count, 20), "then the whole first page")
 
-    def test_names_answer_first_before_pagefind_has_loaded(self):
-        # With Pagefind's files blocked, only the names' file can answer: the parts named by
-        # the query are listed, linked to their pages, and stay listed when Pagefind fails.
-        # Pagefind's first files have addresses the page names, so a cache may hold them from
-        # the searches before: it is emptied, as a first visit's is.
+    def fetched(self):
+        return self.browser.execute_script("return performance.getEntriesByType('resource').map(function (e) { return e.name; });")
+
+    def test_the_first_answer_comes_before_pagefind_has_loaded(self):
+        # With Pagefind's files blocked, only Teardown's own index can answer: the pages holding
+        # the query's words are listed, linked to their pages, and stay listed when Pagefind
+        # fails. Pagefind's first files have addresses the page names, so a cache may hold them
+        # from the searches before: it is emptied, as a first visit's is.
         with self.first_visit_without("*/pagefind/*"):
-            self.browser.get(self.base + "search/?q=side+pan")
-            # Pagefind, blocked, fails: the names stay listed, and the status says what is missing.
+            self.browser.get(self.base + "search/?q=side+panel")
             WebDriverWait(self.browser, 30).until(
-                lambda b: "could not be searched" in b.find_element(By.CSS_SELECTOR, ".search-status").text)
+                lambda b: "could not be loaded" in b.find_element(By.CSS_SELECTOR, ".search-status").text)
             status = self.browser.find_element(By.CSS_SELECTOR, ".search-status").text
             links = [(a.text, a.get_attribute("href")) for a in
                      self.browser.find_elements(By.CSS_SELECTOR, ".search-results > li > a")]
             kinds = [k.text for k in self.browser.find_elements(By.CSS_SELECTOR, ".search-results .kind")]
-        self.assertEqual(status, "Parts and machines named “side pan”; descriptions and comments could not be searched.")
-        self.assertEqual(links, [("Side panel", self.base + "machines/personal-computer/parts/side-panel/")])
-        self.assertEqual(kinds, ["Part · Personal computer"])
-        # A word no name holds shows nothing early: the search's own answer is awaited.
-        self.assertIn("No results", self.search("zzzzqqq"))
+        self.assertRegex(status, r"^\d+ pages? holds? “side panel”; the full search could not be loaded\.$")
+        self.assertEqual(links[0], ("Side panel", self.base + "machines/personal-computer/parts/side-panel/"))
+        self.assertEqual(kinds[0], "Part, Comments · Personal computer", "as Pagefind's result says it")
+        # A word being typed that no page holds as it is stands for the commonest word it begins.
+        with self.first_visit_without("*/pagefind/*"):
+            self.browser.get(self.base + "search/?q=heatsi")
+            WebDriverWait(self.browser, 30).until(
+                lambda b: "could not be loaded" in b.find_element(By.CSS_SELECTOR, ".search-status").text)
+            links = [a.text for a in self.browser.find_elements(By.CSS_SELECTOR, ".search-results > li > a")]
+        self.assertIn("Chipset heatsink", links)
+
+    def test_a_word_no_page_holds_says_no_results_without_asking_pagefind(self):
+        # The first answer's vocabulary knows no page holds the word, nor a word it begins or
+        # shares a stem with: "No results" at once, and Pagefind is not asked for the word's chunk.
+        with self.first_visit_without("*/pagefind/*.pf_index"):
+            status = self.search("zzzzqqq")
+            fetched = self.fetched()
+        self.assertEqual(status, "No results for “zzzzqqq”.")
+        self.assertEqual(self.items(), [])
+        self.assertTrue(any("/search/first/vocabulary-z.json" in name for name in fetched), fetched)
+        # A word Pagefind may find by its stem is left to Pagefind: "fans" finds the fan.
+        self.assertRegex(self.search("fans"), r"^\d+ results? for “fans”")
+
+    def test_a_slip_of_one_letter_is_answered_with_the_word_meant(self):
+        # A dropped, doubled, swapped or wrong letter: "No results", and the likeliest word the
+        # catalog holds, as a link that searches for it.
+        slips = {"heatsnk": "heatsink", "thermostatt": "thermostat", "fna": "fan", "batery": "battery",
+                 "pwoer supply": "power supply", "heetsink": "heatsink", "motherbaord": "motherboard",
+                 "procesor": "processor", "memery": "memory", "ehatsink": "heatsink"}
+        right, missed = 0, []
+        for slip, meant in slips.items():
+            status = self.search(slip.replace(" ", "+"))
+            self.assertEqual(status, f"No results for “{slip}”.")
+            offered = self.browser.find_elements(By.CSS_SELECTOR, ".search-suggestion:not([hidden]) a")
+            if offered and offered[0].text == meant:
+                right += 1
+            else:
+                missed.append((slip, offered[0].text if offered else None))
+        self.assertGreaterEqual(right, 9, f"at least nine slips of ten are corrected; missed {missed}")
+        self.search("heatsnk")
+        self.browser.find_element(By.CSS_SELECTOR, ".search-suggestion a").click()
+        status = self.settled(r"results? for “heatsink”")
+        self.assertEqual(self.box().get_attribute("value"), "heatsink")
+        self.assertTrue(self.items())
+        self.assertIn("q=heatsink", self.browser.current_url)
+
+    def test_the_first_answer_is_replaced_by_the_full_one_in_place(self):
+        # The first answer's items are marked early; Pagefind's results, with excerpts, take
+        # their place, and the first result does not move down the page.
+        top = "document.querySelector('.search-results > li').getBoundingClientRect().top"
+        with FirstStatus(self.browser, r"/holds? “fan”/.test(text) && ((window.__top = %s), true)" % top) as watch:
+            status = self.search("fan")
+            first = watch.seen()
+            early_top = self.browser.execute_script("return window.__top;")
+        self.assertIsNotNone(first, "the first answer came first")
+        self.assertRegex(first[0], r"^\d+ pages hold “fan”; finding excerpts and more…$")
+        self.assertRegex(status, r"^\d+ results? for “fan”\.$")
+        self.assertEqual(self.browser.execute_script("return " + top + ";"), early_top)
+        self.assertEqual(self.browser.find_elements(By.CSS_SELECTOR, ".search-results > li.early"), [])
+        self.assertTrue(all(item.find_elements(By.CSS_SELECTOR, "p") for item in self.items()))
 
     def test_the_page_fetches_pagefinds_first_files_and_pagefind_reads_those(self):
         # The page's own script asks for Pagefind's entry, metadata, WebAssembly and index chunks,
@@ -296,7 +353,7 @@ class SearchTest(SiteTestCase):
         # One comment on one part holds these words (its page is a part's and a comment's): the
         # filters offer what the query found, not the index's totals.
         self.search("straightened paper clip")
-        WebDriverWait(self.browser, 30).until(lambda b: b.find_element(By.CSS_SELECTOR, ".search-filters").is_displayed())
+        WebDriverWait(self.browser, 30).until(lambda b: b.find_element(By.CSS_SELECTOR, "select[name=type]").is_enabled())
         WebDriverWait(self.browser, 10).until(lambda b: self.options("type") and all(
             not option.endswith("(0)") for option in self.options("type")))
         offered = self.options("type")

@@ -44,6 +44,9 @@ package struct JSONWriter {
 
     package mutating func integer(_ value: Int) { bytes += String(value).utf8 }
 
+    /// JSON written elsewhere, as it is: an array's items made once and kept.
+    package mutating func raw(_ json: String) { bytes += json.utf8 }
+
     package mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         for byte in value.utf8 {

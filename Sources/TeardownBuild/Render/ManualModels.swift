@@ -75,9 +75,10 @@ package struct SearchPageModel: Sendable {
     package let merge: String?
     /// Why search is unavailable, when it is.
     package let unavailable: String?
-    /// The keys of the names' files (`search/names/<key>.json`), separated by spaces, so that
-    /// the page asks only for a file that exists.
-    package let names: String
+    /// How many words' files the first-answer index has (`SearchWords.fileCount`), and their
+    /// folder relative to the page: the page's script finds a word's file by its hash.
+    package var firstAnswerFiles: Int = 0
+    package var firstAnswerFolder: String = ""
     /// Pagefind's `metaCacheTag`, and the first files it asks for, relative to the page (`SearchPreload`).
     package var cacheTag: String? = nil
     package var preloads: [String] = []

@@ -84,8 +84,6 @@ package struct PageRenderer {
             // page's first six, and a phone's browser opens six at once.
             return theme.render("search", model(url, title: "Search", description: "Search the manual, machines, parts and comments.",
                                                 scripts: search.isAvailable ? ["search.js"] : [], lightbox: false, searchPage(at: url)))
-        case .searchNames(let number):
-            return searchNames(number)
         case .catalogData:
             return catalogData()
         case .catalogSchema:
@@ -265,7 +263,8 @@ package struct PageRenderer {
                             merge: shards.shards.count > 1
                                 ? shards.shards.dropFirst().map { URLPath("/\($0.folder)/").relative(from: url) }.joined(separator: " ")
                                 : nil,
-                            unavailable: nil, names: index.names.map(\.key).joined(separator: " "),
+                            unavailable: nil, firstAnswerFiles: index.firstAnswerFiles,
+                            firstAnswerFolder: URLPath("/" + SearchWords.folder).relative(from: url),
                             cacheTag: source.searchPreload?.tag,
                             preloads: (source.searchPreload?.files ?? []).map {
                                 URLPath("/\(shards.shards[0].folder)/").relative(from: url) + $0
@@ -273,7 +272,7 @@ package struct PageRenderer {
                             chunks: source.searchPreload.flatMap(Self.chunkTable),
                             chunkFolder: URLPath("/\(shards.shards[0].folder)/index/").relative(from: url))
         case .unavailable(let reason):
-            SearchPageModel(index: nil, worker: nil, merge: nil, unavailable: reason, names: "")
+            SearchPageModel(index: nil, worker: nil, merge: nil, unavailable: reason)
         }
     }
 }

@@ -20,7 +20,7 @@ extension SiteIndex {
         let key = Self.key(view)
         let parts = view.machines.map(\.partCount)
         if trusting, let stored = Self.read(file, key: key, parts: parts, counters: counters) {
-            self.init(letters: stored.letters, names: stored.names, tags: stored.tags, collections: stored.collections,
+            self.init(letters: stored.letters, tags: stored.tags, collections: stored.collections,
                       digest: key)
             return
         }
@@ -31,7 +31,7 @@ extension SiteIndex {
     }
 
     /// The format of the stored index: bumped whenever it, or what the index holds, changes.
-    private static let storedFormat = "teardown-site-index 1"
+    private static let storedFormat = "teardown-site-index 2"
 
     /// What the index is made from: site.yaml's collections and every machine's listing, in order.
     static func key(_ content: ContentView) -> ContentDigest {
@@ -72,26 +72,6 @@ extension SiteIndex {
             sink.integer(UInt64(letter.parts.count))
             letter.parts.forEach(address)
         }
-        sink.integer(UInt64(names.count))
-        for bucket in names {
-            sink.string(bucket.key)
-            sink.integer(UInt64(bucket.words.count))
-            for word in bucket.words {
-                sink.string(word.word)
-                sink.integer(UInt64(word.count))
-                sink.integer(UInt64(word.items.count))
-                for item in word.items {
-                    switch item {
-                    case .machine(let machine):
-                        sink.integer(0)
-                        sink.integer(UInt64(machine))
-                    case .part(let part):
-                        sink.integer(1)
-                        address(part)
-                    }
-                }
-            }
-        }
         sink.integer(UInt64(tags.count))
         for tag in tags {
             sink.string(tag.slug)
@@ -119,7 +99,6 @@ extension SiteIndex {
 
     private struct Stored {
         var letters: [Letter] = []
-        var names: [NameBucket] = []
         var tags: [Tag] = []
         var collections: [Collection] = []
     }
@@ -166,7 +145,6 @@ extension SiteIndex {
         let machine: @Sendable (BinaryDecoder.Source) throws -> Int = { try Self.machine($0, parts) }
         var stored = Stored()
         stored.letters = try each { Letter(key: try $0.string(), label: try $0.string(), parts: try list(address)) }
-        stored.names = try each { NameBucket(key: try $0.string(), words: try list { try Self.word($0, parts) }) }
         stored.tags = try each {
             Tag(slug: try $0.string(), names: try each { try $0.string() }, machines: try list(machine), parts: try list(address))
         }
@@ -192,19 +170,5 @@ extension SiteIndex {
         let machine = try machine(source, parts)
         guard let part = Int(exactly: try source.integer()), part < parts[machine] else { throw BinaryDecoder.Source.corrupt }
         return PartAddress(machine: machine, part: part)
-    }
-
-    private static func word(_ source: BinaryDecoder.Source, _ parts: [Int]) throws -> Word {
-        let word = try source.string()
-        guard let count = Int(exactly: try source.integer()) else { throw BinaryDecoder.Source.corrupt }
-        var items: [Item] = []
-        for _ in 0..<(try Self.count(source)) {
-            switch try source.integer() {
-            case 0: items.append(.machine(try machine(source, parts)))
-            case 1: items.append(.part(try address(source, parts)))
-            default: throw BinaryDecoder.Source.corrupt
-            }
-        }
-        return (word, count, items)
     }
 }

@@ -36,32 +36,14 @@ package struct SiteIndex: Sendable {
         package let machines: [Int]
     }
 
-    /// A machine or a part, where a list holds both (a tag's pages, the names' files).
+    /// A machine or a part, where a list holds both (a tag's pages).
     package enum Item: Sendable, Hashable {
         case machine(Int)
         case part(PartAddress)
     }
 
-    /// The names holding words that start with the same two letters or digits, for the search
-    /// page's first answer (`search/names/<key>.json`): that file comes a round trip after the
-    /// page, where Pagefind's first results come five round trips after its scripts.
-    package struct NameBucket: Sendable {
-        /// The two letters or digits, folded: "he".
-        package let key: String
-        /// Each word, with how many names hold it and the first `namesPerWord` of them:
-        /// machines, then parts, each by name.
-        package let words: StoredList<Word>
-    }
-
-    /// A word of the names, how many names hold it, and the first `namesPerWord` of them.
-    package typealias Word = (word: String, count: Int, items: [Item])
-
-    package static let namesPerWord = 20
-
     /// The letters that have parts, A to Z, then "#".
     package let letters: [Letter]
-    /// By key.
-    package let names: [NameBucket]
     /// By slug.
     package let tags: [Tag]
     package let collections: [Collection]
@@ -75,9 +57,8 @@ package struct SiteIndex: Sendable {
         self.init(view, digest: Self.key(view))
     }
 
-    init(letters: [Letter], names: [NameBucket], tags: [Tag], collections: [Collection], digest: ContentDigest) {
+    init(letters: [Letter], tags: [Tag], collections: [Collection], digest: ContentDigest) {
         self.letters = letters
-        self.names = names
         self.tags = tags
         self.collections = collections
         self.digest = digest
@@ -106,13 +87,7 @@ package struct SiteIndex: Sendable {
                 tagsOf.append(part.tags)
             }
         }
-        var words = WordFiler()
-        let machineKeys = machines.map { Self.sortKey($0.name) }
-        for m in machineKeys.indices.sorted(by: { machineKeys[$0] < machineKeys[$1] }) {
-            words.file(.machine(m), named: machineKeys[m])
-        }
         for index in keys.indices.sorted(by: { keys[$0] < keys[$1] }) {
-            words.file(.part(addresses[index]), named: keys[index].0)
             drawers[drawerOf[index], default: []].append(addresses[index])
             let tags = tagsOf[index]
             for name in tags.count < 2 ? tags : Set(tags).sorted() { tagged.file(part: addresses[index], named: name) }
@@ -121,7 +96,6 @@ package struct SiteIndex: Sendable {
             guard let parts = drawers[key] else { return nil }
             return Letter(key: key, label: key == "other" ? "#" : key.uppercased(), parts: StoredList(parts))
         }
-        names = words.buckets()
         tags = tagged.tags()
         let bySlug = Dictionary(machines.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
         collections = content.config.collections.map { collection in
@@ -159,34 +133,6 @@ package struct SiteIndex: Sendable {
         }
     }
 
-    /// The names' words, each with the first `namesPerWord` machines and parts filed under it.
-    private struct WordFiler {
-        private var words: [String: (count: Int, items: [Item])] = [:]
-
-        mutating func file(_ item: Item, named folded: String) {
-            // A name has a few words: they are told apart by a look along them, not a Set each.
-            var seen: [String] = []
-            for word in SiteIndex.words(of: folded) where !seen.contains(word) {
-                seen.append(word)
-                Self.add(item, to: &words[word, default: (0, [])])
-            }
-        }
-
-        private static func add(_ item: Item, to entry: inout (count: Int, items: [Item])) {
-            entry.count += 1
-            if entry.items.count < SiteIndex.namesPerWord { entry.items.append(item) }
-        }
-
-        /// The words by their first two letters, as the search page asks for them.
-        func buckets() -> [NameBucket] {
-            var buckets: [String: [(word: String, count: Int, items: [Item])]] = [:]
-            for word in words.keys.sorted() {
-                buckets[String(word.prefix(2)), default: []].append((word, words[word]!.count, words[word]!.items))
-            }
-            return buckets.keys.sorted().map { NameBucket(key: $0, words: StoredList(buckets[$0]!)) }
-        }
-    }
-
     /// How a name is filed: without case or accents, so "écrou" sits with the E's.
     /// Most names are plain ASCII, lowercased without Foundation: every part's name is folded
     /// on every build.
@@ -195,21 +141,9 @@ package struct SiteIndex: Sendable {
         return name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
     }
 
-    /// The words of a folded name (`sortKey`) that a bucket can file: runs of ASCII letters and
-    /// digits, at least two long. search.js splits a query the same way.
-    package static func words(of folded: String) -> [String] {
-        var words: [String] = [], word: [UInt8] = []
-        for byte in folded.utf8 {
-            if (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
-                word.append(byte)
-            } else {
-                if word.count > 1 { words.append(String(decoding: word, as: UTF8.self)) }
-                word.removeAll(keepingCapacity: true)
-            }
-        }
-        if word.count > 1 { words.append(String(decoding: word, as: UTF8.self)) }
-        return words
-    }
+    /// How many words' files the first-answer index is filed in (`SearchWords.fileCount`): by
+    /// the number of parts, which the search page and the index step both know.
+    package var firstAnswerFiles: Int { SearchWords.fileCount(items: letters.reduce(0) { $0 + $1.parts.count }) }
 
     package static let alphabet = "abcdefghijklmnopqrstuvwxyz".map(String.init)
 

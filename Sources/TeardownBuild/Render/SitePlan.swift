@@ -82,9 +82,6 @@ public struct SitePlan: Sendable {
             machineCopies[m, default: 0] += copies.count - before
         }
         pages.append((Routes.search, .search))
-        for (number, bucket) in index.names.enumerated() {
-            pages.append((Routes.searchNames(bucket.key), .searchNames(number)))
-        }
         pages += Self.indexPages(index, size: content.config.listPageSize)
         let sitemaps = Self.planSitemaps(content, carried: carried, &pages)
         sitemapPages = sitemaps

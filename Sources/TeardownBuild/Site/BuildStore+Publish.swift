@@ -26,6 +26,8 @@ extension BuildStore {
         package let changedUnits: [String]
         /// The bundles whose units this build digested.
         package let bundles: Bundles
+        /// What the build changed of the first-answer index.
+        package let firstAnswer: FirstAnswerChange?
     }
 
     /// What a build learnt of the bundles: under which settings (`context`), which bundles'
@@ -97,6 +99,7 @@ extension BuildStore {
                 try db.execute(sql: "DELETE FROM meta WHERE name = 'lag-pair'")
             }
             try Self.record(db, change.bundles, whole: change.published == nil)
+            try Self.record(db, change.firstAnswer)
             try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('reads-tree', ?)", arguments: [tree])
         }
     }

@@ -27,7 +27,7 @@ import TeardownBase
 package struct BuildStore: Sendable {
     /// Bumped whenever the tables change; a store of another version of Teardown starts over too,
     /// as every page's digest holds the version.
-    package static let format = "teardown-state 6 " + TeardownVersion.build
+    package static let format = "teardown-state 7 " + TeardownVersion.build
 
     package let queue: DatabaseQueue
     /// The database file, for messages.
@@ -127,7 +127,7 @@ package struct BuildStore: Sendable {
         try writing { db in
             let stored = try? String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'")
             if stored == Self.format { return nil }
-            for table in ["meta", "trees", "outputs", "units", "pages", "bundles", "lag", "inputs"] {
+            for table in ["meta", "trees", "outputs", "units", "pages", "bundles", "lag", "inputs", "search_pages", "search_words"] {
                 try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
             }
             try db.execute(sql: """
@@ -145,6 +145,11 @@ package struct BuildStore: Sendable {
                 CREATE TABLE lag(path TEXT PRIMARY KEY) WITHOUT ROWID;
                 CREATE TABLE inputs(grp TEXT PRIMARY KEY, signature TEXT NOT NULL, count INTEGER NOT NULL,
                                     lines BLOB NOT NULL) WITHOUT ROWID;
+                CREATE TABLE search_pages(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, item TEXT NOT NULL,
+                                          ord INTEGER NOT NULL, words TEXT NOT NULL);
+                CREATE TABLE search_words(word TEXT PRIMARY KEY, file INTEGER NOT NULL, postings BLOB NOT NULL,
+                                          pages INTEGER NOT NULL, entry TEXT NOT NULL) WITHOUT ROWID;
+                CREATE INDEX search_words_by_file ON search_words(file, word);
                 """)
             try db.execute(sql: "INSERT INTO meta(name, value) VALUES ('format', ?)", arguments: [Self.format])
             return stored == nil ? nil : .otherVersion

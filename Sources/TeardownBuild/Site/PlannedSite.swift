@@ -85,6 +85,8 @@ package struct Outputs {
     package let staleShards: [Shard]
     /// Why the build store was started over, if it was.
     package let notice: BuildStore.Notice?
+    /// What the index step changed of the first-answer index, for the store.
+    package var firstAnswer: BuildStore.FirstAnswerChange? = nil
 
     package struct Shard {
         package let shard: SearchShards.Shard

@@ -58,7 +58,9 @@ extension SiteBuilder {
         var manifest = TargetManifest(published: published)
         manifest.mark(pages: pagePaths, stale: stale)
         manifest.mark(copies: copied)
-        let (staleShards, carriedFiles) = try Self.markShards(site, pagePaths: pagePaths, &manifest)
+        var (staleShards, carriedFiles) = try Self.markShards(site, pagePaths: pagePaths, &manifest)
+        // The first-answer files change only with the pages they index: the index step writes those that do.
+        if site.indexer != nil { carriedFiles += try published?.outputs(under: SearchWords.folder).keys ?? [:].keys }
         let carriedOutputs = site.plan.carried.values.reduce(0) { $0 + $1.pages + $1.copies }
         guard try manifest.removeGone(pages: pagePaths, copies: copied.map(\.0), carried: carriedFiles,
                                   carriedElsewhere: carriedOutputs)

@@ -201,6 +201,7 @@ public struct SiteBuilder: Sendable {
         try clock.run(.index) {
             try index(site, &outputs, progress: progress)
             try renderSearchPage(site, &outputs)
+            try firstAnswer(site, &outputs)
         }
         if let damaged = imageCache.value.damagedCarriedRows() {
             throw BuildFailure([.error(.outputFailed(reason: damaged.description), at: SourceLocation(imageFolder))]).caused(by: damaged)
@@ -211,12 +212,11 @@ public struct SiteBuilder: Sendable {
                 BuildStore.Publish(tree: tree, outputs: outputs.target, previous: outputs.spare, rendered: outputs.rendered,
                                    publishedTree: publishedTree, published: outputs.published, changes: outputs.changes,
                                    readsKnown: outputs.readsKnown, current: outputs.units.computed,
-                                   changedUnits: outputs.changedUnits, bundles: outputs.bundles)
+                                   changedUnits: outputs.changedUnits, bundles: outputs.bundles,
+                                   firstAnswer: outputs.firstAnswer)
             }, store: outputs.store)
             remember(inputs.snapshot, site: site, store: outputs.store)
-            // Files of the search index come and go with it; the report counts the site's own outputs.
-            return outputs.published == nil ? 0
-                : outputs.changes.filter { outputs.target[$0] == nil && !$0.hasPrefix(Self.indexPrefix) }.count
+            return Self.removedCount(outputs)
         }
         if exitsAfter { KeptUntilExit.keep(site, outputs, loaded, images) }
         return report(site, outputs, written: written, removed: removed, timings: clock.timings, inputs: inputs.snapshot)
@@ -239,6 +239,15 @@ public struct SiteBuilder: Sendable {
             // A full build carries nothing, but records the signatures the next build carries by.
             try fingerprint(planned, signatures: settled, opened: opened, downloadSignatures: signatures?.all ?? [:])
         }
+    }
+
+    /// The outputs removed, for the report: files of the search indexes come and go with them,
+    /// and are not counted with the site's own.
+    private static func removedCount(_ outputs: Outputs) -> Int {
+        guard outputs.published != nil else { return 0 }
+        return outputs.changes.filter {
+            outputs.target[$0] == nil && !$0.hasPrefix(indexPrefix) && !$0.hasPrefix(SearchWords.folder)
+        }.count
     }
 
     /// Tells the next deploy which output files this build changes, before they change: a

@@ -18,8 +18,6 @@ public enum PageAddress: Sendable, Hashable {
     case manual(ManualAddress)
     /// The search page.
     case search
-    /// The names of one `SiteIndex.NameBucket`, for the search page's first answer.
-    case searchNames(Int)
     case notFound
     /// catalog.json, for apps, and the JSON Schema that describes it.
     case catalogData
@@ -53,7 +51,7 @@ extension PageAddress {
             case .page, .contents: return true
             case .print, .navigation: return false
             }
-        case .machineData, .machineDiscussion, .search, .searchNames, .notFound, .catalogData, .catalogSchema, .feed, .sitemap, .sitemapGroup, .robots:
+        case .machineData, .machineDiscussion, .search, .notFound, .catalogData, .catalogSchema, .feed, .sitemap, .sitemapGroup, .robots:
             return false
         }
     }
@@ -68,7 +66,7 @@ extension PageAddress {
         case .photo(let address): return address.machine
         case .manual(let address): return address.machine
         case .feed(let m), .sitemapGroup(let m, _): return m
-        case .catalog, .photos, .search, .searchNames, .notFound, .catalogData, .catalogSchema, .sitemap, .robots, .partsIndex,
+        case .catalog, .photos, .search, .notFound, .catalogData, .catalogSchema, .sitemap, .robots, .partsIndex,
              .partsLetter, .tags, .tag, .collection:
             return nil
         }

@@ -92,8 +92,6 @@ package enum Routes {
     package static func manualNavigation(in base: URLPath) -> URLPath { URLPath(base.value + "nav.json") }
 
     package static let search = URLPath.page("search")
-    /// A bucket of names for the search page's first answer: `search/names/he.json`.
-    package static func searchNames(_ key: String) -> URLPath { URLPath(search.value + "names/" + key + ".json") }
 
     // MARK: Outputs for apps, feeds and crawlers
 

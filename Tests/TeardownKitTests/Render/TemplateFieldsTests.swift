@@ -70,7 +70,7 @@ struct TemplateFieldsTests {
                                                bugReport: "b", print: "p", indexed: true, isContents: false))
         let section = ManualPrintModel.Section(id: "i", html: "h")
         missing += unreachable(section) + unreachable(ManualPrintModel(title: "t", manual: link, sections: [section]))
-        missing += unreachable(SearchPageModel(index: "i", worker: "w", merge: "m", unavailable: "u", names: "n"))
+        missing += unreachable(SearchPageModel(index: "i", worker: "w", merge: "m", unavailable: "u", firstAnswerFiles: 1, firstAnswerFolder: "f"))
         missing += unreachable(NotFoundModel(home: "h"))
         missing += unreachable(picture) + unreachable(SharingImageModel(url: "u", width: 1, height: 1))
         let location = LocationModel(text: "t", map: "m")

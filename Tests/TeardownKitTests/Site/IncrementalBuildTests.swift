@@ -106,36 +106,6 @@ struct IncrementalBuildTests {
         #expect(scratch.inode("tags/test/index.html") == tag, "the tag page was not rewritten")
     }
 
-    @Test("The names' files file machines and parts by their words' first two letters; a comment rewrites none, a renamed part its own")
-    func searchNames() throws {
-        let scratch = try Scratch()
-        try scratch.build()
-        func words(_ key: String) throws -> [String: [[String: String]]] {
-            let data = try #require(FileManager.default.contents(atPath: scratch.output + "/search/names/\(key).json"))
-            let file = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-            var words: [String: [[String: String]]] = [:]
-            for word in try #require(file["words"] as? [[String: Any]]) {
-                let names = try #require(word["names"] as? [[String: String]])
-                #expect(word["count"] as? Int == names.count)
-                words[try #require(word["word"] as? String)] = names
-            }
-            return words
-        }
-        #expect(try words("bo")["box"] == [["name": "Box", "type": "machine", "url": "machines/box/"]])
-        #expect(try words("li")["lid"] == [["machine": "Box", "name": "Lid", "type": "part", "url": "machines/box/parts/lid/"]])
-        #expect(try words("ba").keys.sorted() == ["base"])
-        let files = ["ba", "bo", "li"].map { scratch.inode("search/names/\($0).json") }
-        try scratch.write("---\nauthor: Grace\ndate: 2024-06-01\n---\nNamed as before.\n", to: "content/machines/box/parts/lid/comments/new.md")
-        try scratch.build()
-        #expect(["ba", "bo", "li"].map { scratch.inode("search/names/\($0).json") } == files, "names do not change with comments")
-        try scratch.write("name: \"Lid, hinged\"\nlayer:\n  image: lid.svg\n  z: 1\n", to: "content/machines/box/parts/lid/part.yaml")
-        try scratch.build()
-        #expect(try words("hi")["hinged"]?.map { $0["name"] } == ["Lid, hinged"])
-        #expect(try words("li")["lid"]?.map { $0["name"] } == ["Lid, hinged"])
-        // Words are folded as search.js folds a query; one of a single letter or digit is not filed.
-        #expect(SiteIndex.words(of: SiteIndex.sortKey("A 2-pin plug, Écrou")) == ["pin", "plug", "ecrou"])
-    }
-
     @Test("A new comment on one machine decodes no other machine's text from the cache, nor its head again; a template edit decodes the texts")
     func textsReadOnDemand() throws {
         let scratch = try Scratch()
@@ -299,19 +269,16 @@ struct IncrementalBuildTests {
         #expect(Fixtures.read(scratch.output + "/manual/index.html").contains("Printed in the manual."))
     }
 
-    @Test("A changed site.yaml re-renders every page that shows a setting; catalog.schema.json, discussion.json and the names' files show none")
+    @Test("A changed site.yaml re-renders every page that shows a setting; catalog.schema.json and discussion.json show none")
     func changedSettings() throws {
         let scratch = try Scratch()
         let first = try scratch.build()
-        // The names' files are made from the site index alone, which no setting but the collections changes.
-        let names = try FileManager.default.contentsOfDirectory(atPath: scratch.output + "/search/names").count
-        #expect(names > 0)
         let schema = scratch.output + "/catalog.schema.json"
         let inode = { try FileManager.default.attributesOfItem(atPath: schema)[.systemFileNumber] as? Int }
         let before = try inode()
         try scratch.write("title: \"Renamed catalog\"\nbase_url: \"https://example.org/catalog/\"\n", to: "content/site.yaml")
         let report = try scratch.build()
-        #expect(report.written == first.pages - 2 - names)
+        #expect(report.written == first.pages - 2)
         // Carried over as a link to the published file, not written again.
         #expect(try inode() == before)
         #expect(Fixtures.read(scratch.output + "/machines/box/parts/base/index.html").contains("Renamed catalog"))
@@ -324,7 +291,7 @@ struct IncrementalBuildTests {
         #expect(TextFile.exists(scratch.output + "/machines/box/parts/base/index.html"))
         try FileManager.default.removeItem(atPath: scratch.site + "/content/machines/box/parts/base")
         let report = try scratch.build()
-        #expect(report.removed == 4, "the page, the layer image, the A-Z index's page of the letter B and the search's names starting with 'ba'")
+        #expect(report.removed == 3, "the page, the layer image and the A-Z index's page of the letter B")
         #expect(!TextFile.exists(scratch.output + "/machines/box/parts/base"))
         #expect(!Fixtures.read(scratch.output + "/machines/box/index.html").contains("Base"))
     }

@@ -7,14 +7,7 @@
 
   var form = document.querySelector(".search-form[data-index]");
   if (!form) return;
-  // The names' file for the query in the address, which the page's own script asked for as
-  // the page came in (or, in a theme without it, asked for now): it answers first (below).
-  var namesMeta = document.querySelector('meta[name="teardown-names"]');
-  var nameKeys = " " + (namesMeta ? namesMeta.content : "") + " ";
-  var earlyNames = window.teardownNames
-    || namesFile(nameWords(new URLSearchParams(window.location.search).get("q") || "")[0], null);
   var input = form.querySelector('input[name="q"]');
-  var filters = form.querySelector(".search-filters");
   var selects = { type: form.querySelector('select[name="type"]'), machine: form.querySelector('select[name="machine"]') };
   var status = document.querySelector(".search-status");
   var list = document.querySelector(".search-results");
@@ -84,8 +77,8 @@
           selects[name].appendChild(option);
         });
         if (selects[name].dataset.wanted) selects[name].value = selects[name].dataset.wanted;
+        selects[name].disabled = false;
       });
-      filters.hidden = false;
       // A search made before the filters were loaded has no counts for them: it is asked again.
       if (!lastAnswer || lastAnswer.none) return countFilters(lastAnswer);
       var asked = lastAnswer;
@@ -166,54 +159,63 @@
   var current = null;
   function settled(ticket) { if (ticket === latest) list.removeAttribute("aria-busy"); }
 
-  // The first answer, before Pagefind has loaded (five round trips after this script on a slow
-  // network): the machines and parts whose names hold the query's words, from the names file
-  // of its first word's first two letters, asked for before anything else.
-  // Words are split as Teardown files them: letters and digits, without accents, two or more.
-  function nameWords(text) {
-    return text.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "").split(/[^a-z0-9]+/)
-      .filter(function (word) { return word.length > 1; });
-  }
-  // The names' file for `word` (nil when no name has a word starting as it does); `early` is
-  // the one asked for at the start, reused when it is the same file.
-  function namesFile(word, early) {
-    var key = word ? word.slice(0, 2) : "";
-    if (!key || nameKeys.indexOf(" " + key + " ") < 0) return Promise.resolve(null);
-    if (early && early.key === key) return early;
-    var answer = fetch("names/" + key + ".json").then(function (response) { return response.ok ? response.json() : null; })
-      .catch(function () { return null; });
-    answer.key = key;
-    return answer;
-  }
+  // The first answer, before Pagefind has loaded (four round trips on a slow network, where
+  // it takes one): the pages Teardown's own index lists for the query's words, or "No
+  // results" with the likeliest word meant, when no page holds a word (first-answer.mustache).
+  // Resolves to true when that was the whole answer, and Pagefind is not asked.
+  var firstAnswer = window.teardownFirstAnswer;
   var answered = 0, named = 0, failed = 0;
+  var suggestion = document.createElement("p");
+  suggestion.className = "search-suggestion";
+  suggestion.hidden = true;
+  status.after(suggestion);
+  function suggest(query) {
+    suggestion.hidden = !query;
+    if (!query) return;
+    var link = document.createElement("a");
+    link.href = "?q=" + encodeURIComponent(query);
+    link.textContent = query;
+    link.addEventListener("click", function (event) {
+      event.preventDefault();
+      input.value = query;
+      run("submit");
+    });
+    suggestion.replaceChildren("Did you mean ", link, "?");
+  }
   function quickAnswer(query, ticket) {
-    var terms = nameWords(query);
-    if (!terms.length) return;
-    namesFile(terms[0], earlyNames).then(function (file) {
-      if (!file || ticket !== latest || answered === ticket) return;
-      var seen = {}, found = [];
-      file.words.forEach(function (entry) {
-        if (entry.word.indexOf(terms[0]) !== 0) return;
-        entry.names.forEach(function (item) {
-          var held = nameWords(item.name);
-          if (seen[item.url] || !terms.every(function (term) {
-            return held.some(function (word) { return word.indexOf(term) === 0; });
-          })) return;
-          seen[item.url] = true;
-          found.push(item);
-        });
-      });
-      if (!found.length) return;
+    if (!firstAnswer) return Promise.resolve(false);
+    var asked = firstAnswer.ready.then(function (early) {
+      return early && early.query === query ? early : firstAnswer.answer(query);
+    });
+    return asked.then(function (found) {
+      if (!found || ticket !== latest || answered === ticket) return false;
+      if (found.miss) {
+        answered = ticket;
+        settled(ticket);
+        list.replaceChildren();
+        more.hidden = true;
+        status.textContent = "No results for “" + query + "”.";
+        suggest(found.suggestion);
+        lastAnswer = { query: query, chosen: {}, none: true };
+        countFilters(lastAnswer);
+        return true;
+      }
+      if (!found.pages.length) return false;
       list.replaceChildren();
       more.hidden = true;
-      found.slice(0, firstWave).forEach(function (item) {
-        list.appendChild(resultItem({ url: "../" + item.url, meta: { title: item.name }, excerpt: "",
-          filters: { type: [item.type], machine: item.machine ? [item.machine] : [] } }));
+      found.pages.slice(0, pageSize).forEach(function (page) {
+        var item = resultItem({ url: "../" + page[0], meta: { title: page[1] }, excerpt: "",
+          filters: { type: page[2], machine: page[3] ? [page[3]] : [] } });
+        item.classList.add("early");
+        list.appendChild(item);
       });
       named = ticket;
-      status.textContent = "Parts and machines named “" + query + "”; " + (failed === ticket
-        ? "descriptions and comments could not be searched." : "searching descriptions and comments…");
-    });
+      // Said unlike the full answer ("12 results for"), which may count more: Pagefind finds stems too.
+      var count = found.count === null ? "Pages" : found.count + (found.count === 1 ? " page holds" : " pages hold");
+      status.textContent = count + " “" + query + "”; " + (failed === ticket
+        ? "the full search could not be loaded." : "finding excerpts and more…");
+      return false;
+    }, function () { return false; });
   }
 
   // Pagefind answers a word that no page holds with the pages holding its first letters:
@@ -271,6 +273,7 @@
       else window.history.replaceState(null, "", url.href);
     }
     kept = how !== "typing";
+    suggest(null);
     if (!query) {
       list.removeAttribute("aria-busy");
       list.replaceChildren();
@@ -283,25 +286,28 @@
     status.textContent = "Searching…";
     // The list says it is filling in until the whole first page is listed.
     list.setAttribute("aria-busy", "true");
-    if (!Object.keys(chosen).length) quickAnswer(query, ticket);
+    var quick = Object.keys(chosen).length ? Promise.resolve(false) : quickAnswer(query, ticket);
+    var partial = null, missed = false;
     // The first shard goes first only while the whole index is not loaded, and not under a
     // filter, whose counts are the whole index's.
-    var early = shards.length && !whole && !Object.keys(chosen).length ? firstShardIndex().then(function (instance) {
-      return answer(instance, query, chosen, ticket, true);
-    }).catch(function () { return null; }) : Promise.resolve(null);
-    var partial = null;
-    return early.then(function (shown) {
+    return quick.then(function (miss) {
+      missed = miss;
+      if (miss) return null;
+      return shards.length && !whole && !Object.keys(chosen).length ? firstShardIndex().then(function (instance) {
+        return answer(instance, query, chosen, ticket, true);
+      }).catch(function () { return null; }) : null;
+    }).then(function (shown) {
       partial = shown;
-      return wholeIndex();
+      return missed ? null : wholeIndex();
     }).then(function (pagefind) {
-      return answer(pagefind, query, chosen, ticket, false);
+      return pagefind && answer(pagefind, query, chosen, ticket, false);
     }).catch(function () {
       if (ticket !== latest) return;
       failed = ticket;
       list.removeAttribute("aria-busy");
-      // What the first shard or the names found stays listed, said to be part of the answer.
+      // What the first shard or the first answer found stays listed, said to be part of the answer.
       status.textContent = partial ? partial + " so far for “" + query + "”; the rest of the catalog could not be searched."
-        : named === ticket ? "Parts and machines named “" + query + "”; descriptions and comments could not be searched."
+        : named === ticket ? status.textContent.replace(/finding excerpts and more…$/, "the full search could not be loaded.")
         : "Search could not load its index.";
     });
   }

@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+import TeardownBase
+
+/// The first-answer index's state (`FirstAnswer`): each indexed page with its words
+/// (`search_pages`), and each word with the pages holding it and its entry as its file lists it
+/// (`search_words`). A build reads the rows of the pages and words it changed, and the entries
+/// of the files those words are in; it writes them with the publish, in its transaction.
+extension BuildStore {
+    /// What a build changes of the index.
+    package struct FirstAnswerChange: Sendable {
+        /// Everything was indexed again: the rows are replaced whole.
+        package var whole = false
+        /// The number of words' files the rows are filed under; nil: the site has no search,
+        /// and the rows are cleared.
+        package var files: Int?
+        package var pages: [FirstAnswer.Page] = []
+        package var gonePages: [UInt32] = []
+        /// Each changed word's row, or nil when no page holds it now.
+        package var words: [String: Word?] = [:]
+
+        package struct Word: Sendable {
+            package let file: Int
+            package let postings: [FirstAnswer.Posting]
+            package let entry: String
+        }
+    }
+
+    /// The number of words' files the stored rows are filed under; nil when there are none.
+    package func firstAnswerFiles() throws -> Int? {
+        try reading { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'first-answer'").flatMap { Int($0) } }
+    }
+
+    /// The stored pages at `paths`, by path.
+    package func searchPages(at paths: some Sequence<String>) throws -> [String: FirstAnswer.Page] {
+        try reading { db in
+            var found: [String: FirstAnswer.Page] = [:]
+            let one = try db.cachedStatement(sql: "SELECT id, item, ord, words FROM search_pages WHERE path = ?")
+            for path in paths {
+                guard let row = try Row.fetchOne(one, arguments: [path]) else { continue }
+                let id: Int64 = row[0]
+                guard let page = UInt32(exactly: id) else { throw Damaged(path: self.path, reason: "search_pages row of \(path)") }
+                found[path] = FirstAnswer.Page(id: page, path: path, item: row[1], order: UInt8(truncatingIfNeeded: row[2] as Int), words: row[3])
+            }
+            return found
+        }
+    }
+
+    /// The highest page row given so far.
+    package func lastSearchPage() throws -> UInt32 {
+        try reading { db in UInt32(truncatingIfNeeded: try Int64.fetchOne(db, sql: "SELECT max(id) FROM search_pages") ?? 0) }
+    }
+
+    /// What a result shows of each page, by row.
+    package func searchItems(_ ids: some Sequence<UInt32>) throws -> [UInt32: String] {
+        try reading { db in
+            var found: [UInt32: String] = [:]
+            let one = try db.cachedStatement(sql: "SELECT item FROM search_pages WHERE id = ?")
+            for id in ids { found[id] = try String.fetchOne(one, arguments: [Int64(id)]) }
+            return found
+        }
+    }
+
+    /// The pages holding each of `words`, by word; a word no page holds is left out.
+    package func searchPostings(_ words: some Sequence<String>) throws -> [String: [FirstAnswer.Posting]] {
+        try reading { db in
+            var found: [String: [FirstAnswer.Posting]] = [:]
+            let one = try db.cachedStatement(sql: "SELECT postings FROM search_words WHERE word = ?")
+            for word in words {
+                guard let blob = try Data.fetchOne(one, arguments: [word]) else { continue }
+                guard let postings = FirstAnswer.postings(blob) else { throw Damaged(path: path, reason: "search_words row of \(word)") }
+                found[word] = postings
+            }
+            return found
+        }
+    }
+
+    /// The entries of the words in file `file`, by word.
+    package func searchEntries(file: Int) throws -> [String: String] {
+        try reading { db in
+            var found: [String: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT word, entry FROM search_words WHERE file = ?", arguments: [file]) {
+                found[row[0]] = row[1]
+            }
+            return found
+        }
+    }
+
+    /// The words starting with `key` (a letter or digit; nil: every word, for "other"), with how many pages hold each.
+    package func vocabulary(startingWith key: String?) throws -> [String: Int] {
+        try reading { db in
+            var found: [String: Int] = [:]
+            let rows = if let key, let scalar = key.unicodeScalars.first, let next = UnicodeScalar(scalar.value + 1) {
+                try Row.fetchAll(db, sql: "SELECT word, pages FROM search_words WHERE word >= ? AND word < ?",
+                                 arguments: [key, String(next)])
+            } else {
+                try Row.fetchAll(db, sql: "SELECT word, pages FROM search_words")
+            }
+            for row in rows { found[row[0]] = row[1] }
+            return found
+        }
+    }
+
+    /// Writes `change`, inside the publish's transaction.
+    static func record(_ db: Database, _ change: FirstAnswerChange?) throws {
+        guard let change, let files = change.files else {
+            try db.execute(sql: "DELETE FROM search_pages; DELETE FROM search_words; DELETE FROM meta WHERE name = 'first-answer'")
+            return
+        }
+        if change.whole { try db.execute(sql: "DELETE FROM search_pages; DELETE FROM search_words") }
+        let forget = try db.cachedStatement(sql: "DELETE FROM search_pages WHERE id = ?")
+        for id in change.gonePages { try forget.execute(arguments: [Int64(id)]) }
+        let page = try db.cachedStatement(sql: "INSERT OR REPLACE INTO search_pages(id, path, item, ord, words) VALUES (?, ?, ?, ?, ?)")
+        for row in change.pages {
+            try page.execute(arguments: [Int64(row.id), row.path, row.item, Int(row.order), row.words])
+        }
+        let word = try db.cachedStatement(sql: "INSERT OR REPLACE INTO search_words(word, file, postings, pages, entry) VALUES (?, ?, ?, ?, ?)")
+        let drop = try db.cachedStatement(sql: "DELETE FROM search_words WHERE word = ?")
+        for (text, row) in change.words {
+            if let row {
+                try word.execute(arguments: [text, row.file, FirstAnswer.blob(row.postings), row.postings.count, row.entry])
+            } else {
+                try drop.execute(arguments: [text])
+            }
+        }
+        try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('first-answer', ?)", arguments: [String(files)])
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import TeardownBase
+
+/// One build's work on the first-answer index (`FirstAnswer`): the rows to store and the files
+/// to write, from the pages in the spare tree.
+struct FirstAnswerUpdate {
+    typealias Posting = FirstAnswer.Posting
+
+    let files: Int
+    let spare: String
+    let target: OutputTargets
+    private(set) var change: BuildStore.FirstAnswerChange
+    /// Each file to write by output path, or nil for one to remove.
+    private(set) var outputFiles: [String: String?] = [:]
+
+    init(files: Int, whole: Bool, spare: String, target: OutputTargets) {
+        self.files = files
+        self.spare = spare
+        self.target = target
+        change = BuildStore.FirstAnswerChange(whole: whole, files: files)
+    }
+
+    /// The text of a page with its discussion's later pages; nil when it is gone or has none to index.
+    func text(of owner: String) -> IndexedText? {
+        guard target[owner] != nil, let data = FileManager.default.contents(atPath: spare + "/" + owner),
+              var text = IndexedText(html: Array(data)) else { return nil }
+        let base = String(owner.dropLast("index.html".count))
+        var number = 2
+        while case let later = base + "discussion/\(number)/index.html", target[later] != nil {
+            if let data = FileManager.default.contents(atPath: spare + "/" + later), let more = IndexedText(html: Array(data)) {
+                text.merge(more)
+            }
+            number += 1
+        }
+        return text
+    }
+
+    /// Indexes every page in `owners` (first pages, in a stable order).
+    mutating func indexWhole(_ owners: [String]) throws {
+        var postings: [String: [Posting]] = [:], items: [UInt32: String] = [:], id: UInt32 = 0
+        // In batches: a page's words are held only until they are filed.
+        for start in stride(from: 0, to: owners.count, by: 512) {
+            let batch = Array(owners[start..<min(owners.count, start + 512)])
+            let texts = ParallelMap.map(batch) { [self] in text(of: $0) }
+            for (owner, text) in zip(batch, texts) {
+                guard let text else { continue }
+                id += 1
+                let page = FirstAnswer.page(id: id, path: owner, text: text)
+                change.pages.append(page)
+                items[id] = page.item
+                for (word, weight) in text.words { postings[word, default: []].append(Posting(page: id, weight: weight, order: page.order)) }
+            }
+        }
+        var entries: [Int: [String: String]] = [:], vocabulary: [String: [String: Int]] = [:]
+        for (word, list) in postings {
+            let file = SearchWords.file(of: word, count: files)
+            let entry = FirstAnswer.entry(word, postings: list, items: items)
+            change.words[word] = .init(file: file, postings: list, entry: entry)
+            entries[file, default: [:]][word] = entry
+            vocabulary[SearchWords.vocabularyKey(of: word), default: [:]][word] = list.count
+        }
+        for (file, held) in entries { outputFiles[SearchWords.wordsPath(file)] = FirstAnswer.wordsFile(held.keys.sorted().map { held[$0]! }) }
+        for (key, words) in vocabulary { outputFiles[SearchWords.vocabularyPath(key)] = Self.vocabularyFile(words) }
+    }
+
+    /// Indexes the pages in `owners` again against what `store` holds: only the words a page
+    /// gained or lost, or whose weight changed, get new postings and entries (every word of a
+    /// page whose title or kind changed, as its entries show them).
+    mutating func update(_ owners: [String], store: BuildStore) throws {
+        guard !owners.isEmpty else { return }
+        var (edits, items) = try self.edits(owners, store: store)
+        guard !edits.isEmpty else { return }
+        let before = try store.searchPostings(edits.keys)
+        var after: [String: [Posting]] = [:], listed = Set<UInt32>()
+        for (word, changes) in edits {
+            let edited = Set(changes.map(\.page))
+            let list = (before[word] ?? []).filter { !edited.contains($0.page) } + changes.compactMap(\.posting)
+            after[word] = list
+            listed.formUnion(FirstAnswer.listed(list))
+        }
+        items.merge(try store.searchItems(listed.filter { items[$0] == nil })) { own, _ in own }
+        var changedFiles: [Int: [String: String?]] = [:], vocabularyKeys = Set<String>()
+        for (word, list) in after {
+            let file = SearchWords.file(of: word, count: files)
+            let entry = list.isEmpty ? nil : FirstAnswer.entry(word, postings: list, items: items)
+            // `.some`: a word no page holds is stored as nil, to be deleted, not left out.
+            change.words[word] = .some(entry.map { .init(file: file, postings: list, entry: $0) })
+            changedFiles[file, default: [:]][word] = .some(entry)
+            let was = before[word]?.count ?? 0
+            if was == 0 || list.isEmpty || SearchWords.commonness(was) != SearchWords.commonness(list.count) {
+                vocabularyKeys.insert(SearchWords.vocabularyKey(of: word))
+            }
+        }
+        for (file, changed) in changedFiles {
+            var held = try store.searchEntries(file: file)
+            for (word, entry) in changed { held[word] = entry }
+            outputFiles[SearchWords.wordsPath(file)] = .some(held.isEmpty ? nil : FirstAnswer.wordsFile(held.keys.sorted().map { held[$0]! }))
+        }
+        for key in vocabularyKeys {
+            var words = try store.vocabulary(startingWith: key == "other" ? nil : key).filter { SearchWords.vocabularyKey(of: $0.key) == key }
+            for (word, list) in after where SearchWords.vocabularyKey(of: word) == key { words[word] = list.isEmpty ? nil : list.count }
+            outputFiles[SearchWords.vocabularyPath(key)] = .some(words.isEmpty ? nil : Self.vocabularyFile(words))
+        }
+    }
+
+    /// What changed of each page in `owners` against its stored row: the postings to add (or,
+    /// nil, to take out) by word, and the results' items of the pages written.
+    private mutating func edits(_ owners: [String], store: BuildStore) throws
+        -> ([String: [(page: UInt32, posting: Posting?)]], [UInt32: String]) {
+        let stored = try store.searchPages(at: owners)
+        var lastID = try store.lastSearchPage()
+        var edits: [String: [(page: UInt32, posting: Posting?)]] = [:], items: [UInt32: String] = [:]
+        for owner in owners {
+            let old = stored[owner]
+            guard let oldWords = old.map({ FirstAnswer.words($0.words) }) ?? [:] else {
+                throw BuildStore.Damaged(path: store.path, reason: "search_pages row of \(owner)")
+            }
+            guard let text = text(of: owner) else {
+                guard let old else { continue }
+                change.gonePages.append(old.id)
+                for word in oldWords.keys { edits[word, default: []].append((old.id, nil)) }
+                continue
+            }
+            let id: UInt32
+            if let old { id = old.id } else { lastID += 1; id = lastID }
+            let page = FirstAnswer.page(id: id, path: owner, text: text)
+            let retitled = old?.item != page.item || old?.order != page.order
+            guard retitled || page.words != old?.words else { continue }
+            items[id] = page.item
+            change.pages.append(page)
+            for (word, weight) in text.words where retitled || oldWords[word] != weight {
+                edits[word, default: []].append((id, Posting(page: id, weight: weight, order: page.order)))
+            }
+            for word in oldWords.keys where text.words[word] == nil { edits[word, default: []].append((id, nil)) }
+        }
+        return (edits, items)
+    }
+
+    /// Most common first (by `SearchWords.commonness`, so that the file changes only with it), then by word.
+    static func vocabularyFile(_ words: [String: Int]) -> String {
+        let ranked = words.map { ($0.key, SearchWords.commonness($0.value)) }.sorted { ($1.1, $0.0) < ($0.1, $1.0) }
+        return FirstAnswer.vocabularyFile(ranked.map { ($0.0, $0.1) })
+    }
+}
