@@ -13,7 +13,8 @@ search page with each query. For each, the time from navigation to
 the first results listed (or "no results"), and the bytes the server had sent by then (the
 page, its styles and scripts, Pagefind's script, WebAssembly, index and fragments, for the
 page and for Pagefind's worker); then the time to the full answer (Pagefind's "12 results
-for", or "No results") and to a "Did you mean" suggestion. Medians of the runs. Prints a
+for", or "No results") and to a "Did you mean" suggestion. (The full answer's time is Pagefind's first: on a
+sharded index, its first shard's "12 results so far".) Medians of the runs. Prints a
 Markdown table.
 """
 
@@ -72,7 +73,7 @@ document.addEventListener("DOMContentLoaded", function () {
   if (!status) return;
   function check() {
     var text = status.textContent;
-    if (window.__full === null && /^(\\d+ results? for|No results for)/.test(text)) window.__full = performance.now();
+    if (window.__full === null && /^(\\d+ results? (so far )?for|No results for)/.test(text)) window.__full = performance.now();
     var offered = document.querySelector(".search-suggestion:not([hidden]) a");
     if (window.__suggested === null && offered) window.__suggested = performance.now();
   }

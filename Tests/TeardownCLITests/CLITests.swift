@@ -217,7 +217,7 @@ struct CLITests {
         let first = try TeardownBinary.run(["build", "--site", site.path, "--timings"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("note: no content cache yet: every bundle is read"))
-        for step in ["check inputs", "load", "images", "plan", "fingerprint", "render", "search index", "publish"] {
+        for step in ["check inputs", "load", "images", "plan", "fingerprint", "render", "search index", "first answer", "publish"] {
             #expect(first.stdout.contains("  \(step) "), "the timings name step '\(step)'")
         }
         // A cache entry cut short, as a full disk might leave it, and a change elsewhere that makes the build read it.

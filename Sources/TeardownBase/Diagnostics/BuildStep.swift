@@ -14,6 +14,8 @@ public enum BuildStep: String, Sendable, CaseIterable, Codable {
     case render
     /// Runs Pagefind over the spare tree.
     case index = "search index"
+    /// Brings the search page's first answer up to date with the pages that changed.
+    case firstAnswer = "first answer"
     /// Swaps the spare tree in and records what this build read.
     case publish
 }

@@ -201,8 +201,8 @@ public struct SiteBuilder: Sendable {
         try clock.run(.index) {
             try index(site, &outputs, progress: progress)
             try renderSearchPage(site, &outputs)
-            try firstAnswer(site, &outputs)
         }
+        try clock.run(.firstAnswer) { try firstAnswer(site, &outputs) }
         if let damaged = imageCache.value.damagedCarriedRows() {
             throw BuildFailure([.error(.outputFailed(reason: damaged.description), at: SourceLocation(imageFolder))]).caused(by: damaged)
         }

@@ -164,7 +164,7 @@
   // results" with the likeliest word meant, when no page holds a word (first-answer.mustache).
   // Resolves to true when that was the whole answer, and Pagefind is not asked.
   var firstAnswer = window.teardownFirstAnswer;
-  var answered = 0, named = 0, failed = 0;
+  var answered = 0, named = 0, failed = 0, missed = 0;
   var suggestion = document.createElement("p");
   suggestion.className = "search-suggestion";
   suggestion.hidden = true;
@@ -190,12 +190,13 @@
     return asked.then(function (found) {
       if (!found || ticket !== latest || answered === ticket) return false;
       if (found.miss) {
-        answered = ticket;
+        answered = missed = ticket;
         settled(ticket);
         list.replaceChildren();
         more.hidden = true;
         status.textContent = "No results for “" + query + "”.";
         suggest(found.suggestion);
+        if (found.later) found.later.then(function (fixed) { if (fixed && ticket === latest) suggest(fixed); });
         lastAnswer = { query: query, chosen: {}, none: true };
         countFilters(lastAnswer);
         return true;
@@ -287,18 +288,17 @@
     // The list says it is filling in until the whole first page is listed.
     list.setAttribute("aria-busy", "true");
     var quick = Object.keys(chosen).length ? Promise.resolve(false) : quickAnswer(query, ticket);
-    var partial = null, missed = false;
+    var partial = null;
     // The first shard goes first only while the whole index is not loaded, and not under a
-    // filter, whose counts are the whole index's.
-    return quick.then(function (miss) {
-      missed = miss;
-      if (miss) return null;
-      return shards.length && !whole && !Object.keys(chosen).length ? firstShardIndex().then(function (instance) {
-        return answer(instance, query, chosen, ticket, true);
-      }).catch(function () { return null; }) : null;
-    }).then(function (shown) {
-      partial = shown;
-      return missed ? null : wholeIndex();
+    // filter, whose counts are the whole index's. It is asked at once, as the first answer is
+    // (it has the query's chunks from the page's first files); the other shards only once the
+    // first answer has not found that no page holds a word.
+    var early = shards.length && !whole && !Object.keys(chosen).length ? firstShardIndex().then(function (instance) {
+      return answer(instance, query, chosen, ticket, true);
+    }).catch(function () { return null; }) : Promise.resolve(null);
+    return Promise.all([early, quick]).then(function (got) {
+      partial = got[0];
+      return got[1] ? null : wholeIndex();
     }).then(function (pagefind) {
       return pagefind && answer(pagefind, query, chosen, ticket, false);
     }).catch(function () {
@@ -317,7 +317,8 @@
   // ("12 results") is returned when it was shown.
   function answer(pagefind, query, chosen, ticket, partial) {
     return pagefind.search(query, { filters: chosen }).then(function (search) {
-      if (!search || ticket !== latest) return;
+      // Nothing to add to a "No results" the first answer gave.
+      if (!search || ticket !== latest || missed === ticket) return;
       var first = search.results.slice(0, firstWave);
       return Promise.all(first.map(function (result) { return result.data(); })).then(function (pages) {
         if (ticket !== latest) return;
