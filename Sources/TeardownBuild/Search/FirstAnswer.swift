@@ -25,12 +25,6 @@ package enum FirstAnswer {
         package let page: UInt32
         package let weight: UInt8
         package let order: UInt8
-
-        package init(page: UInt32, weight: UInt8, order: UInt8) {
-            self.page = page
-            self.weight = weight
-            self.order = order
-        }
     }
 
     /// An indexed page as the store keeps it: its words (`wordsText`), and what a result shows (`item`).
