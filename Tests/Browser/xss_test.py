@@ -127,11 +127,11 @@ class Inspector(html.parser.HTMLParser):
             self.in_script = False
 
 
-# The search page's own script, which asks for its first files before any file can: the
-# theme's text exactly, from its template. Any other inline script is a finding.
+# The search page's own scripts, which ask for its first files before any file can: the
+# theme's text exactly, from its templates. Any other inline script is a finding.
 THEME_INLINE_SCRIPTS = {
-    text.strip() for text in
-    re.findall(r"<script>(.*?)</script>", (ROOT / "Themes/default/templates/search.mustache").read_text(), re.S)
+    text.strip() for name in ["search", "first-answer"] for text in
+    re.findall(r"<script>(.*?)</script>", (ROOT / f"Themes/default/templates/{name}.mustache").read_text(), re.S)
 }
 
 
