@@ -56,9 +56,7 @@ package enum SearchWords {
 
     /// The words' file a word is in: FNV-1a of its UTF-8 bytes, which search.js computes the same way.
     package static func file(of word: String, count: Int) -> Int {
-        var hash: UInt32 = 0x811C_9DC5
-        for byte in word.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
-        return Int(hash % UInt32(count))
+        Int(FNV1a.hash(word) % UInt32(count))
     }
 
     /// The vocabulary file of the words starting as `word` does: its first letter or digit, or

@@ -10,9 +10,10 @@ extension SiteBuilder {
     /// published index, or with another number of files, indexes every page.
     func firstAnswer(_ site: PlannedSite, _ outputs: inout Outputs) throws {
         let folder = SearchWords.folder
+        // Without an index, the published files were not carried (the fingerprint step), so
+        // staging took them out; the rows go with them.
         guard site.indexer != nil else {
             outputs.firstAnswer = BuildStore.FirstAnswerChange(files: nil)
-            for path in try outputs.published?.outputs(under: folder).keys ?? [:].keys { try remove(path, &outputs) }
             return
         }
         let files = site.index.firstAnswerFiles

@@ -25,9 +25,7 @@ package struct DeployShards: Sendable, Equatable {
 
     /// The shard of a path: FNV-1a of its bytes, which every version must keep.
     package static func shard(of path: String) -> Int {
-        var hash: UInt32 = 2_166_136_261
-        for byte in path.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return Int(hash % UInt32(count))
+        Int(FNV1a.hash(path) % UInt32(count))
     }
 
     package static func name(of shard: Int) -> String {
