@@ -89,9 +89,14 @@ public struct SitePlan: Sendable {
         self.copies = copies
         self.carried = carried
         var counts = Dictionary(uniqueKeysWithValues: zip(planning, machinePlans).map { m, machine in
-            (m, MachineCounts(pages: 0, copies: machineCopies[m] ?? 0, listed: sitemaps.listed[m], photos: machine.photoCount))
+            (m, MachineCounts(pages: 0, copies: machineCopies[m] ?? 0, listed: sitemaps.listed[m], photos: machine.photoCount,
+                              indexed: 0))
         })
-        for (_, page) in pages { if let m = page.machine { counts[m]?.pages += 1 } }
+        for (_, page) in pages {
+            guard let m = page.machine else { continue }
+            counts[m]?.pages += 1
+            if SearchShards.isIndexed(page) { counts[m]?.indexed += 1 }
+        }
         self.planned = counts
     }
 
@@ -104,6 +109,8 @@ public struct SitePlan: Sendable {
         public var listed: Int
         /// Its photos and its parts' that the site publishes.
         public var photos: Int
+        /// Its pages the search index holds: they decide how many shards the index has.
+        public var indexed: Int
     }
 
     /// The machines not planned, by index, with what their outputs come to.

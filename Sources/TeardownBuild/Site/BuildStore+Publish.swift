@@ -28,6 +28,15 @@ extension BuildStore {
         package let bundles: Bundles
         /// What the build changed of the first-answer index.
         package let firstAnswer: FirstAnswerChange?
+        /// What the published search shards were indexed under (`SearchShards.layout` and the
+        /// indexer), when every shard is its pages' index; nil when one lags behind its pages
+        /// (the pages were published first) or the site has no index.
+        package var searchLayout: String? = nil
+    }
+
+    /// What the published search shards were indexed under; nil when not known to be current.
+    package func searchLayout() throws -> String? {
+        try reading { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'search-layout'") }
     }
 
     /// What a build learnt of the bundles: under which settings (`context`), which bundles'
@@ -100,6 +109,11 @@ extension BuildStore {
             }
             try Self.record(db, change.bundles, whole: change.published == nil)
             try Self.record(db, change.firstAnswer)
+            if let layout = change.searchLayout {
+                try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('search-layout', ?)", arguments: [layout])
+            } else {
+                try db.execute(sql: "DELETE FROM meta WHERE name = 'search-layout'")
+            }
             try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('reads-tree', ?)", arguments: [tree])
         }
     }
@@ -208,12 +222,13 @@ extension BuildStore {
                            arguments: [bundles.context.description])
         }
         let upsert = try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO bundles(name, slug, high, low, pages, copies, listed, photos) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO bundles(name, slug, high, low, pages, copies, listed, photos, indexed)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for bundle in bundles.digested {
             let counts = bundle.counts
             try upsert.execute(arguments: [bundle.name, bundle.slug] + Self.columns(bundle.signature)
-                               + [counts.pages, counts.copies, counts.listed, counts.photos])
+                               + [counts.pages, counts.copies, counts.listed, counts.photos, counts.indexed])
         }
         let forget = try db.cachedStatement(sql: "DELETE FROM bundles WHERE name = ?")
         for name in bundles.unsettled { try forget.execute(arguments: [name]) }

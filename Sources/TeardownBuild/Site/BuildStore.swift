@@ -27,7 +27,7 @@ import TeardownBase
 package struct BuildStore: Sendable {
     /// Bumped whenever the tables change; a store of another version of Teardown starts over too,
     /// as every page's digest holds the version.
-    package static let format = "teardown-state 7 " + TeardownVersion.build
+    package static let format = "teardown-state 8 " + TeardownVersion.build
 
     package let queue: DatabaseQueue
     /// The database file, for messages.
@@ -140,7 +140,8 @@ package struct BuildStore: Sendable {
                                    readers BLOB NOT NULL) WITHOUT ROWID;
                 CREATE TABLE bundles(name TEXT PRIMARY KEY, slug TEXT NOT NULL, high INTEGER NOT NULL,
                                      low INTEGER NOT NULL, pages INTEGER NOT NULL, copies INTEGER NOT NULL,
-                                     listed INTEGER NOT NULL, photos INTEGER NOT NULL) WITHOUT ROWID;
+                                     listed INTEGER NOT NULL, photos INTEGER NOT NULL,
+                                     indexed INTEGER NOT NULL) WITHOUT ROWID;
                 CREATE INDEX bundles_by_slug ON bundles(slug);
                 CREATE TABLE lag(path TEXT PRIMARY KEY) WITHOUT ROWID;
                 CREATE TABLE inputs(grp TEXT PRIMARY KEY, signature TEXT NOT NULL, count INTEGER NOT NULL,
@@ -311,10 +312,11 @@ package struct BuildStore: Sendable {
             guard try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'unit-context'") == context.description
             else { return [:] }
             var bundles: [String: BundleRow] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT name, slug, high, low, pages, copies, listed, photos FROM bundles") {
+            for row in try Row.fetchAll(db, sql: "SELECT name, slug, high, low, pages, copies, listed, photos, indexed FROM bundles") {
                 bundles[row[0]] = BundleRow(
                     slug: row[1], signature: ContentDigest(high: UInt64(bitPattern: row[2]), low: UInt64(bitPattern: row[3])),
-                    counts: SitePlan.MachineCounts(pages: row[4], copies: row[5], listed: row[6], photos: row[7]))
+                    counts: SitePlan.MachineCounts(pages: row[4], copies: row[5], listed: row[6], photos: row[7],
+                                                   indexed: row[8]))
             }
             counters.count(.bundleRowsRead, by: bundles.count)
             return bundles

@@ -9,9 +9,10 @@ extension SiteBuilder {
     /// over when every unit it read last time has the digest it had then; the others are
     /// rendered. Copied files are fingerprinted by their source.
     ///
-    /// A plan that carried machines is made again of every machine (`planEveryMachine`) when it will not
-    /// do: the store does not hold what the published pages read, a page of a carried machine
-    /// is to be rendered again, or a published output is gone.
+    /// A plan that carried machines is made again with more of them when it will not do: with
+    /// those of a search shard to index again (`ShardMarks`), or with every machine when the
+    /// store does not hold what the published pages read, a page of a carried machine is to be
+    /// rendered again, or a published output is gone.
     func fingerprint(_ planned: PlannedSite, signatures: [String: ContentDigest], opened: (BuildStore, BuildStore.Notice?)?,
                      downloadSignatures: [String: ContentDigest]) throws -> (PlannedSite, Outputs) {
         let publisher = Publisher(output: output, state: cache.output(output), counters: counters)
@@ -19,22 +20,30 @@ extension SiteBuilder {
         let published = full ? nil : trees.published
         let readsKnown = published != nil && trees.readsArePublished
         var site = planned
-        if !readsKnown { site = try planEveryMachine(site, signatures: downloadSignatures) }
-        if let outputs = try outputs(site, trees: trees, published: published, readsKnown: readsKnown, publisher: publisher,
-                                     signatures: signatures) {
-            return (site, outputs)
+        if !readsKnown { site = try planMachines(nil, in: site, signatures: downloadSignatures) }
+        for attempt in 0... {
+            switch try outputs(site, trees: trees, published: published, readsKnown: readsKnown, publisher: publisher,
+                               signatures: signatures) {
+            case .done(let outputs): return (site, outputs)
+            case .planMore(let machines):
+                // A plan of every machine always does; one more try with a shard's is enough.
+                precondition(!site.plan.carried.isEmpty, "a plan of every machine always does")
+                site = try planMachines(attempt == 0 ? machines : nil, in: site, signatures: downloadSignatures)
+            }
         }
-        site = try planEveryMachine(site, signatures: downloadSignatures)
-        guard let outputs = try outputs(site, trees: trees, published: published, readsKnown: readsKnown, publisher: publisher,
-                                        signatures: signatures)
-        else { preconditionFailure("a plan of every machine always does") }
-        return (site, outputs)
+        preconditionFailure("unreachable")
     }
 
-    /// The outputs of `site`'s plan against the published tree; nil when the plan carried
-    /// machines and that will not do.
+    private enum Fingerprinted {
+        case done(Outputs)
+        /// The carried machines to plan too; nil: every machine.
+        case planMore(Set<Int>?)
+    }
+
+    /// The outputs of `site`'s plan against the published tree, or which machines to plan too
+    /// when the plan carried machines and that will not do.
     private func outputs(_ site: PlannedSite, trees: Publisher.Trees, published: StoredManifest?, readsKnown: Bool,
-                         publisher: Publisher, signatures: [String: ContentDigest]) throws -> Outputs? {
+                         publisher: Publisher, signatures: [String: ContentDigest]) throws -> Fingerprinted {
         let context = Self.unitContext(site.content, vipsVersion: site.images.vipsVersion)
         let bundleNames = site.content.machines.map(\.bundleName)
         let units = UnitDigests(site, carried: readsKnown ? site.carried : [])
@@ -49,7 +58,7 @@ extension SiteBuilder {
         let partial = !site.plan.carried.isEmpty
         if partial, let stale, let published {
             let planned = Set(pagePaths)
-            if stale.contains(where: { published[$0] != nil && !planned.contains($0) }) { return nil }
+            if stale.contains(where: { published[$0] != nil && !planned.contains($0) }) { return .planMore(nil) }
         }
         let machinePages = site.plan.pages.reduce(0) { $0 + ($1.page.machine == nil ? 0 : 1) }
         counters.count(.pagesPlanned, by: machinePages)
@@ -58,13 +67,16 @@ extension SiteBuilder {
         var manifest = TargetManifest(published: published)
         manifest.mark(pages: pagePaths, stale: stale)
         manifest.mark(copies: copied)
-        var (staleShards, carriedFiles) = try Self.markShards(site, pagePaths: pagePaths, &manifest)
+        let shards = try ShardMarks.mark(site, pagePaths: pagePaths, storedLayout: site.indexer == nil ? nil : trees.store.searchLayout(),
+                                         &manifest)
+        if shards.unplanned != [] { return .planMore(shards.unplanned) }
+        var carriedFiles = shards.accounted
         // The first-answer files change only with the pages they index: the index step writes those that do.
         if site.indexer != nil { carriedFiles += try published?.outputs(under: SearchWords.folder).keys ?? [:].keys }
         let carriedOutputs = site.plan.carried.values.reduce(0) { $0 + $1.pages + $1.copies }
         guard try manifest.removeGone(pages: pagePaths, copies: copied.map(\.0), carried: carriedFiles,
                                   carriedElsewhere: carriedOutputs)
-        else { return nil }
+        else { return .planMore(nil) }
         counters.count(.machinesDigested, by: units.computedMachines.count)
         let bundles = BuildStore.Bundles(
             context: context,
@@ -81,11 +93,10 @@ extension SiteBuilder {
             for (path, held) in lag { manifest[path] = held }
             spare = .whole(manifest)
         }
-        return Outputs(publisher: publisher, target: manifest.target, published: published, spare: spare, changes: manifest.changes,
+        return .done(Outputs(publisher: publisher, target: manifest.target, published: published, spare: spare, changes: manifest.changes,
                        pagePaths: pagePaths, copyPaths: copied.map(\.0), units: units,
                        store: trees.store, readsKnown: readsKnown, changedUnits: changedUnits ?? [], bundles: bundles,
-                       staleShards: staleShards,
-                       notice: trees.notice)
+                       staleShards: shards.stale, notice: trees.notice))
     }
 
     /// The units whose digests differ from the stored ones, and the machines gone since. Only

@@ -22,17 +22,15 @@ extension SiteBuilder {
     }
 
     /// Plans the site's outputs. The `carried` machines are not planned: their published
-    /// outputs are as this plan would make them. A search index is made of every page, so a site
-    /// with one plans every machine, as does a build whose downloads are due a prune (only a
-    /// build that finds every machine's can tell which are unused).
+    /// outputs are as this plan would make them. A build whose downloads are due a prune plans
+    /// every machine (only a build that finds every machine's can tell which are unused); one
+    /// re-indexing a search shard plans the machines of that shard (the fingerprint step).
     func plan(_ content: SiteContent, images: Loaded<ProcessedImages>, theme: Theme,
               pagefind: Result<Pagefind, Pagefind.Unavailable>, signatures: [String: ContentDigest],
               carried: [Int: SitePlan.MachineCounts]) throws(BuildFailure) -> PlannedSite {
         var diagnostics = images.warnings
         let maker = BundleDownloads(cache: cache.downloads, counters: counters)
-        // A missing Pagefind is a site without an index (reported below), not a failure.
-        let indexing = content.config.search && (try? pagefind.get()) != nil
-        let unplanned = indexing || maker.pruneDue() ? [:] : carried
+        let unplanned = maker.pruneDue() ? [:] : carried
         let planning = content.machines.indices.filter { unplanned[$0] == nil }
         // The index is made on one core while the downloads are found and a changed machine's is
         // zipped, also on one: one after the other, each would leave a core idle.
@@ -55,6 +53,7 @@ extension SiteBuilder {
         case (false, _): search = .unavailable("search is turned off for this site")
         case (true, .success):
             search = .available(SearchShards(machines: content.machines, pages: sitePlan.pages.map { $0.page },
+                                             carriedIndexed: unplanned.values.reduce(0) { $0 + $1.indexed },
                                              requested: content.config.searchShards))
         case (true, .failure(let unavailable)):
             search = .unavailable("this site was built without a search index")
@@ -69,18 +68,20 @@ extension SiteBuilder {
                            warnings: diagnostics.filter { $0.severity == .warning }.sortedByLocation())
     }
 
-    /// `site` with every machine planned: what the first plan made for the site as a whole (the
-    /// index, the manuals, the search settings) is kept, and the carried machines' downloads are
-    /// found now.
-    func planEveryMachine(_ site: PlannedSite, signatures: [String: ContentDigest]) throws(BuildFailure) -> PlannedSite {
-        let carried = site.plan.carried.keys.sorted()
+    /// `site` with the carried `machines` planned too (every machine when nil): what the first
+    /// plan made for the site as a whole (the index, the manuals, the search settings) is kept,
+    /// and those machines' downloads are found now.
+    func planMachines(_ machines: Set<Int>?, in site: PlannedSite, signatures: [String: ContentDigest]) throws(BuildFailure)
+        -> PlannedSite {
+        let carried = site.plan.carried.keys.filter { machines?.contains($0) ?? true }.sorted()
         guard !carried.isEmpty else { return site }
-        counters.count(.wholePlans)
+        if machines == nil { counters.count(.wholePlans) }
+        let kept = machines.map { planning in site.plan.carried.filter { !planning.contains($0.key) } } ?? [:]
         var found = site.downloads.found
         found.merge(try downloads(site.content, images: site.images, signatures: signatures, of: carried,
                                   diagnostics: site.warnings)) { first, _ in first }
         let plan = SitePlan(content: site.content, theme: site.theme, images: site.images, index: site.index,
-                            downloads: found)
+                            downloads: found, carried: kept)
         counters.count(.machinesPlanned, by: carried.count)
         return PlannedSite(content: site.content, theme: site.theme, images: site.images, manuals: site.manuals,
                            downloads: SiteDownloads(found), index: site.index, search: site.search, indexer: site.indexer,

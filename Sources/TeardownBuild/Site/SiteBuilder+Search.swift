@@ -38,18 +38,6 @@ extension SiteBuilder {
         if outputs.published?[path] != digest { outputs.changes.insert(path) }
     }
 
-    /// The published files of each shard, by shard. (One index's folder, `pagefind/`, holds
-    /// the files of an earlier build's shards too: they differ in digest, so it is made again.)
-    static func shardFiles(_ published: StoredManifest?, shards: SearchShards) throws -> [[String: ContentDigest]] {
-        let prefixes = shards.shards.map { $0.folder + "/" }
-        var files = Array(repeating: [String: ContentDigest](), count: prefixes.count)
-        for (path, digest) in try published?.outputs(under: Self.indexPrefix) ?? [:] {
-            guard let number = prefixes.firstIndex(where: { path.hasPrefix($0) }) else { continue }
-            files[number][path] = digest
-        }
-        return files
-    }
-
     /// Runs Pagefind over the spare tree for each shard holding a changed page, and adds its files to the outputs.
     func index(_ site: PlannedSite, _ outputs: inout Outputs, progress: BuildProgress.Handler?) throws {
         guard let indexer = site.indexer, !outputs.staleShards.isEmpty else { return }
@@ -123,42 +111,5 @@ extension SiteBuilder {
         }
         defer { FileSystem.discard(pages) }
         try indexer.index(pages, into: spare + "/" + stale.shard.folder)
-    }
-
-    /// A shard of the search index changes only when a page it indexes does: every file of it
-    /// is marked with one digest of those pages, so an unchanged shard is carried over like a
-    /// page. The stale shards, and the files of those carried.
-    static func markShards(_ site: PlannedSite, pagePaths: [String], _ manifest: inout TargetManifest) throws
-        -> (stale: [Outputs.Shard], carried: [String]) {
-        guard let indexer = site.indexer, let shards = site.search.shards else { return ([], []) }
-        var staleShards: [Outputs.Shard] = []
-        var carriedFiles: [String] = []
-        var pages = Array(repeating: [String](), count: shards.shards.count)
-        var later = Array(repeating: [String: [String]](), count: shards.shards.count)
-        // A discussion's pages are planned one after another (SitePlan): a later page
-        // belongs to the first page planned last.
-        var firstPage: String?
-        for (entry, path) in zip(site.plan.pages, pagePaths) {
-            guard let shard = shards.shard(of: entry.page) else { continue }
-            pages[shard].append(path)
-            switch entry.page {
-            case .machine(_, discussionPage: 1), .part(_, _, discussionPage: 1): firstPage = path
-            case .machine, .part: if let firstPage { later[shard][firstPage, default: []].append(path) }
-            default: break
-            }
-        }
-        let files = try shardFiles(manifest.published, shards: shards)
-        for (number, shard) in shards.shards.enumerated() {
-            let held = files[number]
-            if !held.isEmpty, pages[number].allSatisfy({ manifest.target[$0] != Outputs.unrendered }),
-               case let digest = digest(of: shard, pages: pages[number], manifest.target, indexer: indexer),
-               held.values.allSatisfy({ $0 == digest }) {
-                carriedFiles += held.keys
-            } else {
-                for path in held.keys { manifest.set(path, nil) }
-                staleShards.append(Outputs.Shard(shard: shard, pages: pages[number], later: later[number]))
-            }
-        }
-        return (staleShards, carriedFiles)
     }
 }

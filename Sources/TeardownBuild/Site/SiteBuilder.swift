@@ -213,7 +213,7 @@ public struct SiteBuilder: Sendable {
                                    publishedTree: publishedTree, published: outputs.published, changes: outputs.changes,
                                    readsKnown: outputs.readsKnown, current: outputs.units.computed,
                                    changedUnits: outputs.changedUnits, bundles: outputs.bundles,
-                                   firstAnswer: outputs.firstAnswer)
+                                   firstAnswer: outputs.firstAnswer, searchLayout: ShardMarks.layout(site))
             }, store: outputs.store)
             remember(inputs.snapshot, site: site, store: outputs.store)
             return Self.removedCount(outputs)

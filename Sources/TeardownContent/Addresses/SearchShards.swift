@@ -27,10 +27,10 @@ public struct SearchShards: Sendable, Equatable {
     /// browser loads before the first results.
     package static let automaticMaximum = 32
 
-    /// Shards for the pages planned; `requested` is site.yaml's `search_shards`, and nil
-    /// chooses by the number of indexed pages.
-    package init(machines: [Machine], pages: [PageAddress], requested: Int?) {
-        var indexed = 0, manualPages = false
+    /// Shards for the pages planned and `carriedIndexed` indexed pages of machines not planned;
+    /// `requested` is site.yaml's `search_shards`, and nil chooses by the number of indexed pages.
+    package init(machines: [Machine], pages: [PageAddress], carriedIndexed: Int = 0, requested: Int?) {
+        var indexed = carriedIndexed, manualPages = false
         for page in pages where Self.isIndexed(page) {
             indexed += 1
             if case .manual(let address) = page, address.machine == nil { manualPages = true }
@@ -71,6 +71,13 @@ public struct SearchShards: Sendable, Equatable {
         default: return nil
         }
     }
+
+    /// The shard of a machine's pages, by the machine's index.
+    package func shard(ofMachine machine: Int) -> Int { machineShard[machine] }
+
+    /// What decides which pages each shard holds: the shards' folders (the number of buckets
+    /// the slugs hash into). While it is the same, a machine's pages stay in their shard.
+    package var layout: String { shards.map(\.folder).joined(separator: " ") }
 
     /// The pages the default theme marks for Pagefind: machines, parts and manual pages.
     package static func isIndexed(_ page: PageAddress) -> Bool {

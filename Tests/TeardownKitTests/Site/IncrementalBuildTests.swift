@@ -362,7 +362,7 @@ struct IncrementalBuildTests {
     func unitsCarriedByBundle() throws {
         let scratch = try Scratch()
         let machines = scratch.site + "/content/machines/"
-        // A search index is made of every page, so only a site without one carries machines unplanned.
+        // Without a search index: the machines of a shard indexed again are planned (SearchIndexTests).
         try scratch.write(Fixtures.read(scratch.site + "/content/site.yaml") + "search: false\n", to: "content/site.yaml")
         try scratch.copyBox(as: "crate", "chest")
         // Bundles changed in the last two seconds are not vouched for by their signatures.

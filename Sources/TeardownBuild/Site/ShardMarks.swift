@@ -1,0 +1,87 @@
+import TeardownBase
+import TeardownContent
+
+/// Which shards of the search index a build makes again (`stale`), found by the fingerprint
+/// step. A shard changes only when a page it indexes does: every file of it is marked with one
+/// digest of those pages (`SiteBuilder.digest(of:pages:_:indexer:)`), so an unchanged shard is
+/// carried over like a page.
+///
+/// A plan that carried machines knows only the planned machines' pages, so it cannot work out a
+/// shard's digest. It needs none: a carried machine's pages are its published ones, and nothing
+/// published is gone (or the plan is made again of every machine), so a shard none of whose
+/// planned pages changes is its published self, as long as the store says the published shards
+/// were indexed from their pages under the same layout and indexer (`BuildStore.searchLayout`).
+/// A stale shard is indexed from all its pages, so its carried machines are planned
+/// (`unplanned`): the work grows with the shards a change touches, not with the catalog.
+struct ShardMarks {
+    var stale: [Outputs.Shard] = []
+    /// The published files of the index, carried or replaced with their shard's new ones: none is gone.
+    var accounted: [String] = []
+    /// Carried machines a stale shard needs planned; nil: every machine. Empty when the plan does.
+    var unplanned: Set<Int>? = []
+
+    /// What the store records of the shards `site` indexes: their layout and the indexer.
+    static func layout(_ site: PlannedSite) -> String? {
+        guard let indexer = site.indexer, let shards = site.search.shards else { return nil }
+        return indexer.signature + " " + shards.layout
+    }
+
+    /// Marks the stale shards' published files for removal in `manifest` (their new files are
+    /// added when they are indexed); `storedLayout` is what the store records of the published ones.
+    static func mark(_ site: PlannedSite, pagePaths: [String], storedLayout: String?,
+                     _ manifest: inout TargetManifest) throws -> ShardMarks {
+        guard let indexer = site.indexer, let shards = site.search.shards else { return ShardMarks() }
+        let partial = !site.plan.carried.isEmpty
+        if partial, storedLayout != layout(site) { return ShardMarks(unplanned: nil) }
+        var marks = ShardMarks()
+        var pages = Array(repeating: [String](), count: shards.shards.count)
+        var later = Array(repeating: [String: [String]](), count: shards.shards.count)
+        // A discussion's pages are planned one after another (SitePlan): a later page
+        // belongs to the first page planned last.
+        var firstPage: String?
+        for (entry, path) in zip(site.plan.pages, pagePaths) {
+            guard let shard = shards.shard(of: entry.page) else { continue }
+            pages[shard].append(path)
+            switch entry.page {
+            case .machine(_, discussionPage: 1), .part(_, _, discussionPage: 1): firstPage = path
+            case .machine, .part: if let firstPage { later[shard][firstPage, default: []].append(path) }
+            default: break
+            }
+        }
+        let files = try shardFiles(manifest.published, shards: shards)
+        var unplanned = Set<Int>()
+        for (number, shard) in shards.shards.enumerated() {
+            let held = files[number]
+            marks.accounted += held.keys
+            let carried: Bool
+            if held.isEmpty {
+                carried = false
+            } else if partial {
+                carried = Set(held.values).count == 1 && !pages[number].contains { manifest.changes.contains($0) }
+            } else if pages[number].contains(where: { manifest.target[$0] == Outputs.unrendered }) {
+                carried = false
+            } else {
+                let digest = SiteBuilder.digest(of: shard, pages: pages[number], manifest.target, indexer: indexer)
+                carried = held.values.allSatisfy { $0 == digest }
+            }
+            guard !carried else { continue }
+            unplanned.formUnion(site.plan.carried.keys.filter { shards.shard(ofMachine: $0) == number })
+            for path in held.keys { manifest.set(path, nil) }
+            marks.stale.append(Outputs.Shard(shard: shard, pages: pages[number], later: later[number]))
+        }
+        marks.unplanned = unplanned
+        return marks
+    }
+
+    /// The published files of each shard, by shard. (One index's folder, `pagefind/`, holds
+    /// the files of an earlier build's shards too: they differ in digest, so it is made again.)
+    private static func shardFiles(_ published: StoredManifest?, shards: SearchShards) throws -> [[String: ContentDigest]] {
+        let prefixes = shards.shards.map { $0.folder + "/" }
+        var files = Array(repeating: [String: ContentDigest](), count: prefixes.count)
+        for (path, digest) in try published?.outputs(under: SiteBuilder.indexPrefix) ?? [:] {
+            guard let number = prefixes.firstIndex(where: { path.hasPrefix($0) }) else { continue }
+            files[number][path] = digest
+        }
+        return files
+    }
+}
