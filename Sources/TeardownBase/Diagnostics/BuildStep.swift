@@ -12,10 +12,12 @@ public enum BuildStep: String, Sendable, CaseIterable, Codable {
     case fingerprint
     /// Renders and writes the outputs that changed into the spare tree.
     case render
-    /// Runs Pagefind over the spare tree.
-    case index = "search index"
     /// Brings the search page's first answer up to date with the pages that changed.
     case firstAnswer = "first answer"
+    /// Runs Pagefind over the spare tree.
+    case index = "search index"
     /// Swaps the spare tree in and records what this build read.
     case publish
+    /// Swaps in the search shards indexed again after the pages were published.
+    case publishSearch = "publish search"
 }

@@ -82,7 +82,7 @@ package struct Outputs {
     /// What each page this build rendered read, by output path.
     package let rendered = PageReads()
     /// The shards of the search index to make again, with the output paths of their pages.
-    package let staleShards: [Shard]
+    package var staleShards: [Shard]
     /// Why the build store was started over, if it was.
     package let notice: BuildStore.Notice?
     /// What the index step changed of the first-answer index, for the store.

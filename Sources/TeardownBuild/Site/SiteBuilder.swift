@@ -188,7 +188,7 @@ public struct SiteBuilder: Sendable {
             try processImages(loaded, cache: imageCache.value, signatures: signatures?.settled ?? [:], progress: progress)
         }
         clock.warnings = images.warnings
-        var (site, outputs) = try planAndFingerprint(content, images: images, theme: theme, pagefind: pagefind,
+        var (site, outputs, deferred) = try planAndFingerprint(content, images: images, theme: theme, pagefind: pagefind,
                                                      signatures: signatures, opened: opened, clock: &clock)
         site.notices = notices.map(\.description)
         clock.warnings = site.warnings
@@ -198,36 +198,40 @@ public struct SiteBuilder: Sendable {
             return report(site, outputs, written: 0, removed: 0, timings: clock.timings, inputs: inputs.snapshot)
         }
         let written = try clock.run(.render) { try render(site, &outputs, progress: progress) }
-        try clock.run(.index) {
-            try index(site, &outputs, progress: progress)
-            try renderSearchPage(site, &outputs)
-        }
         try clock.run(.firstAnswer) { try firstAnswer(site, &outputs) }
+        if deferred.isEmpty {
+            try clock.run(.index) {
+                try index(site, &outputs, progress: progress)
+                try renderSearchPage(site, &outputs)
+            }
+        }
         if let damaged = imageCache.value.damagedCarriedRows() {
             throw BuildFailure([.error(.outputFailed(reason: damaged.description), at: SourceLocation(imageFolder))]).caused(by: damaged)
         }
         let removed = try clock.run(.publish) { () throws -> Int in
-            noteChanges(outputs)
-            try outputs.publisher.publish({ tree, publishedTree in
-                BuildStore.Publish(tree: tree, outputs: outputs.target, previous: outputs.spare, rendered: outputs.rendered,
-                                   publishedTree: publishedTree, published: outputs.published, changes: outputs.changes,
-                                   readsKnown: outputs.readsKnown, current: outputs.units.computed,
-                                   changedUnits: outputs.changedUnits, bundles: outputs.bundles,
-                                   firstAnswer: outputs.firstAnswer, searchLayout: ShardMarks.layout(site))
-            }, store: outputs.store)
-            remember(inputs.snapshot, site: site, store: outputs.store)
+            try publish(outputs, searchLayout: deferred.isEmpty ? ShardMarks.layout(site) : nil)
+            if deferred.isEmpty { remember(inputs.snapshot, site: site, store: outputs.store) }
             return Self.removedCount(outputs)
         }
-        if exitsAfter { KeptUntilExit.keep(site, outputs, loaded, images) }
+        var indexed: Outputs?
+        if !deferred.isEmpty {
+            indexed = try clock.run(.index) { try indexAfterPublish(site, deferred: deferred, after: outputs, progress: progress) }
+            try clock.run(.publishSearch) {
+                if let indexed { try publish(indexed, searchLayout: ShardMarks.layout(site)) }
+                remember(inputs.snapshot, site: site, store: outputs.store)
+            }
+        }
+        if exitsAfter { KeptUntilExit.keep(site, outputs, indexed as Any, loaded, images) }
         return report(site, outputs, written: written, removed: removed, timings: clock.timings, inputs: inputs.snapshot)
     }
 
     /// The plan and fingerprint steps: machines the store vouches for are carried, unless the
-    /// fingerprint finds that will not do and plans them all.
+    /// fingerprint finds that will not do and plans more of them. The pages first, the index
+    /// after: the shards to index again are returned when they wait for a second publish (`deferIndex`).
     private func planAndFingerprint(_ content: SiteContent, images: Loaded<ProcessedImages>, theme: Theme,
                                     pagefind: Result<Pagefind, Pagefind.Unavailable>,
                                     signatures: InputSnapshot.BundleSignatures?, opened: (BuildStore, BuildStore.Notice?)?,
-                                    clock: inout StepClock) throws(BuildFailure) -> (PlannedSite, Outputs) {
+                                    clock: inout StepClock) throws(BuildFailure) -> (PlannedSite, Outputs, [Outputs.Shard]) {
         let settled = signatures?.settled ?? [:]
         let planned = try clock.run(.plan) { () throws -> PlannedSite in
             let carried = try carriedMachines(content, images: images.value, signatures: settled, store: opened?.0)
@@ -237,8 +241,24 @@ public struct SiteBuilder: Sendable {
         clock.warnings = planned.warnings
         return try clock.run(.fingerprint) {
             // A full build carries nothing, but records the signatures the next build carries by.
-            try fingerprint(planned, signatures: settled, opened: opened, downloadSignatures: signatures?.all ?? [:])
+            let (site, fingerprinted) = try fingerprint(planned, signatures: settled, opened: opened,
+                                                        downloadSignatures: signatures?.all ?? [:])
+            var outputs = fingerprinted
+            let deferred = try deferIndex(&outputs)
+            return (site, outputs, deferred)
         }
+    }
+
+    /// Swaps the spare tree in, recording its outputs and what its pages read.
+    private func publish(_ outputs: Outputs, searchLayout: String?) throws {
+        noteChanges(outputs)
+        try outputs.publisher.publish({ tree, publishedTree in
+            BuildStore.Publish(tree: tree, outputs: outputs.target, previous: outputs.spare, rendered: outputs.rendered,
+                               publishedTree: publishedTree, published: outputs.published, changes: outputs.changes,
+                               readsKnown: outputs.readsKnown, current: outputs.units.computed,
+                               changedUnits: outputs.changedUnits, bundles: outputs.bundles,
+                               firstAnswer: outputs.firstAnswer, searchLayout: searchLayout)
+        }, store: outputs.store)
     }
 
     /// The outputs removed, for the report: files of the search indexes come and go with them,

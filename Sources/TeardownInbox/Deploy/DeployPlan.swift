@@ -3,7 +3,8 @@ import TeardownBase
 import TeardownContent
 
 /// What a deploy will do: each upload, replacement and deletion with its size and reason,
-/// uploads in the order they go (assets, then the pages that point at them).
+/// uploads in the order they go (`rank`: assets, then the pages that point at them; the search
+/// index after the pages).
 public struct DeployPlan: Sendable {
     public enum Action: String, Sendable {
         case upload, replace, delete
@@ -58,12 +59,20 @@ public struct DeployPlan: Sendable {
             ?? listing.map { ($0.key, $0.value.size) }
         let deletions = remote.filter { !present.contains($0.0) }.sorted { $0.0 < $1.0 }
             .map { Step(action: .delete, path: $0.0, size: $0.1, reason: "no longer in the site") }
-        // Assets before the pages, feeds and JSON that point at them; each group by name.
         let ordered = uploads.sorted {
-            let (first, second) = (ObjectHeaders.isPage($0.path), ObjectHeaders.isPage($1.path))
-            return first != second ? !first : $0.path < $1.path
+            let (first, second) = (rank($0.path), rank($1.path))
+            return first != second ? first < second : $0.path < $1.path
         }
         return DeployPlan(uploads: ordered, deletions: deletions, unchanged: unchanged, listed: manifest == nil)
+    }
+
+    /// Where a file goes in the order of uploads: the site's assets, then the pages, feeds and
+    /// JSON that point at them, then the search index's files, then the index's entries and the
+    /// search page that names them. A changed page goes live before the index is uploaded, as a
+    /// build publishes it (the page first, the index after), and no upload names a file not there yet.
+    static func rank(_ path: String) -> Int {
+        let search = path.hasPrefix(Routes.searchIndexFolder + "/") || path == Routes.search.outputPath
+        return (search ? 2 : 0) + (ObjectHeaders.isPage(path) ? 1 : 0)
     }
 
     private static func md5(_ data: Data) -> String {

@@ -82,9 +82,18 @@ struct DeployPlanTests {
         #expect(DeployShards.parseShard(shard)?.count == 2)
     }
 
-    @Test("A plan uploads the new and the changed, assets before pages, and deletes what is gone")
+    @Test("A plan uploads the new and the changed, assets before pages, the search index after them, and deletes what is gone")
     func plan() {
         let digest = { (letter: Character) in String(repeating: letter, count: 64) }
+        let index = [
+            LocalOutputs.File(path: "search/index.html", size: 1, sha256: digest("1")),
+            LocalOutputs.File(path: "pagefind/shard-03/pagefind-entry.json", size: 1, sha256: digest("2")),
+            LocalOutputs.File(path: "pagefind/shard-03/pagefind.en_1.pf_meta", size: 1, sha256: digest("3")),
+        ]
+        #expect(DeployPlan.make(local: index + [LocalOutputs.File(path: "machines/fan/index.html", size: 1, sha256: digest("4"))],
+                                manifest: DeployManifest(entries: [:]), listing: [:], stored: { _ in nil }).uploads.map(\.path)
+                == ["machines/fan/index.html", "pagefind/shard-03/pagefind.en_1.pf_meta", "pagefind/shard-03/pagefind-entry.json",
+                    "search/index.html"], "the page first, then the index's files, then what names them")
         let local = [
             LocalOutputs.File(path: "index.html", size: 10, sha256: digest("a")),
             LocalOutputs.File(path: "machines/fan/index.html", size: 20, sha256: digest("b")),

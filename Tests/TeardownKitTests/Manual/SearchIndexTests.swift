@@ -143,7 +143,8 @@ struct SearchIndexTests {
         let planned = counts[.machinesPlanned], whole = counts[.wholePlans]
         try "---\nauthor: Ada\ndate: 2026-11-01\n---\nThe quixotic blade guard rattles.\n"
             .write(toFile: machines + "fan-3/comments/2026-11-01-ada.md", atomically: true, encoding: .utf8)
-        try builder.build()
+        let steps = try builder.build().timings.map(\.step).filter { [.publish, .index, .publishSearch].contains($0) }
+        #expect(steps == [.publish, .index, .publishSearch], "the pages published first, the index after")
         let shard = slugs.filter { bucket("machines/" + $0) == bucket("machines/fan-3") }
         #expect(counts[.machinesPlanned] - planned == shard.count, "the machines of fan-3's shard: \(shard)")
         #expect(counts[.wholePlans] == whole, "not every machine")
