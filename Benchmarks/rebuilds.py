@@ -85,7 +85,11 @@ class Place:
             sys.exit(f"the sync did not accept its comment:\n{stdout}")
         # --timings: the walk of the site, then the review and the build's steps.
         steps = {name.strip(): float(ms) / 1000 for name, ms in re.findall(r"^  (\S.*?)\s+([\d.]+) ms$", stdout, re.M)}
-        return wall, peak, steps.get("walk", 0.0), sum(seconds for name, seconds in steps.items() if name != "walk")
+        # The page first, the index after: a sync that re-indexes a shard publishes its pages
+        # before the index step, and the search files with "publish search".
+        after = steps.get("search index", 0.0) + steps.get("publish search", 0.0) if "publish search" in steps else 0.0
+        return (wall, peak, steps.get("walk", 0.0), sum(seconds for name, seconds in steps.items() if name != "walk"),
+                wall - after)
 
     def edit_description(self):
         self.counter += 1
@@ -136,7 +140,9 @@ def measure(teardown, floor, source, folder, runs):
     result["sync_peak"] = max(sync[1] for sync in syncs)
     result["sync_walk"] = statistics.median(sync[2] for sync in syncs)
     result["sync_steps"] = statistics.median(sync[3] for sync in syncs)
-    result["search"] = statistics.median(place.sync_one_comment(search=True)[0] for _ in range(max(3, runs // 2)))
+    searched = [place.sync_one_comment(search=True) for _ in range(max(3, runs // 2))]
+    result["search"] = statistics.median(sync[0] for sync in searched)
+    result["search_page"] = statistics.median(sync[4] for sync in searched)
     place.build()
     result["description"] = statistics.median(place.edit_description() for _ in range(runs))
     result["template"], result["template_written"] = place.edit_part_template()
@@ -147,8 +153,10 @@ def measure(teardown, floor, source, folder, runs):
 # The targets of a rebuild whose cost follows the change, by catalog size: milliseconds above
 # the walk floor, MB, and ratios.
 TARGETS = {
-    10_000: {"sync": 60, "no_change": 30, "description": 80, "search": 560, "peak": 45, "cold_peak": 150},
-    100_000: {"sync": 120, "no_change": 60, "description": 150, "search": 1120, "peak": 60, "cold_peak": 400},
+    10_000: {"sync": 60, "no_change": 30, "description": 80, "search_page": 60, "search_after": 500, "peak": 45,
+             "cold_peak": 150},
+    100_000: {"sync": 120, "no_change": 60, "description": 150, "search_page": 120, "search_after": 1000, "peak": 60,
+              "cold_peak": 400},
 }
 
 
@@ -169,7 +177,7 @@ def report(results, versions, runs):
         f"{max(runs, 5)}, the process's whole wall time).",
         "",
         "| Part pages | Place | Walk floor | Cold build | No change | One comment by sync | its walk / other steps "
-        "| with search | One description edited | Part template edited (outputs) | First sync after cold "
+        "| with search: page live / search live | One description edited | Part template edited (outputs) | First sync after cold "
         "| Sync peak / cold peak |",
         "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
@@ -177,7 +185,7 @@ def report(results, versions, runs):
         lines.append(
             f"| {size:,} | {place} | {r['floor'] * 1000:.0f} ms | {r['cold']:.2f} s | {r['no_change'] * 1000:.0f} ms "
             f"| {r['sync'] * 1000:.0f} ms | {r['sync_walk'] * 1000:.0f} / {r['sync_steps'] * 1000:.0f} ms "
-            f"| {r['search'] * 1000:.0f} ms | {r['description'] * 1000:.0f} ms "
+            f"| {r['search_page'] * 1000:.0f} / {r['search'] * 1000:.0f} ms | {r['description'] * 1000:.0f} ms "
             f"| {r['template']:.2f} s ({r['template_written']:,}) | {r['first_sync'] * 1000:.0f} ms "
             f"| {r['sync_peak']:.0f} / {r['cold_peak']:.0f} MB |")
     lines += ["", "## Targets", ""]
@@ -194,7 +202,10 @@ def report(results, versions, runs):
 
         targets = [above("one comment by sync", "sync"), above("no change", "no_change"),
                    above("one description edited", "description"),
-                   above("one comment with search", "search"),
+                   above("one comment with search, its page live", "search_page"),
+                   f"its search files live at most {goal['search_after']} ms later: "
+                   f"{(r['search'] - r['search_page']) * 1000:.0f} ms "
+                   f"({verdict(r['search'] - r['search_page'], goal['search_after'] / 1000)})",
                    f"one-comment peak memory at most {goal['peak']} MB: {r['sync_peak']:.0f} MB "
                    f"({verdict(r['sync_peak'], goal['peak'])})",
                    f"cold build's peak memory at most {goal['cold_peak']} MB: {r['cold_peak']:.0f} MB "

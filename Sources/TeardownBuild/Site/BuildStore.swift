@@ -246,6 +246,13 @@ package struct BuildStore: Sendable {
         }
     }
 
+    func count(of tree: String, under prefix: String) throws -> Int {
+        try reading { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM outputs WHERE tree = ? AND path >= ? AND path < ?",
+                             arguments: [tree, prefix, Self.end(of: prefix)]) ?? 0
+        }
+    }
+
     /// Every unit's digest when the published tree's pages read it.
     package func units() throws -> [String: ContentDigest] {
         try reading { db in try Self.digests(db, "SELECT key, high, low FROM units", []) }

@@ -17,6 +17,9 @@ struct ShardMarks {
     var stale: [Outputs.Shard] = []
     /// The published files of the index, carried or replaced with their shard's new ones: none is gone.
     var accounted: [String] = []
+    /// How many more published files of the index are carried, counted, not listed (a plan that
+    /// carried machines reads only the files of the shards it changes).
+    var accountedElsewhere = 0
     /// Carried machines a stale shard needs planned; nil: every machine. Empty when the plan does.
     var unplanned: Set<Int>? = []
 
@@ -48,26 +51,36 @@ struct ShardMarks {
             default: break
             }
         }
-        let files = try shardFiles(manifest.published, shards: shards)
         var unplanned = Set<Int>()
+        func replace(_ number: Int, held: [String: ContentDigest]) {
+            unplanned.formUnion(site.plan.carried.keys.filter { shards.shard(ofMachine: $0) == number })
+            for path in held.keys { manifest.set(path, nil) }
+            marks.stale.append(Outputs.Shard(shard: shards.shards[number], pages: pages[number], later: later[number]))
+        }
+        if partial {
+            // The store vouches for every published shard (the layout above): only the files of
+            // those holding a changed page are read, and the others counted.
+            var read = 0
+            for number in shards.shards.indices where pages[number].contains(where: { manifest.changes.contains($0) }) {
+                let held = try manifest.published?.outputs(under: shards.shards[number].folder + "/") ?? [:]
+                read += held.count
+                marks.accounted += held.keys
+                replace(number, held: held)
+            }
+            marks.accountedElsewhere = try (manifest.published?.count(under: SiteBuilder.indexPrefix) ?? 0) - read
+            marks.unplanned = unplanned
+            return marks
+        }
+        let files = try shardFiles(manifest.published, shards: shards)
         for (number, shard) in shards.shards.enumerated() {
             let held = files[number]
             marks.accounted += held.keys
-            let carried: Bool
-            if held.isEmpty {
-                carried = false
-            } else if partial {
-                carried = Set(held.values).count == 1 && !pages[number].contains { manifest.changes.contains($0) }
-            } else if pages[number].contains(where: { manifest.target[$0] == Outputs.unrendered }) {
-                carried = false
-            } else {
+            var carried = false
+            if !held.isEmpty, !pages[number].contains(where: { manifest.target[$0] == Outputs.unrendered }) {
                 let digest = SiteBuilder.digest(of: shard, pages: pages[number], manifest.target, indexer: indexer)
                 carried = held.values.allSatisfy { $0 == digest }
             }
-            guard !carried else { continue }
-            unplanned.formUnion(site.plan.carried.keys.filter { shards.shard(ofMachine: $0) == number })
-            for path in held.keys { manifest.set(path, nil) }
-            marks.stale.append(Outputs.Shard(shard: shard, pages: pages[number], later: later[number]))
+            if !carried { replace(number, held: held) }
         }
         marks.unplanned = unplanned
         return marks

@@ -71,11 +71,17 @@ extension SiteBuilder {
                                          &manifest)
         if shards.unplanned != [] { return .planMore(shards.unplanned) }
         var carriedFiles = shards.accounted
+        var carriedOutputs = site.plan.carried.values.reduce(0) { $0 + $1.pages + $1.copies } + shards.accountedElsewhere
         // The first-answer files change only with the pages they index: the index step writes those that do.
-        if site.indexer != nil { carriedFiles += try published?.outputs(under: SearchWords.folder).keys ?? [:].keys }
-        let carriedOutputs = site.plan.carried.values.reduce(0) { $0 + $1.pages + $1.copies }
+        if site.indexer != nil, let published {
+            if site.plan.carried.isEmpty {
+                carriedFiles += try published.outputs(under: SearchWords.folder).keys
+            } else {
+                carriedOutputs += try published.count(under: SearchWords.folder)
+            }
+        }
         guard try manifest.removeGone(pages: pagePaths, copies: copied.map(\.0), carried: carriedFiles,
-                                  carriedElsewhere: carriedOutputs)
+                                      carriedElsewhere: carriedOutputs)
         else { return .planMore(nil) }
         counters.count(.machinesDigested, by: units.computedMachines.count)
         let bundles = BuildStore.Bundles(

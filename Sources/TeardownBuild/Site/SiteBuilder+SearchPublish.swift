@@ -44,14 +44,17 @@ extension SiteBuilder {
                               bundles: BuildStore.Bundles(context: first.bundles.context, digested: [], unsettled: [], goneSlugs: []),
                               staleShards: deferred, notice: nil)
         outputs.firstAnswer = BuildStore.FirstAnswerChange(files: first.firstAnswer?.files)
+        // The spare is brought up to the first publish before the stale shards' files are taken
+        // out of the target: staging would unlink them one by one, and `index` clears each
+        // shard's folder whole anyway.
+        let spare = try outputs.publisher.openSpare(holding: outputs.spare, store: outputs.store)
+        _ = try outputs.publisher.stage(outputs.target, published: published, spare: spare, changes: [])
         for stale in deferred {
             for path in try published.outputs(under: stale.shard.folder + "/").keys {
                 outputs.target[path] = nil
                 outputs.changes.insert(path)
             }
         }
-        let spare = try outputs.publisher.openSpare(holding: outputs.spare, store: outputs.store)
-        _ = try outputs.publisher.stage(outputs.target, published: published, spare: spare, changes: outputs.changes)
         try index(site, &outputs, progress: progress)
         try renderSearchPage(site, &outputs)
         return outputs

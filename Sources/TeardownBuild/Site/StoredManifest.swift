@@ -66,6 +66,11 @@ package final class StoredManifest: @unchecked Sendable {
         return found
     }
 
+    /// How many outputs' paths start with `prefix` (ending in "/"), without reading them.
+    package func count(under prefix: String) throws -> Int {
+        try store.count(of: tree, under: prefix)
+    }
+
     /// Throws what a lookup could not: a build does not publish what it read wrongly.
     package func check() throws {
         if let error = failure.withLock({ $0 }) { throw error }
