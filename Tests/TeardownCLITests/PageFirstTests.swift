@@ -24,6 +24,23 @@ struct PageFirstTests {
         return languages.values.reduce(0) { $0 + (($1["page_count"] as? Int) ?? 0) }
     }
 
+    /// Pagefind itself, with a hand on it: while the file `hold` exists in `folder`, it says it
+    /// started (the file `started`, holding its process id) and waits; while `fail` exists, it fails.
+    static func wrapper(real: String, in folder: URL) throws -> URL {
+        let wrapper = folder.appendingPathComponent("pagefind")
+        let (hold, started, fail) = (folder.appendingPathComponent("hold").path, folder.appendingPathComponent("started").path,
+                                     folder.appendingPathComponent("fail").path)
+        try """
+            #!/bin/sh
+            if [ -e '\(fail)' ]; then echo 'the index was refused' >&2; exit 3; fi
+            if [ -e '\(hold)' ]; then echo $$ > '\(started).part' && mv '\(started).part' '\(started)'; sleep 120; fi
+            exec '\(real)' "$@"
+
+            """.write(to: wrapper, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+        return wrapper
+    }
+
     @Test("A new page is live before Pagefind runs; Ctrl-C then leaves the last index whole, and the next build indexes the page")
     func pageBeforeIndex() throws {
         let site = try KillTests.copyDemo()
@@ -34,17 +51,9 @@ struct PageFirstTests {
         #expect(first.status == 0, "\(first.stderr)")
         let real = try #require(Self.pagefind(site: site), "Pagefind is installed")
         let before = try #require(try? Self.pageCount(output.appendingPathComponent("pagefind")), "\(first.stdout)\(first.stderr)")
-        // Pagefind itself, with a hand on the clock: while `hold` exists, it says it started and waits.
         let folder = TeardownBinary.temporaryFolder()
         let hold = folder.appendingPathComponent("hold"), started = folder.appendingPathComponent("started")
-        let wrapper = folder.appendingPathComponent("pagefind")
-        try """
-            #!/bin/sh
-            if [ -e '\(hold.path)' ]; then echo $$ > '\(started.path).part' && mv '\(started.path).part' '\(started.path)'; sleep 120; fi
-            exec '\(real)' "$@"
-
-            """.write(to: wrapper, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+        let wrapper = try Self.wrapper(real: real, in: folder)
         let environment = ["TEARDOWN_PAGEFIND": wrapper.path]
         let wrapped = try TeardownBinary.run(["build", "--site", site.path], environment: environment)
         #expect(wrapped.status == 0)
@@ -81,5 +90,31 @@ struct PageFirstTests {
         #expect(try Self.pageCount(output.appendingPathComponent("pagefind")) == before + 1, "the next build indexed the page")
         #expect(next.stdout.contains("search index"))
         #expect(try TeardownBinary.run(["build", "--site", site.path], environment: environment).stdout.contains("nothing changed"))
+    }
+
+    @Test("A Pagefind that fails after the pages are published: the build says so, the site is whole, and the next build indexes the page")
+    func indexFailsAfterPages() throws {
+        let site = try KillTests.copyDemo()
+        let output = site.appendingPathComponent("public")
+        #expect(try TeardownBinary.run(["build", "--site", site.path]).status == 0)
+        let real = try #require(Self.pagefind(site: site), "Pagefind is installed")
+        let folder = TeardownBinary.temporaryFolder()
+        let environment = ["TEARDOWN_PAGEFIND": try Self.wrapper(real: real, in: folder).path]
+        #expect(try TeardownBinary.run(["build", "--site", site.path], environment: environment).status == 0)
+        let before = try Self.pageCount(output.appendingPathComponent("pagefind"))
+
+        try "# Quixotic\n\nA quixotic flange.\n".write(to: site.appendingPathComponent("content/manual/quixotic.md"),
+                                                     atomically: true, encoding: .utf8)
+        try Data().write(to: folder.appendingPathComponent("fail"))
+        let failed = try TeardownBinary.run(["build", "--site", site.path], environment: environment)
+        #expect(failed.status != 0)
+        #expect(failed.stderr.contains("the index was refused") && failed.stderr.contains("the pages are published"), "\(failed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("manual/quixotic/index.html").path))
+        #expect(KillTests.indexIsWhole(output))
+        #expect(try Self.pageCount(output.appendingPathComponent("pagefind")) == before)
+
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("fail"))
+        #expect(try TeardownBinary.run(["build", "--site", site.path], environment: environment).status == 0)
+        #expect(try Self.pageCount(output.appendingPathComponent("pagefind")) == before + 1, "the next build indexed the page")
     }
 }

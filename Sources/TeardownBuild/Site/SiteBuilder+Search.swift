@@ -38,8 +38,9 @@ extension SiteBuilder {
         if outputs.published?[path] != digest { outputs.changes.insert(path) }
     }
 
-    /// Runs Pagefind over the spare tree for each shard holding a changed page, and adds its files to the outputs.
-    func index(_ site: PlannedSite, _ outputs: inout Outputs, progress: BuildProgress.Handler?) throws {
+    /// Runs Pagefind over the spare tree for each shard holding a changed page, and adds its
+    /// files to the outputs. `afterPages`: the pages are published already, and a failure says so.
+    func index(_ site: PlannedSite, _ outputs: inout Outputs, progress: BuildProgress.Handler?, afterPages: Bool = false) throws {
         guard let indexer = site.indexer, !outputs.staleShards.isEmpty else { return }
         let publisher = outputs.publisher, spare = publisher.spare
         let counter = ProgressCounter(.search, total: outputs.staleShards.count, handler: progress)
@@ -62,7 +63,9 @@ extension SiteBuilder {
         for (stale, result) in zip(outputs.staleShards, indexed) {
             let digest: ContentDigest
             do { digest = try result.get() } catch {
-                throw BuildFailure(site.warnings + [.error(.searchFailed(reason: error.description), at: site.content.config.location)])
+                let published = afterPages ? "; the pages are published with the last build's search index, which the next build brings up to date" : ""
+                throw BuildFailure(site.warnings + [.error(.searchFailed(reason: error.description + published),
+                                                           at: site.content.config.location)])
             }
             _ = FileSystem.walk(spare + "/" + stale.shard.folder) { relative, status in
                 if !status.isDirectory {

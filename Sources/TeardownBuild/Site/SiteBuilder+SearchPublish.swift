@@ -55,7 +55,7 @@ extension SiteBuilder {
                 outputs.changes.insert(path)
             }
         }
-        try index(site, &outputs, progress: progress)
+        try index(site, &outputs, progress: progress, afterPages: true)
         try renderSearchPage(site, &outputs)
         return outputs
     }
