@@ -108,6 +108,37 @@ class FollowTest(unittest.TestCase):
         self.assertEqual(built.returncode, 0, built.stderr)
         self.assertEqual(local_files(full), local_files(public))
 
+    def test_with_search_a_comment_is_deployed_before_its_index(self):
+        """The page first, the index after: a round that re-indexes search deploys twice, the
+        pages between the build's two publishes and the search index after it."""
+        site = os.path.join(self.scratch, "search-site")
+        shutil.copytree(os.path.join(deploy_test.ROOT, "content"), os.path.join(site, "content"))
+        with open(os.path.join(site, "content/site.yaml"), "a") as handle:
+            handle.write(f"\ndeploy:\n  to: s3://{BUCKET}/search\n  endpoint: {self.store.endpoint}\n")
+        inbox = os.path.join(self.scratch, "search-inbox")
+        os.makedirs(inbox)
+        env = {key: value for key, value in self.env.items() if key != "TEARDOWN_PAGEFIND"}
+        log = tempfile.NamedTemporaryFile("w+", suffix=".log", delete=False)
+        self.addCleanup(os.unlink, log.name)
+        follow = subprocess.Popen([deploy_test.TEARDOWN, "sync", "--site", site, "--from", inbox, "--follow", "--deploy"],
+                                  env=env, stdout=log, stderr=subprocess.STDOUT)
+        self.addCleanup(lambda: follow.poll() is None and follow.kill())
+        wait_for("the first deploy", lambda: "Deployed to" in read(log.name), 600)
+        self.assertIn("pagefind/pagefind-entry.json", self.store.contents("search/"), "the site is built with its index")
+        before = read(log.name).count("Deployed to")
+        with open(os.path.join(inbox, "quixotic.comment.md"), "w") as handle:
+            handle.write("---\nmachine: desk-fan\npart: switch\nauthor: \"Visitor\"\ndate: 2025-03-01\n---\n"
+                         "A quixotic comment, deployed before its index.\n")
+        wait_for("the comment's round deployed twice", lambda: read(log.name).count("Deployed to") >= before + 2)
+        page = gzip.decompress(self.store.s3.get_object(Bucket=BUCKET, Key="search/machines/desk-fan/parts/switch/index.html")
+                               ["Body"].read()).decode()
+        self.assertIn("A quixotic comment", page)
+        follow.send_signal(signal.SIGINT)
+        self.assertEqual(follow.wait(timeout=60), 0, read(log.name)[-3000:])
+        self.assertEqual(read(log.name).count("Deployed to"), before + 2, "the pages, then the index: " + read(log.name)[-3000:])
+        self.assertNotIn("error", read(log.name).lower(), read(log.name)[-3000:])
+        self.assertEqual(self.store.contents("search/"), local_files(os.path.join(site, "public")), "the bucket is the site")
+
     def test_sigterm_stops_it_between_rounds_and_a_second_signal_at_once(self):
         """As `systemctl stop` stops the service: SIGTERM, exit 0, nothing left running."""
         inbox = os.path.join(self.scratch, "folder-inbox")

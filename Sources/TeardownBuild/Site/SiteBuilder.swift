@@ -93,6 +93,9 @@ public struct SiteBuilder: Sendable {
     /// inputs changed; on any error, the output is left as it was.
     ///
     /// `progress` is told how far the long stages have got: images, pages and the search index.
+    /// `pagesPublished` is called between the two publishes of a build that publishes its pages
+    /// before it re-indexes them for search, with this output's build lock held (a resident
+    /// publisher deploys the pages then).
     ///
     /// `changed` names files or folders (absolute paths) known to have changed since the last
     /// build, such as what inotify reported: the build then updates the inputs snapshot that
@@ -100,8 +103,8 @@ public struct SiteBuilder: Sendable {
     /// change since then; without a stored snapshot it walks anyway. `inputs` is a walk taken
     /// earlier by `walkInputs` (sync reviews against it), to which `changed` is applied.
     @discardableResult
-    public func build(inputs: BuildInputs? = nil, changed: [String]? = nil,
-                      progress: BuildProgress.Handler? = nil) throws(BuildFailure) -> Report {
+    public func build(inputs: BuildInputs? = nil, changed: [String]? = nil, progress: BuildProgress.Handler? = nil,
+                      pagesPublished: () -> Void = {}) throws(BuildFailure) -> Report {
         // One build of an output at a time: `teardown serve` rebuilding while `teardown sync`
         // builds the same site would otherwise swap each other's folders mid-way.
         let lockPath = cache.output(output).lock
@@ -118,7 +121,7 @@ public struct SiteBuilder: Sendable {
         do {
             // A full build trusts nothing stored, so it starts from a new store.
             if full { try BuildStore.remove(store) }
-            return try buildHoldingLock(inputs: inputs, changed: changed, progress: progress)
+            return try buildHoldingLock(inputs: inputs, changed: changed, progress: progress, pagesPublished: pagesPublished)
         } catch let failure as BuildFailure where failure.cause is ImageCache.DamagedRows {
             // Nothing was published: the build starts over once, and looks those bundles' images up again.
             var report = try buildHoldingLock(inputs: nil, changed: nil, progress: progress)
@@ -161,8 +164,8 @@ public struct SiteBuilder: Sendable {
     }
 
     /// The pipeline, one named and timed step a line (`teardown build --timings` prints them).
-    private func buildHoldingLock(inputs walked: BuildInputs?, changed: [String]?,
-                                  progress: BuildProgress.Handler?) throws(BuildFailure) -> Report {
+    private func buildHoldingLock(inputs walked: BuildInputs?, changed: [String]?, progress: BuildProgress.Handler?,
+                                  pagesPublished: () -> Void = {}) throws(BuildFailure) -> Report {
         var clock = StepClock(output: output)
         let pagefind = locatePagefind()
         // The settings key records which Pagefind, if any: its absence is a value, not a failure.
@@ -215,6 +218,7 @@ public struct SiteBuilder: Sendable {
         }
         var indexed: Outputs?
         if !deferred.isEmpty {
+            pagesPublished()
             indexed = try clock.run(.index) { try indexAfterPublish(site, deferred: deferred, after: outputs, progress: progress) }
             try clock.run(.publishSearch) {
                 if let indexed { try publish(indexed, searchLayout: ShardMarks.layout(site)) }

@@ -24,6 +24,9 @@ public struct Deployer: Sendable {
         /// Compares with a listing of the bucket, sizes and ETags, not with the deploy manifest:
         /// puts back what was changed or deleted behind deploy's back (`--verify`).
         public var verify = false
+        /// The caller holds the output's build lock (a build deploying its pages between its two
+        /// publishes): the deploy does not take it again.
+        public var buildLockHeld = false
 
         public init(location: S3Location, credentials: S3Credentials) {
             self.location = location
@@ -77,8 +80,8 @@ public struct Deployer: Sendable {
         let stored = try store.get(manifestKey, session: session)
         // Held until the manifest is written: a build waits for the deploy, so the deploy sends
         // one tree and records what that tree holds, never a page a build swapped in meanwhile.
-        let held = try holdBuildLock()
-        defer { FileSystem.unlock(held) }
+        let held = options.buildLockHeld ? nil : try holdBuildLock()
+        defer { if let held { FileSystem.unlock(held) } }
         var (local, touched) = try scan()
         var remote = try compare(local, stored: stored, store: store, session: session, manifestKey: manifestKey)
         // The shards compared are read from the record; one that cannot be is scanned for.

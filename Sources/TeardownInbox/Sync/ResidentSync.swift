@@ -28,6 +28,10 @@ public final class ResidentSync: @unchecked Sendable {
         /// (the deploy of `--deploy`). It learns what changed as a one-shot deploy does, from
         /// the changes each build notes (`OutputChanges`), so this process keeps none of it.
         public var publish: (@Sendable () throws -> Void)?
+        /// Run between the two publishes of a build that publishes its pages before its search
+        /// index, with the output's build lock held: the pages go out before Pagefind has run,
+        /// and `publish` sends the index after the build.
+        public var publishPages: (@Sendable () throws -> Void)?
 
         public init() {}
     }
@@ -140,11 +144,15 @@ public final class ResidentSync: @unchecked Sendable {
             let sync = SiteSync(syncer: Syncer(siteRoot: builder.siteRoot, source: source, cacheFolder: builder.cacheFolder,
                                                counters: counters), builder: builder)
             let look = { [builder, last = memory.build] in builder.inputs(changed: changed, after: last) }
+            let pagesPublished = { [publishPages = options.publishPages] in
+                do { try publishPages?() } catch { onEvent(.publishFailed(error)) }
+            }
             do {
                 let outcome = next.walk || inboxChanged
-                    ? try sync.run(dryRun: false, look: next.walk ? nil : look, changed: changed, listed: listing ?? [])
+                    ? try sync.run(dryRun: false, look: next.walk ? nil : look, changed: changed, listed: listing ?? [],
+                                   pagesPublished: pagesPublished)
                     // Hand edits alone: nothing to review.
-                    : try sync.build(look: look, changed: changed)
+                    : try sync.build(look: look, changed: changed, pagesPublished: pagesPublished)
                 memory.filed = FiledFiles(outcome.report.filed.map { builder.siteRoot + "/" + $0 })
                 if listing != nil { memory.lastListing = listed }
                 onEvent(.synced(outcome, walked: next.walk))

@@ -37,9 +37,10 @@ public struct SiteSync: Sendable {
     /// `look` gives the inputs as a caller that watches them knows them (`SiteBuilder.inputs(changed:)`),
     /// with `changed` the paths that changed since the last build; without it, the site is
     /// walked. Either is timed as the walk. `listed` is the inbox's listing when the caller has just taken it.
+    /// `pagesPublished` is the build's (`SiteBuilder.build`).
     public func run(dryRun: Bool, look: (() -> BuildInputs)? = nil, changed: [String] = [], listed: [InboxSubmission]? = nil,
                     reviewed: (SyncReport) -> Void = { _ in },
-                    progress: BuildProgress.Handler? = nil) throws(Failure) -> Outcome {
+                    progress: BuildProgress.Handler? = nil, pagesPublished: () -> Void = {}) throws(Failure) -> Outcome {
         let walkStart = Date()
         let inputs = look?() ?? builder.walkInputs()
         let reviewStart = Date()
@@ -56,7 +57,8 @@ public struct SiteSync: Sendable {
         }
         do {
             let filed = report.filed.map { (syncer.siteRoot as NSString).appendingPathComponent($0) }
-            let build = try builder.build(inputs: inputs, changed: changed + filed, progress: progress)
+            let build = try builder.build(inputs: inputs, changed: changed + filed, progress: progress,
+                                          pagesPublished: pagesPublished)
             return Outcome(report: report, build: build, walkSeconds: walkSeconds, reviewSeconds: reviewSeconds)
         } catch {
             throw .build(error, report: report)
@@ -64,14 +66,14 @@ public struct SiteSync: Sendable {
     }
 
     /// Builds what changed without looking at the inbox: its report lists nothing.
-    func build(look: () -> BuildInputs, changed: [String]) throws(Failure) -> Outcome {
+    func build(look: () -> BuildInputs, changed: [String], pagesPublished: () -> Void = {}) throws(Failure) -> Outcome {
         let report = SyncReport(source: syncer.source.name, actions: [], dryRun: false)
         let start = Date()
         let inputs = look()
         let walkSeconds = Date().timeIntervalSince(start)
         do {
-            return Outcome(report: report, build: try builder.build(inputs: inputs, changed: changed), walkSeconds: walkSeconds,
-                           reviewSeconds: 0)
+            return Outcome(report: report, build: try builder.build(inputs: inputs, changed: changed, pagesPublished: pagesPublished),
+                           walkSeconds: walkSeconds, reviewSeconds: 0)
         } catch {
             throw .build(error, report: report)
         }

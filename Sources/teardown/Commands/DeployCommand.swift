@@ -66,7 +66,8 @@ struct DeployOptions: ParsableArguments {
         if !(1...64).contains(concurrency) { throw ValidationError("--concurrency must be between 1 and 64") }
     }
 
-    func deploy(site: String, output: String) throws {
+    /// `buildLockHeld`: called by a build between its two publishes, which holds the output's lock.
+    func deploy(site: String, output: String, buildLockHeld: Bool = false) throws {
         let (settings, diagnostics) = Deployer.settings(siteRoot: site)
         if diagnostics.contains(where: { $0.severity == .error }) {
             DiagnosticPrinter.print(diagnostics, site: site)
@@ -84,6 +85,7 @@ struct DeployOptions: ParsableArguments {
         deployOptions.concurrency = concurrency
         deployOptions.headers = settings.headers
         deployOptions.verify = verify
+        deployOptions.buildLockHeld = buildLockHeld
         deployOptions.deadline = timeout.map { Date(timeIntervalSinceNow: TimeInterval($0)) }
         let cache = CacheLayout(siteRoot: site).root
         let deployer = Deployer(output: output, cacheFolder: cache, options: deployOptions)

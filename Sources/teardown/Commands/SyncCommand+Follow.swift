@@ -18,6 +18,7 @@ extension SyncCommand {
         if deploy {
             let site = options.site, output = builder.output
             settings.publish = { try DeployOptions.parse([]).deploy(site: site, output: output) }
+            settings.publishPages = { try DeployOptions.parse([]).deploy(site: site, output: output, buildLockHeld: true) }
         }
         let resident = ResidentSync(builder: builder, source: source, options: settings)
         let signals = Self.stopOnSignals(resident)
