@@ -26,7 +26,7 @@ struct ShardMarks {
     /// What the store records of the shards `site` indexes: their layout and the indexer.
     static func layout(_ site: PlannedSite) -> String? {
         guard let indexer = site.indexer, let shards = site.search.shards else { return nil }
-        return indexer.signature + " " + shards.layout
+        return shards.layout + " " + indexer.signature
     }
 
     /// Marks the stale shards' published files for removal in `manifest` (their new files are

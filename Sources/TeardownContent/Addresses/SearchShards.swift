@@ -15,6 +15,8 @@ public struct SearchShards: Sendable, Equatable {
     }
 
     public let shards: [Shard]
+    /// How many buckets the slugs hash into; `shards` are the buckets used.
+    package let buckets: Int
     /// The shard of each machine's pages, by machine index.
     private let machineShard: [Int]
     /// The shard of the site manual's pages.
@@ -36,6 +38,7 @@ public struct SearchShards: Sendable, Equatable {
             if case .manual(let address) = page, address.machine == nil { manualPages = true }
         }
         let buckets = requested ?? Self.automaticCount(indexed)
+        self.buckets = max(1, buckets)
         guard buckets > 1 else {
             shards = [Shard(folder: Routes.searchIndexFolder)]
             machineShard = Array(repeating: 0, count: machines.count)
@@ -45,10 +48,10 @@ public struct SearchShards: Sendable, Equatable {
         // The site's manual is one more member of a bucket: a shard of its own would be ranked
         // by its own statistics (Pagefind weighs a page's length against its index's average),
         // unlike the same pages in one index.
-        func bucket(_ key: String) -> Int { Int(ContentDigest(of: key).low % UInt64(buckets)) }
+        func bucket(_ key: String) -> Int { Self.bucket(key, buckets: buckets) }
         var used = Array(repeating: false, count: buckets)
         if manualPages { used[bucket("manual")] = true }
-        let bucketOf = machines.map { bucket("machines/" + $0.slug) }
+        let bucketOf = machines.map { Self.bucket(ofMachine: $0.slug, buckets: buckets) }
         for number in bucketOf { used[number] = true }
         var shards: [Shard] = []
         var position = Array(repeating: 0, count: buckets)
@@ -72,12 +75,21 @@ public struct SearchShards: Sendable, Equatable {
         }
     }
 
+    private static func bucket(_ key: String, buckets: Int) -> Int { Int(ContentDigest(of: key).low % UInt64(buckets)) }
+
+    /// The bucket of the machine with slug `slug` among `buckets`.
+    package static func bucket(ofMachine slug: String, buckets: Int) -> Int { bucket("machines/" + slug, buckets: buckets) }
+
     /// The shard of a machine's pages, by the machine's index.
     package func shard(ofMachine machine: Int) -> Int { machineShard[machine] }
 
-    /// What decides which pages each shard holds: the shards' folders (the number of buckets
-    /// the slugs hash into). While it is the same, a machine's pages stay in their shard.
-    package var layout: String { shards.map(\.folder).joined(separator: " ") }
+    /// What decides which pages each shard holds: the number of buckets the slugs hash into
+    /// (first, so that it can be read back: `buckets(ofLayout:)`) and the shards' folders. While
+    /// it is the same, a machine's pages stay in their shard.
+    package var layout: String { ([String(buckets)] + shards.map(\.folder)).joined(separator: " ") }
+
+    /// The number of buckets of a `layout`, or of a string that starts with one.
+    package static func buckets(ofLayout layout: String) -> Int? { Int(layout.prefix { $0 != " " }) }
 
     /// The pages the default theme marks for Pagefind: machines, parts and manual pages.
     package static func isIndexed(_ page: PageAddress) -> Bool {

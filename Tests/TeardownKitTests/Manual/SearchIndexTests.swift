@@ -151,6 +151,14 @@ struct SearchIndexTests {
         #expect(shard.count < slugs.count)
         let changed = folders.filter { Self.inode(output + "/pagefind/\($0)/pagefind-entry.json") != entries[$0]! }
         #expect(changed.count == 1, "\(changed)")
+        // A manual page: its shard is found stale by the fingerprint, which then plans that shard's machines.
+        let manualPlanned = counts[.machinesPlanned]
+        let page = site + "/content/manual/search.md"
+        try (Fixtures.read(page) + "\nA quixotic footnote.\n").write(toFile: page, atomically: true, encoding: .utf8)
+        try builder.build()
+        let manualShard = slugs.filter { bucket("machines/" + $0) == bucket("manual") }
+        #expect(counts[.machinesPlanned] - manualPlanned == manualShard.count, "the machines of the manual's shard: \(manualShard)")
+        #expect(counts[.wholePlans] == whole)
 
         let reference = site + "/reference"
         try SiteBuilder(siteRoot: site, output: reference, full: true).build()
