@@ -34,9 +34,7 @@ extension FileSystem {
             let name = Self.name(of: entry)
             if name.hasPrefix(".") { continue }
             let path = relative.isEmpty ? name : relative + "/" + name
-            let found = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-                status(in: opened, raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
+            let found = status(in: opened, Self.namePointer(of: entry))
             guard var entryStatus = found else { return false }
             entryStatus.mayBeLink = entry.pointee.d_type == UInt8(DT_LNK) || entry.pointee.d_type == UInt8(DT_UNKNOWN)
             if entryStatus.isDirectory {
@@ -54,6 +52,16 @@ extension FileSystem {
     }
 
     static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
-        withUnsafeBytes(of: entry.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+        String(decoding: UnsafeRawBufferPointer(start: namePointer(of: entry), count: strlen(namePointer(of: entry))), as: UTF8.self)
     }
+
+    /// The entry's name where the kernel wrote it. A record is only as long as its name: one at
+    /// the end of readdir's buffer can end a few bytes past the name, before the 256 bytes
+    /// `d_name` is declared with, at the edge of a page. Copying `d_name` whole (as reading it as
+    /// a value does) read past that edge, and a build crashed clearing a search shard's folder.
+    private static func namePointer(of entry: UnsafeMutablePointer<dirent>) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
+    }
+
+    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 19
 }

@@ -70,16 +70,7 @@ extension SiteBuilder {
         let shards = try ShardMarks.mark(site, pagePaths: pagePaths, storedLayout: site.indexer == nil ? nil : trees.store.searchLayout(),
                                          &manifest)
         if shards.unplanned != [] { return .planMore(shards.unplanned) }
-        var carriedFiles = shards.accounted
-        var carriedOutputs = site.plan.carried.values.reduce(0) { $0 + $1.pages + $1.copies } + shards.accountedElsewhere
-        // The first-answer files change only with the pages they index: the index step writes those that do.
-        if site.indexer != nil, let published {
-            if site.plan.carried.isEmpty {
-                carriedFiles += try published.outputs(under: SearchWords.folder).keys
-            } else {
-                carriedOutputs += try published.count(under: SearchWords.folder)
-            }
-        }
+        let (carriedFiles, carriedOutputs) = try Self.carried(site, shards: shards, published: published)
         guard try manifest.removeGone(pages: pagePaths, copies: copied.map(\.0), carried: carriedFiles,
                                       carriedElsewhere: carriedOutputs)
         else { return .planMore(nil) }
@@ -103,6 +94,24 @@ extension SiteBuilder {
                        pagePaths: pagePaths, copyPaths: copied.map(\.0), units: units,
                        store: trees.store, readsKnown: readsKnown, changedUnits: changedUnits ?? [], bundles: bundles,
                        staleShards: shards.stale, notice: trees.notice))
+    }
+
+    /// The published outputs that are not planned and not gone: listed where the plan is of
+    /// every machine, counted where it carried some (the carried machines' outputs, the search
+    /// index's files the shard marks did not read).
+    private static func carried(_ site: PlannedSite, shards: ShardMarks, published: StoredManifest?) throws
+        -> (files: [String], count: Int) {
+        var files = shards.accounted
+        var count = site.plan.carried.values.reduce(0) { $0 + $1.pages + $1.copies } + shards.accountedElsewhere
+        // The first-answer files change only with the pages they index: the index step writes those that do.
+        if site.indexer != nil, let published {
+            if site.plan.carried.isEmpty {
+                files += try published.outputs(under: SearchWords.folder).keys
+            } else {
+                count += try published.count(under: SearchWords.folder)
+            }
+        }
+        return (files, count)
     }
 
     /// The units whose digests differ from the stored ones, and the machines gone since. Only

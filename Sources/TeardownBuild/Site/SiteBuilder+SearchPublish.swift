@@ -31,6 +31,19 @@ extension SiteBuilder {
         return outputs.staleShards
     }
 
+    /// The second publish: `pagesPublished` is told the pages are out, the `deferred` shards are
+    /// indexed from them and swapped in, and `done` runs after; returns what was published.
+    func publishIndex(_ site: PlannedSite, deferred: [Outputs.Shard], after first: Outputs, clock: inout StepClock,
+                      progress: BuildProgress.Handler?, pagesPublished: () -> Void, done: () -> Void) throws(BuildFailure) -> Outputs? {
+        pagesPublished()
+        let indexed = try clock.run(.index) { try indexAfterPublish(site, deferred: deferred, after: first, progress: progress) }
+        try clock.run(.publishSearch) {
+            if let indexed { try publish(indexed, searchLayout: ShardMarks.layout(site)) }
+            done()
+        }
+        return indexed
+    }
+
     /// The second publish's outputs: the tree the first publish made, with the `deferred`
     /// shards indexed again from its pages and the search page rendered again if it names them.
     func indexAfterPublish(_ site: PlannedSite, deferred: [Outputs.Shard], after first: Outputs,

@@ -216,15 +216,9 @@ public struct SiteBuilder: Sendable {
             if deferred.isEmpty { remember(inputs.snapshot, site: site, store: outputs.store) }
             return Self.removedCount(outputs)
         }
-        var indexed: Outputs?
-        if !deferred.isEmpty {
-            pagesPublished()
-            indexed = try clock.run(.index) { try indexAfterPublish(site, deferred: deferred, after: outputs, progress: progress) }
-            try clock.run(.publishSearch) {
-                if let indexed { try publish(indexed, searchLayout: ShardMarks.layout(site)) }
-                remember(inputs.snapshot, site: site, store: outputs.store)
-            }
-        }
+        let indexed = deferred.isEmpty ? nil
+            : try publishIndex(site, deferred: deferred, after: outputs, clock: &clock, progress: progress,
+                               pagesPublished: pagesPublished) { remember(inputs.snapshot, site: site, store: outputs.store) }
         if exitsAfter { KeptUntilExit.keep(site, outputs, indexed as Any, loaded, images) }
         return report(site, outputs, written: written, removed: removed, timings: clock.timings, inputs: inputs.snapshot)
     }
@@ -254,7 +248,7 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Swaps the spare tree in, recording its outputs and what its pages read.
-    private func publish(_ outputs: Outputs, searchLayout: String?) throws {
+    func publish(_ outputs: Outputs, searchLayout: String?) throws {
         noteChanges(outputs)
         try outputs.publisher.publish({ tree, publishedTree in
             BuildStore.Publish(tree: tree, outputs: outputs.target, previous: outputs.spare, rendered: outputs.rendered,
