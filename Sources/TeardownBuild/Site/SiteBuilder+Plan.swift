@@ -21,30 +21,16 @@ extension SiteBuilder {
         return carried
     }
 
-    /// The carried machines that share a search shard with a machine that is not carried, by
-    /// the shards the store says the published index has: the shard is indexed again from all
-    /// its pages, so they are planned at once (`ShardMarks` would ask for them after a first
-    /// fingerprint). None without a search index or a stored layout.
-    func shardMates(_ content: SiteContent, carried: [Int: SitePlan.MachineCounts], pagefind: Result<Pagefind, Pagefind.Unavailable>,
-                    store: BuildStore?) throws -> Set<Int> {
-        guard content.config.search, (try? pagefind.get()) != nil, !carried.isEmpty, carried.count < content.machines.count,
-              let layout = try store?.searchLayout(), let buckets = SearchShards.buckets(ofLayout: layout)
-        else { return [] }
-        let bucket = content.machines.map { SearchShards.bucket(ofMachine: $0.slug, buckets: buckets) }
-        let touched = Set(content.machines.indices.filter { carried[$0] == nil }.map { bucket[$0] })
-        return Set(carried.keys.filter { touched.contains(bucket[$0]) })
-    }
-
-    /// Plans the site's outputs. The `carried` machines are not planned, but for those in
-    /// `planning`: their published outputs are as this plan would make them. A build whose downloads are due a prune plans
+    /// Plans the site's outputs. The `carried` machines are not planned: their published
+    /// outputs are as this plan would make them. A build whose downloads are due a prune plans
     /// every machine (only a build that finds every machine's can tell which are unused); one
     /// re-indexing a search shard plans the machines of that shard (the fingerprint step).
     func plan(_ content: SiteContent, images: Loaded<ProcessedImages>, theme: Theme,
               pagefind: Result<Pagefind, Pagefind.Unavailable>, signatures: [String: ContentDigest],
-              carried: [Int: SitePlan.MachineCounts], planning extra: Set<Int> = []) throws(BuildFailure) -> PlannedSite {
+              carried: [Int: SitePlan.MachineCounts]) throws(BuildFailure) -> PlannedSite {
         var diagnostics = images.warnings
         let maker = BundleDownloads(cache: cache.downloads, counters: counters)
-        let unplanned = maker.pruneDue() ? [:] : carried.filter { !extra.contains($0.key) }
+        let unplanned = maker.pruneDue() ? [:] : carried
         let planning = content.machines.indices.filter { unplanned[$0] == nil }
         // The index is made on one core while the downloads are found and a changed machine's is
         // zipped, also on one: one after the other, each would leave a core idle.

@@ -234,7 +234,7 @@ public struct SiteBuilder: Sendable {
         let planned = try clock.run(.plan) { () throws -> PlannedSite in
             let carried = try carriedMachines(content, images: images.value, signatures: settled, store: opened?.0)
             return try plan(content, images: images, theme: theme, pagefind: pagefind, signatures: signatures?.all ?? [:],
-                            carried: carried, planning: try shardMates(content, carried: carried, pagefind: pagefind, store: opened?.0))
+                            carried: carried)
         }
         clock.warnings = planned.warnings
         return try clock.run(.fingerprint) {

@@ -83,13 +83,9 @@ public struct SearchShards: Sendable, Equatable {
     /// The shard of a machine's pages, by the machine's index.
     package func shard(ofMachine machine: Int) -> Int { machineShard[machine] }
 
-    /// What decides which pages each shard holds: the number of buckets the slugs hash into
-    /// (first, so that it can be read back: `buckets(ofLayout:)`) and the shards' folders. While
-    /// it is the same, a machine's pages stay in their shard.
+    /// What decides which pages each shard holds: the number of buckets the slugs hash into and
+    /// the shards' folders. While it is the same, a machine's pages stay in their shard.
     package var layout: String { ([String(buckets)] + shards.map(\.folder)).joined(separator: " ") }
-
-    /// The number of buckets of a `layout`, or of a string that starts with one.
-    package static func buckets(ofLayout layout: String) -> Int? { Int(layout.prefix { $0 != " " }) }
 
     /// The pages the default theme marks for Pagefind: machines, parts and manual pages.
     package static func isIndexed(_ page: PageAddress) -> Bool {
