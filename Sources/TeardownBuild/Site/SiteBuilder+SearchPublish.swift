@@ -32,13 +32,16 @@ extension SiteBuilder {
     }
 
     /// The second publish: `pagesPublished` is told the pages are out, the `deferred` shards are
-    /// indexed from them and swapped in, and `done` runs after; returns what was published.
+    /// indexed from them and swapped in, and `done` runs after (not when the index could not be
+    /// made: the inputs then stay unremembered, so the next build looks and mends it); returns
+    /// what was published.
     func publishIndex(_ site: PlannedSite, deferred: [Outputs.Shard], after first: Outputs, clock: inout StepClock,
                       progress: BuildProgress.Handler?, pagesPublished: () -> Void, done: () -> Void) throws(BuildFailure) -> Outputs? {
         pagesPublished()
         let indexed = try clock.run(.index) { try indexAfterPublish(site, deferred: deferred, after: first, progress: progress) }
         try clock.run(.publishSearch) {
-            if let indexed { try publish(indexed, searchLayout: ShardMarks.layout(site)) }
+            guard let indexed else { return }
+            try publish(indexed, searchLayout: ShardMarks.layout(site))
             done()
         }
         return indexed
