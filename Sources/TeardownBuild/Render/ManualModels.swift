@@ -86,6 +86,8 @@ package struct SearchPageModel: Sendable {
     /// folder relative to the page, for the head's script to ask for a query's chunk early.
     package var chunks: String? = nil
     package var chunkFolder: String? = nil
+    /// The results the recent shard stands in for, with their filters, as JSON (`SearchRecent`).
+    package var superseded: String? = nil
 }
 
 package struct NotFoundModel: Sendable {

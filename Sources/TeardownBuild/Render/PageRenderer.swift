@@ -261,7 +261,8 @@ package struct PageRenderer {
             SearchPageModel(index: URLPath("/\(shards.shards[0].folder)/pagefind.js").relative(from: url),
                             worker: URLPath("/\(shards.shards[0].folder)/pagefind-worker.js").relative(from: url),
                             merge: shards.shards.count > 1
-                                ? shards.shards.dropFirst().map { URLPath("/\($0.folder)/").relative(from: url) }.joined(separator: " ")
+                                ? (shards.shards.dropFirst().map(\.folder) + (source.searchRecent == nil ? [] : [SearchShards.recentFolder]))
+                                    .map { URLPath("/\($0)/").relative(from: url) }.joined(separator: " ")
                                 : nil,
                             unavailable: nil, firstAnswerFiles: index.firstAnswerFiles,
                             firstAnswerFolder: URLPath("/" + SearchWords.folder).relative(from: url),
@@ -270,7 +271,8 @@ package struct PageRenderer {
                                 URLPath("/\(shards.shards[0].folder)/").relative(from: url) + $0
                             },
                             chunks: source.searchPreload.flatMap(Self.chunkTable),
-                            chunkFolder: URLPath("/\(shards.shards[0].folder)/index/").relative(from: url))
+                            chunkFolder: URLPath("/\(shards.shards[0].folder)/index/").relative(from: url),
+                            superseded: source.searchRecent.map(\.json))
         case .unavailable(let reason):
             SearchPageModel(index: nil, worker: nil, merge: nil, unavailable: reason)
         }

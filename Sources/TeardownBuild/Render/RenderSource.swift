@@ -20,6 +20,8 @@ package final class RenderSource: Sendable {
     private let sitemapPages: SitePlan.SitemapPages
     /// Pagefind's first files, as the first shard's last index named them; nil before it has one.
     package let searchPreload: SearchPreload?
+    /// The search index's recent shard as published with the search page; nil when it has none.
+    package let searchRecent: SearchRecent?
     /// catalog.json's entries as last encoded, when the build renders it.
     package let catalogEntries: CatalogEntries?
     /// Made when a page first asks: a rebuild of a few pages needs few stacks and seldom the
@@ -55,7 +57,7 @@ package final class RenderSource: Sendable {
 
     package init(content: SiteContent, theme: Theme, images: ProcessedImages, manuals: ManualSet, search: SearchAvailability,
          baseURL: String, index: SiteIndex, downloads: SiteDownloads, sitemapPages: SitePlan.SitemapPages,
-         searchPreload: SearchPreload? = nil, catalogEntries: CatalogEntries? = nil) {
+         searchPreload: SearchPreload? = nil, searchRecent: SearchRecent? = nil, catalogEntries: CatalogEntries? = nil) {
         self.content = content
         self.theme = theme
         self.images = images
@@ -66,6 +68,7 @@ package final class RenderSource: Sendable {
         self.downloads = downloads
         self.sitemapPages = sitemapPages
         self.searchPreload = searchPreload
+        self.searchRecent = searchRecent
         self.catalogEntries = catalogEntries
         sharedImage = Self.sharedImage(content, images: images, baseURL: baseURL)
     }

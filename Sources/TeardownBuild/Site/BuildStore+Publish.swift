@@ -32,6 +32,8 @@ extension BuildStore {
         /// indexer), when every shard is its pages' index; nil when one lags behind its pages
         /// (the pages were published first) or the site has no index.
         package var searchLayout: String? = nil
+        /// What the build changed of the shards' rows, written with the layout.
+        package var shards: ShardChange? = nil
     }
 
     /// What the published search shards were indexed under; nil when not known to be current.
@@ -111,6 +113,7 @@ extension BuildStore {
             try Self.record(db, change.firstAnswer)
             if let layout = change.searchLayout {
                 try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('search-layout', ?)", arguments: [layout])
+                if let shards = change.shards { try Self.record(db, shards) }
             } else {
                 try db.execute(sql: "DELETE FROM meta WHERE name = 'search-layout'")
             }

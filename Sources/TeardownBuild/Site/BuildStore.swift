@@ -27,7 +27,7 @@ import TeardownBase
 package struct BuildStore: Sendable {
     /// Bumped whenever the tables change; a store of another version of Teardown starts over too,
     /// as every page's digest holds the version.
-    package static let format = "teardown-state 8 " + TeardownVersion.build
+    package static let format = "teardown-state 9 " + TeardownVersion.build
 
     package let queue: DatabaseQueue
     /// The database file, for messages.
@@ -127,7 +127,7 @@ package struct BuildStore: Sendable {
         try writing { db in
             let stored = try? String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'")
             if stored == Self.format { return nil }
-            for table in ["meta", "trees", "outputs", "units", "pages", "bundles", "lag", "inputs", "search_pages", "search_words"] {
+            for table in ["meta", "trees", "outputs", "units", "pages", "bundles", "lag", "inputs", "search_pages", "search_words", "search_fragments", "search_recent"] {
                 try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
             }
             try db.execute(sql: """
@@ -151,6 +151,10 @@ package struct BuildStore: Sendable {
                 CREATE TABLE search_words(word TEXT PRIMARY KEY, file INTEGER NOT NULL, postings BLOB NOT NULL,
                                           pages INTEGER NOT NULL, entry TEXT NOT NULL) WITHOUT ROWID;
                 CREATE INDEX search_words_by_file ON search_words(file, word);
+                CREATE TABLE search_fragments(page TEXT PRIMARY KEY, shard TEXT NOT NULL, fragment TEXT NOT NULL) WITHOUT ROWID;
+                CREATE INDEX search_fragments_by_shard ON search_fragments(shard);
+                CREATE TABLE search_recent(page TEXT PRIMARY KEY, later TEXT NOT NULL, shard TEXT NOT NULL,
+                                           superseded TEXT, filters TEXT) WITHOUT ROWID;
                 """)
             try db.execute(sql: "INSERT INTO meta(name, value) VALUES ('format', ?)", arguments: [Self.format])
             return stored == nil ? nil : .otherVersion

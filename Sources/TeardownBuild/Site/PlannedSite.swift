@@ -87,6 +87,11 @@ package struct Outputs {
     package let notice: BuildStore.Notice?
     /// What the index step changed of the first-answer index, for the store.
     package var firstAnswer: BuildStore.FirstAnswerChange? = nil
+    /// The recent shard's pages as the store has them, which the published search page names.
+    package var publishedRecent: [BuildStore.RecentPage] = []
+    /// What the index step changed of the shards' rows (the recent shard's pages are set by the
+    /// fingerprint step when they change), for the store.
+    package var shardRows = BuildStore.ShardChange()
 
     package struct Shard {
         package let shard: SearchShards.Shard

@@ -11,8 +11,11 @@ import TeardownContent
 /// published is gone (or the plan is made again of every machine), so a shard none of whose
 /// planned pages changes is its published self, as long as the store says the published shards
 /// were indexed from their pages under the same layout and indexer (`BuildStore.searchLayout`).
-/// A stale shard is indexed from all its pages, so its carried machines are planned
-/// (`unplanned`): the work grows with the shards a change touches, not with the catalog.
+/// Such a plan does not index a shard again for a page it changed: the page goes to the recent
+/// shard (`RecentShard`), until that holds more than `SearchShards.recentLimit` pages and the
+/// shard with most of them is indexed again. A stale shard is indexed from all its pages, so its
+/// carried machines are planned (`unplanned`): the work grows with the pages a change touches,
+/// not with the catalog.
 struct ShardMarks {
     var stale: [Outputs.Shard] = []
     /// The published files of the index, carried or replaced with their shard's new ones: none is gone.
@@ -22,6 +25,8 @@ struct ShardMarks {
     var accountedElsewhere = 0
     /// Carried machines a stale shard needs planned; nil: every machine. Empty when the plan does.
     var unplanned: Set<Int>? = []
+    /// The recent shard's pages now; nil: as the store has them.
+    var recent: [BuildStore.RecentPage]? = nil
 
     /// What the store records of the shards `site` indexes: their layout and the indexer.
     static func layout(_ site: PlannedSite) -> String? {
@@ -31,7 +36,7 @@ struct ShardMarks {
 
     /// Marks the stale shards' published files for removal in `manifest` (their new files are
     /// added when they are indexed); `storedLayout` is what the store records of the published ones.
-    static func mark(_ site: PlannedSite, pagePaths: [String], storedLayout: String?,
+    static func mark(_ site: PlannedSite, pagePaths: [String], storedLayout: String?, storedRecent: [BuildStore.RecentPage],
                      _ manifest: inout TargetManifest) throws -> ShardMarks {
         guard let indexer = site.indexer, let shards = site.search.shards else { return ShardMarks() }
         let partial = !site.plan.carried.isEmpty
@@ -56,6 +61,9 @@ struct ShardMarks {
             unplanned.formUnion(site.plan.carried.keys.filter { shards.shard(ofMachine: $0) == number })
             for path in held.keys { manifest.set(path, nil) }
             marks.stale.append(Outputs.Shard(shard: shards.shards[number], pages: pages[number], later: later[number]))
+        }
+        if partial, shards.shards.count > 1, shards.recentLimit > 0 {
+            return try markRecent(site, shards: shards, pages: pages, later: later, stored: storedRecent, &manifest)
         }
         if partial {
             // The store vouches for every published shard (the layout above): only the files of
@@ -83,6 +91,17 @@ struct ShardMarks {
             if !carried { replace(number, held: held) }
         }
         marks.unplanned = unplanned
+        // Every shard is its pages' index again: the recent shard goes. (One index's folder
+        // holds the recent one's files, and is made again.)
+        if shards.shards.count > 1 {
+            let held = try manifest.published?.outputs(under: SearchShards.recentFolder + "/") ?? [:]
+            if !held.isEmpty || !storedRecent.isEmpty {
+                marks.accounted += held.keys
+                for path in held.keys { manifest.set(path, nil) }
+                marks.stale.append(Outputs.Shard(shard: SearchShards.Shard(folder: SearchShards.recentFolder), pages: []))
+            }
+        }
+        if !storedRecent.isEmpty { marks.recent = [] }
         return marks
     }
 

@@ -67,8 +67,9 @@ extension SiteBuilder {
         var manifest = TargetManifest(published: published)
         manifest.mark(pages: pagePaths, stale: stale)
         manifest.mark(copies: copied)
+        let storedRecent = site.indexer == nil ? [] : try trees.store.recentPages()
         let shards = try ShardMarks.mark(site, pagePaths: pagePaths, storedLayout: site.indexer == nil ? nil : trees.store.searchLayout(),
-                                         &manifest)
+                                         storedRecent: storedRecent, &manifest)
         if shards.unplanned != [] { return .planMore(shards.unplanned) }
         let (carriedFiles, carriedOutputs) = try Self.carried(site, shards: shards, published: published)
         guard try manifest.removeGone(pages: pagePaths, copies: copied.map(\.0), carried: carriedFiles,
@@ -90,10 +91,14 @@ extension SiteBuilder {
             for (path, held) in lag { manifest[path] = held }
             spare = .whole(manifest)
         }
-        return .done(Outputs(publisher: publisher, target: manifest.target, published: published, spare: spare, changes: manifest.changes,
-                       pagePaths: pagePaths, copyPaths: copied.map(\.0), units: units,
-                       store: trees.store, readsKnown: readsKnown, changedUnits: changedUnits ?? [], bundles: bundles,
-                       staleShards: shards.stale, notice: trees.notice))
+        var outputs = Outputs(publisher: publisher, target: manifest.target, published: published, spare: spare,
+                              changes: manifest.changes, pagePaths: pagePaths, copyPaths: copied.map(\.0), units: units,
+                              store: trees.store, readsKnown: readsKnown, changedUnits: changedUnits ?? [], bundles: bundles,
+                              staleShards: shards.stale, notice: trees.notice)
+        outputs.publishedRecent = storedRecent
+        outputs.shardRows.recent = shards.recent
+        if site.plan.carried.isEmpty { outputs.shardRows.folders = site.search.shards?.shards.map(\.folder) }
+        return .done(outputs)
     }
 
     /// The published outputs that are not planned and not gone: listed where the plan is of

@@ -54,7 +54,7 @@ extension SiteBuilder {
         case (true, .success):
             search = .available(SearchShards(machines: content.machines, pages: sitePlan.pages.map { $0.page },
                                              carriedIndexed: unplanned.values.reduce(0) { $0 + $1.indexed },
-                                             requested: content.config.searchShards))
+                                             requested: content.config.searchShards, recent: content.config.searchRecent))
         case (true, .failure(let unavailable)):
             search = .unavailable("this site was built without a search index")
             diagnostics.append(.warning(.searchUnavailable(reason: unavailable.reason), at: content.config.location))

@@ -36,7 +36,7 @@ extension SiteBuilder {
         let catalogEntries = rendersCatalog ? try catalogEntries(site, outputs) : nil
         let source = Self.renderSource(site, searchPreload: rendersSearch && !firstShardStale(site, outputs)
                                            ? Self.searchPreload(site, in: outputs.publisher.spare) : nil,
-                                       catalogEntries: catalogEntries)
+                                       recent: outputs.publishedRecent, catalogEntries: catalogEntries)
         let units = outputs.units
         // catalog.json lists every machine with its cover and download: the heads, image rows
         // and downloads' records of those whose entries are encoded again are read on every
@@ -77,10 +77,14 @@ extension SiteBuilder {
         return pages.count + copies.count
     }
 
-    static func renderSource(_ site: PlannedSite, searchPreload: SearchPreload?, catalogEntries: CatalogEntries? = nil) -> RenderSource {
+    static func renderSource(_ site: PlannedSite, searchPreload: SearchPreload?, recent: [BuildStore.RecentPage],
+                             catalogEntries: CatalogEntries? = nil) -> RenderSource {
         RenderSource(content: site.content, theme: site.theme, images: site.images, manuals: site.manuals,
                      search: site.search, baseURL: site.baseURL, index: site.index,
                      downloads: site.downloads, sitemapPages: site.plan.sitemapPages, searchPreload: searchPreload,
+                     searchRecent: recent.isEmpty ? nil : SearchRecent(superseded: recent.compactMap { page in
+                         page.superseded.map { ($0, page.filters) }
+                     }),
                      catalogEntries: catalogEntries)
     }
 

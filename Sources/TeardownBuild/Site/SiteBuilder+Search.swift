@@ -24,12 +24,15 @@ extension SiteBuilder {
     /// The search page names the first shard's index files (`SearchPreload`), which are known
     /// only once that shard is indexed: when it was, the page is rendered again.
     func renderSearchPage(_ site: PlannedSite, _ outputs: inout Outputs) throws {
-        guard firstShardStale(site, outputs),
+        let recentStale = outputs.staleShards.contains { $0.shard.folder == SearchShards.recentFolder }
+        guard firstShardStale(site, outputs) || recentStale,
               let entry = site.plan.pages.first(where: { if case .search = $0.page { true } else { false } })
         else { return }
         let spare = outputs.publisher.spare
         let reads = ReadSet()
-        let html = PageRenderer(source: Self.renderSource(site, searchPreload: Self.searchPreload(site, in: spare)), reads: reads)
+        let recent = recentStale ? outputs.shardRows.recent ?? [] : outputs.publishedRecent
+        let html = PageRenderer(source: Self.renderSource(site, searchPreload: Self.searchPreload(site, in: spare), recent: recent),
+                                reads: reads)
             .render(entry.page, at: entry.url)
         let path = entry.url.outputPath, digest = ContentDigest(of: html)
         try OutputWriter(root: spare).write(html, to: path)
@@ -48,7 +51,7 @@ extension SiteBuilder {
         // Pagefind keeps about one and a half cores busy, less while it writes its files, so
         // shards are indexed two at a time (or half as many as there are cores).
         let width = max(2, ProcessInfo.processInfo.activeProcessorCount / 2)
-        let indexed = ParallelMap.map(outputs.staleShards, width: width) { stale -> Result<ContentDigest, Pagefind.Failure> in
+        let indexed = ParallelMap.map(outputs.staleShards, width: width) { stale -> Result<(ContentDigest, [String: String]), Pagefind.Failure> in
             defer { counter.step() }
             let digest = Self.digest(of: stale.shard, pages: stale.pages, target, indexer: indexer)
             return Result { () throws(Pagefind.Failure) in
@@ -56,23 +59,52 @@ extension SiteBuilder {
                 do { try FileSystem.removeTree(spare + "/" + stale.shard.folder) } catch {
                     throw Pagefind.Failure(description: "cannot clear \(stale.shard.folder): \(ErrorText.text(error))")
                 }
+                // A recent shard left with no page is only cleared.
+                guard !stale.pages.isEmpty else { return (digest, [:]) }
                 try Self.index(stale, from: spare, gatheredIn: publisher.pagesFolder(forIndex: stale.shard.folder), with: indexer)
-                return digest
+                return (digest, PagefindFragments.results(in: spare + "/" + stale.shard.folder, pages: stale.pages))
             }
         }
         for (stale, result) in zip(outputs.staleShards, indexed) {
             let digest: ContentDigest
-            do { digest = try result.get() } catch {
+            do {
+                let results: [String: String]
+                (digest, results) = try result.get()
+                if stale.shard.folder == SearchShards.recentFolder {
+                    try supersede(&outputs, recentResults: Set(results.values), in: spare)
+                } else {
+                    outputs.shardRows.fragments[stale.shard.folder] = results
+                }
+            } catch let error as Pagefind.Failure {
                 let published = afterPages ? "; the pages are published with the last build's search index, which the next build brings up to date" : ""
                 throw BuildFailure(site.warnings + [.error(.searchFailed(reason: error.description + published),
                                                            at: site.content.config.location)])
             }
+            if stale.pages.isEmpty { continue }
             _ = FileSystem.walk(spare + "/" + stale.shard.folder) { relative, status in
                 if !status.isDirectory {
                     outputs.target[stale.shard.folder + "/" + relative] = digest
                     outputs.changes.insert(stale.shard.folder + "/" + relative)
                 }
             }
+        }
+    }
+
+    /// Names, for each page of the recent shard, the result in its shard that it stands in for
+    /// (none when the recent shard's result is the same one: the indexed text did not change).
+    private func supersede(_ outputs: inout Outputs, recentResults: Set<String>, in spare: String) throws {
+        guard let recent = outputs.shardRows.recent else { return }
+        let base = try outputs.store.searchFragments(of: recent.map(\.path))
+        var known: [String: BuildStore.RecentPage] = [:]
+        for page in outputs.publishedRecent { known[page.path] = page }
+        outputs.shardRows.recent = recent.map { page in
+            var page = page
+            page.superseded = base[page.path].flatMap { recentResults.contains($0) ? nil : $0 }
+            page.filters = page.superseded.flatMap { hash in
+                known[page.path]?.superseded == hash ? known[page.path]?.filters
+                    : PagefindFragments.filters(of: hash, in: spare + "/" + page.shard)
+            }
+            return page
         }
     }
 

@@ -60,6 +60,8 @@ extension SiteBuilder {
                               bundles: BuildStore.Bundles(context: first.bundles.context, digested: [], unsettled: [], goneSlugs: []),
                               staleShards: deferred, notice: nil)
         outputs.firstAnswer = BuildStore.FirstAnswerChange(files: first.firstAnswer?.files)
+        outputs.publishedRecent = first.publishedRecent
+        outputs.shardRows = first.shardRows
         // The spare is brought up to the first publish before the stale shards' files are taken
         // out of the target: staging would unlink them one by one, and `index` clears each
         // shard's folder whole anyway.

@@ -255,7 +255,8 @@ public struct SiteBuilder: Sendable {
                                publishedTree: publishedTree, published: outputs.published, changes: outputs.changes,
                                readsKnown: outputs.readsKnown, current: outputs.units.computed,
                                changedUnits: outputs.changedUnits, bundles: outputs.bundles,
-                               firstAnswer: outputs.firstAnswer, searchLayout: searchLayout)
+                               firstAnswer: outputs.firstAnswer, searchLayout: searchLayout,
+                               shards: searchLayout == nil ? nil : outputs.shardRows)
         }, store: outputs.store)
     }
 

@@ -12,6 +12,8 @@ public struct SearchShards: Sendable, Equatable {
     public struct Shard: Sendable, Equatable {
         /// Where the bundle is written, from the site's root: `pagefind` or `pagefind/shard-<bucket>`.
         public let folder: String
+
+        package init(folder: String) { self.folder = folder }
     }
 
     public let shards: [Shard]
@@ -21,6 +23,10 @@ public struct SearchShards: Sendable, Equatable {
     private let machineShard: [Int]
     /// The shard of the site manual's pages.
     private let manualShard: Int
+    /// How many pages the shards index.
+    package let indexed: Int
+    /// site.yaml's `search_recent`.
+    private let requestedRecent: Int?
 
     /// Indexed pages per shard that the automatic count aims at: re-indexing this many takes
     /// about a second, and merging more bundles delays a visitor's first results.
@@ -31,7 +37,8 @@ public struct SearchShards: Sendable, Equatable {
 
     /// Shards for the pages planned and `carriedIndexed` indexed pages of machines not planned;
     /// `requested` is site.yaml's `search_shards`, and nil chooses by the number of indexed pages.
-    package init(machines: [Machine], pages: [PageAddress], carriedIndexed: Int = 0, requested: Int?) {
+    package init(machines: [Machine], pages: [PageAddress], carriedIndexed: Int = 0, requested: Int?, recent: Int? = nil) {
+        requestedRecent = recent
         var indexed = carriedIndexed, manualPages = false
         for page in pages where Self.isIndexed(page) {
             indexed += 1
@@ -39,6 +46,7 @@ public struct SearchShards: Sendable, Equatable {
         }
         let buckets = requested ?? Self.automaticCount(indexed)
         self.buckets = max(1, buckets)
+        self.indexed = indexed
         guard buckets > 1 else {
             shards = [Shard(folder: Routes.searchIndexFolder)]
             machineShard = Array(repeating: 0, count: machines.count)
@@ -86,6 +94,15 @@ public struct SearchShards: Sendable, Equatable {
     /// What decides which pages each shard holds: the number of buckets the slugs hash into and
     /// the shards' folders. While it is the same, a machine's pages stay in their shard.
     package var layout: String { ([String(buckets)] + shards.map(\.folder)).joined(separator: " ") }
+
+    /// The recent shard's folder: the pages changed since their shard was indexed, indexed on
+    /// their own (`RecentShard` in the build). Only a site of several shards has one.
+    package static let recentFolder = Routes.searchIndexFolder + "/recent"
+
+    /// The most pages the recent shard holds before the shard with most of them is indexed
+    /// again: site.yaml's `search_recent`, or half an average shard, so that it indexes in a
+    /// fraction of a shard's time, and at most 500 (0.4 s for Pagefind on 2 cores). 0: none.
+    package var recentLimit: Int { requestedRecent ?? min(500, max(8, indexed / max(1, shards.count) / 2)) }
 
     /// The pages the default theme marks for Pagefind: machines, parts and manual pages.
     package static func isIndexed(_ page: PageAddress) -> Bool {

@@ -39,6 +39,10 @@ public struct SiteConfig: Sendable, Equatable {
     /// How many shards the search index is split into (`search_shards`); nil lets the size of
     /// the site decide. 1 makes one index.
     public var searchShards: Int?
+    /// The most changed pages a sharded index keeps in its recent shard before the shard with
+    /// most of them is indexed again (`search_recent`); nil lets the shards' size decide, and 0
+    /// indexes a changed page's shard again at once.
+    public var searchRecent: Int?
     public static let maximumSearchShards = 64
     /// Where `teardown deploy` publishes the site, and with which headers (`deploy:`).
     public var deploy = DeploySettings()

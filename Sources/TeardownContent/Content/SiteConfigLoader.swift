@@ -6,7 +6,7 @@ package enum SiteConfigLoader {
     package static let knownKeys: Set<String> = [
         "title", "description", "base_url", "language", "theme", "unsafe_html", "comments_per_page", "list_page_size",
         "limits", "sync_source", "bug_report_url", "photos",
-        "edit_url", "search", "search_shards", "collections", "intake_url", "moderation", "favicon", "deploy",
+        "edit_url", "search", "search_shards", "search_recent", "collections", "intake_url", "moderation", "favicon", "deploy",
     ]
     package static let knownLimitKeys: Set<String> = [
         "author_min", "author_max", "comment_min", "comment_max", "photo_max_bytes", "photo_max_pixels", "bundle_max_bytes", "quarantine_max_bytes",
@@ -69,9 +69,17 @@ package enum SiteConfigLoader {
         return config
     }
 
-    /// `search:` and `search_shards:`, at most `SiteConfig.maximumSearchShards`.
+    /// `search:`, `search_recent:` and `search_shards:`, at most `SiteConfig.maximumSearchShards`.
     private static func loadSearch(_ yaml: YAMLMap, into config: inout SiteConfig, diagnostics: inout [Diagnostic]) {
         if let search = yaml.bool("search", diagnostics: &diagnostics) { config.search = search }
+        if let recent = yaml.int("search_recent", diagnostics: &diagnostics) {
+            if recent >= 0 {
+                config.searchRecent = recent
+            } else {
+                diagnostics.append(.error(.invalidValue(key: "search_recent", reason: "must be 0 or more"),
+                                          at: yaml.location(of: "search_recent")))
+            }
+        }
         guard let shards = positive("search_shards", in: yaml, diagnostics: &diagnostics) else { return }
         if shards <= SiteConfig.maximumSearchShards {
             config.searchShards = shards

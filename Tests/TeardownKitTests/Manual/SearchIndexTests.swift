@@ -95,7 +95,8 @@ struct SearchIndexTests {
         try SiteBuilder(siteRoot: site).build()
         let whole = try Self.pageCount(site + "/public/pagefind")
 
-        try (yaml + "search_shards: 8\n").write(toFile: settings, atomically: true, encoding: .utf8)
+        // Without a recent shard (`search_recent: 0`), a changed page's shard is indexed again at once.
+        try (yaml + "search_shards: 8\nsearch_recent: 0\n").write(toFile: settings, atomically: true, encoding: .utf8)
         try SiteBuilder(siteRoot: site).build()
         let output = site + "/public"
         #expect(!TextFile.exists(output + "/pagefind/pagefind.js"), "the single index's files are gone")
@@ -121,57 +122,6 @@ struct SearchIndexTests {
         #expect(changed.count == 1, "\(changed)")
     }
 
-    @Test("A comment with a sharded index plans only the machines of its shard, and the site is a full build's")
-    func shardsCarryMachines() throws {
-        let site = Fixtures.temporaryFolder()
-        try FileManager.default.copyItem(atPath: Fixtures.demoSite + "/content", toPath: site + "/content")
-        let machines = site + "/content/machines/"
-        for number in 2...6 { try FileManager.default.copyItem(atPath: machines + "desk-fan", toPath: machines + "fan-\(number)") }
-        let settings = site + "/content/site.yaml"
-        try (Fixtures.read(settings) + "search_shards: 4\n").write(toFile: settings, atomically: true, encoding: .utf8)
-        // Bundles changed in the last two seconds are not vouched for by their signatures.
-        Thread.sleep(forTimeInterval: 2.2)
-        let counts = Counts()
-        let builder = SiteBuilder(siteRoot: site, counters: counts.counters)
-        try builder.build()
-        let output = site + "/public"
-        let folders = try FileManager.default.contentsOfDirectory(atPath: output + "/pagefind").sorted()
-        func bucket(_ key: String) -> Int { Int(ContentDigest(of: key).low % 4) }
-        let slugs = try FileManager.default.contentsOfDirectory(atPath: machines).filter { !$0.hasPrefix(".") }
-        let entries = Dictionary(uniqueKeysWithValues: folders.map { ($0, Self.inode(output + "/pagefind/\($0)/pagefind-entry.json")) })
-
-        let planned = counts[.machinesPlanned], whole = counts[.wholePlans]
-        try "---\nauthor: Ada\ndate: 2026-11-01\n---\nThe quixotic blade guard rattles.\n"
-            .write(toFile: machines + "fan-3/comments/2026-11-01-ada.md", atomically: true, encoding: .utf8)
-        let steps = try builder.build().timings.map(\.step).filter { [.publish, .index, .publishSearch].contains($0) }
-        #expect(steps == [.publish, .index, .publishSearch], "the pages published first, the index after")
-        let shard = slugs.filter { bucket("machines/" + $0) == bucket("machines/fan-3") }
-        #expect(counts[.machinesPlanned] - planned == shard.count, "the machines of fan-3's shard: \(shard)")
-        #expect(counts[.wholePlans] == whole, "not every machine")
-        #expect(shard.count < slugs.count)
-        let changed = folders.filter { Self.inode(output + "/pagefind/\($0)/pagefind-entry.json") != entries[$0]! }
-        #expect(changed.count == 1, "\(changed)")
-        // A manual page: its shard is found stale by the fingerprint, which then plans that shard's machines.
-        let manualPlanned = counts[.machinesPlanned]
-        let page = site + "/content/manual/search.md"
-        try (Fixtures.read(page) + "\nA quixotic footnote.\n").write(toFile: page, atomically: true, encoding: .utf8)
-        try builder.build()
-        let manualShard = slugs.filter { bucket("machines/" + $0) == bucket("manual") }
-        #expect(counts[.machinesPlanned] - manualPlanned == manualShard.count, "the machines of the manual's shard: \(manualShard)")
-        #expect(counts[.wholePlans] == whole)
-
-        let reference = site + "/reference"
-        try SiteBuilder(siteRoot: site, output: reference, full: true).build()
-        #expect(try IncrementalBuildTests.snapshot(output) == (try IncrementalBuildTests.snapshot(reference)))
-        for folder in folders {
-            #expect(try Self.pageCount(output + "/pagefind/" + folder) == (try Self.pageCount(reference + "/pagefind/" + folder)),
-                    "\(folder) holds the pages a full build's does")
-        }
-        let quixotic = try FileManager.default.contentsOfDirectory(atPath: output + "/search/first")
-            .contains { Fixtures.read(output + "/search/first/" + $0).contains("\"quixotic\"") }
-        #expect(quixotic, "the first answer holds the comment's word")
-    }
-
     /// The tag and the files the search page asks for early, relative to the page.
     static func preloads(_ page: String) throws -> (tag: String, files: [String]) {
         let tag = try #require(page.firstMatch(of: /data-cache-tag="([0-9a-f]+)"/)).1
@@ -185,7 +135,7 @@ struct SearchIndexTests {
         let site = Fixtures.temporaryFolder()
         try FileManager.default.copyItem(atPath: Fixtures.demoSite + "/content", toPath: site + "/content")
         let settings = site + "/content/site.yaml"
-        try (Fixtures.read(settings) + "search_shards: 8\n").write(toFile: settings, atomically: true, encoding: .utf8)
+        try (Fixtures.read(settings) + "search_shards: 8\nsearch_recent: 0\n").write(toFile: settings, atomically: true, encoding: .utf8)
         try SiteBuilder(siteRoot: site).build()
         let output = site + "/public", searchPage = output + "/search/index.html"
         let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: output + "/pagefind").sorted().first)

@@ -57,6 +57,39 @@
     }
     return firstShard;
   }
+  // A page changed since its shard was indexed is indexed again in the recent shard, merged
+  // with the others: its result there stands in for its shard's, which is left out, and taken
+  // off the filters' counts (data-superseded: each such result with its filters). A page whose
+  // indexed text did not change has one result in both: it is listed once.
+  var superseded = {};
+  try { superseded = JSON.parse(form.getAttribute("data-superseded") || "{}") || {}; } catch (error) { superseded = {}; }
+  function lessCounts(counts, results) {
+    if (!counts) return;
+    results.forEach(function (filters) {
+      Object.keys(filters || {}).forEach(function (name) {
+        (filters[name] || []).forEach(function (value) {
+          if (counts[name] && counts[name][value] > 0) counts[name][value] -= 1;
+        });
+      });
+    });
+  }
+  function fresh(search) {
+    if (!search) return search;
+    var seen = {}, left = [];
+    var results = search.results.filter(function (result) {
+      if (Object.prototype.hasOwnProperty.call(superseded, result.id)) {
+        left.push(superseded[result.id]);
+        return false;
+      }
+      if (seen[result.id]) return false;
+      seen[result.id] = true;
+      return true;
+    });
+    lessCounts(search.filters, left);
+    lessCounts(search.totalFilters, left);
+    return { results: results, filters: search.filters, totalFilters: search.totalFilters };
+  }
+
   // With nothing to search for yet, the whole index loads while the visitor types.
   if (!new URLSearchParams(window.location.search).get("q")) wholeIndex();
 
@@ -67,6 +100,7 @@
   var lastAnswer = null;
   function fillFilters(pagefind) {
     return pagefind.filters().then(function (available) {
+      lessCounts(available, Object.keys(superseded).map(function (result) { return superseded[result]; }));
       Object.keys(selects).forEach(function (name) {
         var values = Object.keys(available[name] || {}).sort();
         values.forEach(function (value) {
@@ -83,7 +117,7 @@
       if (!lastAnswer || lastAnswer.none) return countFilters(lastAnswer);
       var asked = lastAnswer;
       return pagefind.search(asked.query, { filters: asked.chosen }).then(function (search) {
-        if (lastAnswer === asked) countFilters(lastAnswer = { query: asked.query, chosen: asked.chosen, search: search });
+        if (lastAnswer === asked) countFilters(lastAnswer = { query: asked.query, chosen: asked.chosen, search: fresh(search) });
       });
     });
   }
@@ -316,7 +350,8 @@
   // shard's) is shown only when it found something, and says that more may come; its count
   // ("12 results") is returned when it was shown.
   function answer(pagefind, query, chosen, ticket, partial) {
-    return pagefind.search(query, { filters: chosen }).then(function (search) {
+    return pagefind.search(query, { filters: chosen }).then(function (found) {
+      var search = fresh(found);
       // Nothing to add to a "No results" the first answer gave.
       if (!search || ticket !== latest || missed === ticket) return;
       var first = search.results.slice(0, firstWave);
