@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import unittest
 from pathlib import Path
 
@@ -71,8 +72,20 @@ class ShardedSearch(unittest.TestCase):
                         "--out", str(cls.work / "generated"), "--seed", "7"], check=True, stdout=subprocess.DEVNULL)
         site = cls.work / "generated/teardown"
         sites = cls.work / "sites"
+        # A part's description holds a word only it has, which the recent site's second build
+        # replaces: its page then goes to the recent shard (`RecentShard`), whose result stands
+        # in for the shard's.
+        part = sorted((site / "content/machines").iterdir())[0] / "parts"
+        cls.part = sorted(path for path in part.iterdir() if path.is_dir())[0]
+        description = cls.part / "description.md"
+        original = description.read_text()
+        description.write_text("A zymurgical fitting. " + original)
         build(site, sites / "sharded")
         build(site, sites / "single", "search_shards: 1")
+        build(site, sites / "recent")
+        time.sleep(2.2)  # the description's change settles, so that the other machines are carried
+        description.write_text("A quixotic fitting. " + original)
+        build(site, sites / "recent")
         handler = functools.partial(QuietHandler, directory=str(sites))
         cls.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         threading.Thread(target=cls.server.serve_forever, daemon=True).start()
@@ -139,6 +152,44 @@ class ShardedSearch(unittest.TestCase):
             self.assertTrue(asked, query)
             by_worker = [chunk for chunk, referer in asked if "pagefind-worker" in referer or "/search/" not in referer]
             self.assertEqual(by_worker, [], f"{query!r}: {asked}")
+
+    def filtered(self, site, query, kind):
+        """Searches under a filter, which Pagefind answers (the first answer does not)."""
+        self.browser.get(f"{self.base}{site}/search/?q={query}&type={kind}")
+        status = lambda b: b.find_element(By.CSS_SELECTOR, ".search-status").text.strip()
+        busy = lambda b: b.find_element(By.CSS_SELECTOR, ".search-results").get_attribute("aria-busy") is not None
+        WebDriverWait(self.browser, 30).until(lambda b: status(b) not in ("", "Searching…") and not busy(b))
+        links = [a.get_attribute("href").split(f"/{site}/", 1)[1]
+                 for a in self.browser.find_elements(By.CSS_SELECTOR, ".search-results li > a")]
+        machines = {option.get_attribute("value"): option.text
+                    for option in self.browser.find_elements(By.CSS_SELECTOR, 'select[name="machine"] option')
+                    if option.get_attribute("value") and not option.get_attribute("hidden")}
+        return status(self.browser), links, machines
+
+    def test_a_changed_page_is_found_as_it_is_now_once(self):
+        recent = self.sites / "recent"
+        self.assertTrue((recent / "pagefind/recent/pagefind-entry.json").exists(), "the change went to the recent shard")
+        self.browser.get(f"{self.base}recent/search/")
+        superseded = self.browser.find_element(By.CSS_SELECTOR, ".search-form").get_attribute("data-superseded")
+        self.assertIn('"type"', superseded or "")
+        page = f"machines/{self.part.parent.parent.name}/parts/{self.part.name}/"
+        # The word the build before had: its shard still holds the page, whose result is left out.
+        status, links, machines = self.filtered("recent", "zymurgical", "part")
+        self.assertEqual((status, links), ("No results for “zymurgical”.", []))
+        self.assertEqual(machines, {}, "no machine filter counts the left-out result")
+        status, links, _ = self.filtered("sharded", "zymurgical", "part")
+        self.assertEqual(links, [page], "the shard holds it")
+        # The word it has now, from the recent shard, counted once.
+        status, links, machines = self.filtered("recent", "quixotic", "part")
+        self.assertEqual((status, links), ("1 result for “quixotic”.", [page]))
+        self.assertEqual([label.rsplit(" ", 1)[1] for label in machines.values()], ["(1)"], machines)
+        # A word it had and has: found once, not once per index. (With a word the recent shard
+        # lacks, Pagefind matches a shorter word there, as in any index without it: the page may
+        # be listed, but once.)
+        _, links, _ = self.filtered("recent", "fitting", "part")
+        self.assertEqual(links.count(page), 1, links)
+        _, links, _ = self.filtered("recent", "zymurgical+fitting", "part")
+        self.assertLessEqual(links.count(page), 1, links)
 
     def test_a_dozen_queries_list_the_same_first_result(self):
         differences = []

@@ -33,6 +33,13 @@ extension BuildStore {
         package var recent: [RecentPage]? = nil
     }
 
+    static let shardTables = """
+        CREATE TABLE search_fragments(page TEXT PRIMARY KEY, shard TEXT NOT NULL, fragment TEXT NOT NULL) WITHOUT ROWID;
+        CREATE INDEX search_fragments_by_shard ON search_fragments(shard);
+        CREATE TABLE search_recent(page TEXT PRIMARY KEY, later TEXT NOT NULL, shard TEXT NOT NULL,
+                                   superseded TEXT, filters TEXT) WITHOUT ROWID;
+        """
+
     /// The pages the recent shard holds.
     package func recentPages() throws -> [RecentPage] {
         try reading { db in

@@ -151,11 +151,7 @@ package struct BuildStore: Sendable {
                 CREATE TABLE search_words(word TEXT PRIMARY KEY, file INTEGER NOT NULL, postings BLOB NOT NULL,
                                           pages INTEGER NOT NULL, entry TEXT NOT NULL) WITHOUT ROWID;
                 CREATE INDEX search_words_by_file ON search_words(file, word);
-                CREATE TABLE search_fragments(page TEXT PRIMARY KEY, shard TEXT NOT NULL, fragment TEXT NOT NULL) WITHOUT ROWID;
-                CREATE INDEX search_fragments_by_shard ON search_fragments(shard);
-                CREATE TABLE search_recent(page TEXT PRIMARY KEY, later TEXT NOT NULL, shard TEXT NOT NULL,
-                                           superseded TEXT, filters TEXT) WITHOUT ROWID;
-                """)
+                """ + Self.shardTables)
             try db.execute(sql: "INSERT INTO meta(name, value) VALUES ('format', ?)", arguments: [Self.format])
             return stored == nil ? nil : .otherVersion
         }

@@ -17,7 +17,7 @@ enum PagefindFragments {
         _ = FileSystem.walk(fragments) { relative, status in
             guard !status.isDirectory, relative.hasSuffix(".pf_fragment"),
                   let data = FileManager.default.contents(atPath: fragments + "/" + relative),
-                  let json = body(data), let url = json["url"] as? String, let page = pageOf[url] else { return }
+                  let url = url(in: data), let page = pageOf[url] else { return }
             found[page] = String(relative.dropLast(".pf_fragment".count))
         }
         return found
@@ -27,6 +27,7 @@ enum PagefindFragments {
     static func filters(of hash: String, in folder: String) -> String? {
         guard let data = FileManager.default.contents(atPath: folder + "/fragment/" + hash + ".pf_fragment"),
               let filters = body(data)?["filters"],
+              // What JSON parsing gave encodes again; a fragment that does not parse has no filters to take off.
               let encoded = try? JSONSerialization.data(withJSONObject: filters, options: [.sortedKeys]) else { return nil }
         return String(decoding: encoded, as: UTF8.self)
     }
@@ -36,8 +37,24 @@ enum PagefindFragments {
         path == "index.html" ? "/" : path.hasSuffix("/index.html") ? "/" + path.dropLast("index.html".count) : "/" + path
     }
 
+    private static let urlMember = Array("pagefind_dcd{\"url\":\"".utf8)
+
+    /// The fragment's URL: serde writes the page's members in their declared order, the URL
+    /// first, so the JSON is parsed only when it holds an escape.
+    private static func url(in data: Data) -> String? {
+        guard let inflated = Gzip.decompress(data) else { return nil }
+        return inflated.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> String? in
+            guard bytes.starts(with: urlMember),
+                  let end = bytes[urlMember.count...].firstIndex(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+            else { return nil }
+            guard bytes[end] == UInt8(ascii: "\"") else { return body(data)?["url"] as? String }
+            return String(decoding: bytes[urlMember.count..<end], as: UTF8.self)
+        }
+    }
+
     private static func body(_ data: Data) -> [String: Any]? {
         guard let inflated = Gzip.decompress(data), inflated.starts(with: signature) else { return nil }
+        // A fragment that is not Pagefind's JSON names no page: its result is only not left out.
         return (try? JSONSerialization.jsonObject(with: inflated.dropFirst(signature.count))) as? [String: Any]
     }
 }

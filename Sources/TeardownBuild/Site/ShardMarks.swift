@@ -91,18 +91,22 @@ struct ShardMarks {
             if !carried { replace(number, held: held) }
         }
         marks.unplanned = unplanned
-        // Every shard is its pages' index again: the recent shard goes. (One index's folder
-        // holds the recent one's files, and is made again.)
-        if shards.shards.count > 1 {
+        try marks.dropRecent(sharded: shards.shards.count > 1, stored: storedRecent, &manifest)
+        return marks
+    }
+
+    /// Every shard is its pages' index again: the recent shard goes, once the search page no
+    /// longer names it. (One index's folder holds the recent one's files, and is made again.)
+    private mutating func dropRecent(sharded: Bool, stored: [BuildStore.RecentPage], _ manifest: inout TargetManifest) throws {
+        if sharded {
             let held = try manifest.published?.outputs(under: SearchShards.recentFolder + "/") ?? [:]
-            if !held.isEmpty || !storedRecent.isEmpty {
-                marks.accounted += held.keys
+            if !held.isEmpty || !stored.isEmpty {
+                accounted += held.keys
                 for path in held.keys { manifest.set(path, nil) }
-                marks.stale.append(Outputs.Shard(shard: SearchShards.Shard(folder: SearchShards.recentFolder), pages: []))
+                self.stale.append(Outputs.Shard(shard: SearchShards.Shard(folder: SearchShards.recentFolder), pages: []))
             }
         }
-        if !storedRecent.isEmpty { marks.recent = [] }
-        return marks
+        if !stored.isEmpty { recent = [] }
     }
 
     /// The published files of each shard, by shard. (One index's folder, `pagefind/`, holds
