@@ -7,8 +7,11 @@ package struct SearchRecent: Sendable {
 
     package init(superseded: [(result: String, filters: String?)]) { self.superseded = superseded }
 
-    /// `{"<result>": {"type": [...], "machine": [...]}, ...}` for the search page.
+    /// `{"<result>": {"type": [...], "machine": [...]}, ...}` for the search page. A result is
+    /// named by Pagefind's language code and a hash: a name of any other letters is left out
+    /// rather than escaped.
     package var json: String {
-        "{" + superseded.map { "\"" + $0.result + "\":" + ($0.filters ?? "null") }.joined(separator: ",") + "}"
+        let named = superseded.filter { $0.result.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") } }
+        return "{" + named.map { "\"" + $0.result + "\":" + ($0.filters ?? "null") }.joined(separator: ",") + "}"
     }
 }
