@@ -34,6 +34,8 @@ public enum Problem: Hashable, Sendable, Codable {
     case summaryMissingPage(String)
     case notInSummary
     case brokenLink(String, reason: String)
+    /// Raw HTML that may run script, left out of Markdown (`unsafe_html: false`).
+    case rawHTMLLeftOut(String)
     /// An mdBook directive Teardown does not expand (`{{#title}}`, a preprocessor's own).
     case unsupportedDirective(String)
     case directiveFailed(String, reason: String)
@@ -89,6 +91,8 @@ public enum Problem: Hashable, Sendable, Codable {
         case .summaryMissingPage(let link): "SUMMARY.md lists '\(link)', which does not exist; it is shown as a draft"
         case .notInSummary: "page is not listed in SUMMARY.md: it is published, but not in the navigation"
         case .brokenLink(let link, let reason): "broken link '\(link)': \(reason)"
+        case .rawHTMLLeftOut(let what):
+            "raw HTML \(what) is left out: only the HTML that cannot run script is kept (set 'unsafe_html: true' in site.yaml to trust it all)"
         case .unsupportedDirective(let name):
             "'{{#\(name)}}' is not a directive Teardown knows (include, rustdoc_include and playground are); it is shown as written"
         case .directiveFailed(let name, let reason): "'{{#\(name)}}' is left out: \(reason)"

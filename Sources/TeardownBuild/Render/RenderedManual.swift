@@ -39,6 +39,9 @@ package struct RenderedManual: Sendable {
         positionOfPage = Dictionary(manual.order.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         for (index, document) in documents.enumerated() {
             let page = manual.pages[index]
+            for dropped in document.droppedHTML {
+                diagnostics.append(.warning(.rawHTMLLeftOut(dropped.what), at: page.body.location(line: dropped.line, column: 1)))
+            }
             for link in document.links {
                 if case .broken(let reason) = resolve(link.destination, from: index) {
                     diagnostics.append(.warning(.brokenLink(link.destination, reason: reason),

@@ -53,8 +53,9 @@ package struct CommunityLoader {
             diagnostics.append(.warning(.commentLength(length, min: limits.commentMin, max: limits.commentMax),
                                         at: file.location(line: split.bodyLine)))
         }
-        return Comment(id: id, author: author, date: date,
-                       body: MarkdownSource(text: split.body, file: file, firstLine: split.bodyLine))
+        let body = MarkdownSource(text: split.body, file: file, firstLine: split.bodyLine)
+        body.warnLeftOutHTML(diagnostics: &diagnostics)
+        return Comment(id: id, author: author, date: date, body: body)
     }
 
     private func loadPhotos(_ folder: SourceFile, diagnostics: inout [Diagnostic]) -> [Photo] {

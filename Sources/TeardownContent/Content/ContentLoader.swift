@@ -61,7 +61,7 @@ public struct ContentLoader: Sendable {
 
     private func loadMachines(_ folder: SourceFile, config: SiteConfig, notices: inout [ContentCache.Notice],
                               diagnostics: inout [Diagnostic]) -> (machines: [Machine], bundles: Set<String>) {
-        let loader = MachineLoader(community: CommunityLoader(limits: config.limits), counters: counters)
+        let loader = MachineLoader(community: CommunityLoader(limits: config.limits), counters: counters, trustsHTML: config.unsafeHTML)
         let cache = openCache(config, notices: &notices)
         let entries = TextFile.list(folder, diagnostics: &diagnostics)
         let names = entries.map(\.name)

@@ -11,6 +11,8 @@ package struct MachineLoader {
 
     package let community: CommunityLoader
     package var counters: BuildCounters = .none
+    /// site.yaml's `unsafe_html`: descriptions keep all their raw HTML, and nothing is warned of.
+    package var trustsHTML = false
 
     /// `stored` offers parts as an earlier load left them, for the folders that did not change
     /// since (`ContentCache.storedParts`); they are taken when the canvas is the one they were read with.
@@ -115,7 +117,9 @@ package struct MachineLoader {
         guard FileSystem.exists(file.absolutePath), let text = TextFile.read(file, diagnostics: &diagnostics) else {
             return nil
         }
-        return MarkdownSource(text: text, file: file, firstLine: 1)
+        let source = MarkdownSource(text: text, file: file, firstLine: 1)
+        if !trustsHTML { source.warnLeftOutHTML(diagnostics: &diagnostics) }
+        return source
     }
 
     private func loadPart(_ folder: SourceFile, canvas: PixelSize?, diagnostics: inout [Diagnostic]) -> Part? {

@@ -14,7 +14,9 @@ public struct MarkdownRenderer: Sendable {
         /// Visitors: never raw HTML; `javascript:`, `vbscript:`, `file:` and non-image `data:` links
         /// lose their target; links are marked `nofollow ugc`.
         case community
-        /// Designers and manual authors: raw HTML only when the site opts in with `unsafe_html: true`.
+        /// Designers and manual authors: all raw HTML only when the site opts in with
+        /// `unsafe_html: true`. Otherwise, for them and for visitors, the raw HTML that cannot run
+        /// script is kept (`HTMLAllowlist`), and the rest left out.
         case designer(allowHTML: Bool)
     }
 
@@ -36,7 +38,7 @@ public struct MarkdownRenderer: Sendable {
     /// page's own headings (a description in its discussion) has its headings moved down, all
     /// by the same steps and at most to h6, so that the page keeps one h1.
     public func render(_ markdown: String, trust: Trust, topLevel: Int = 1) -> String {
-        parsed(markdown, trust: trust) { document, parser, options in
+        parsed(markdown, trust: trust) { document, parser, options, _ in
             if topLevel > 1 { Self.lowerHeadings(document, to: topLevel) }
             return html(document, parser: parser, options: options, trust: trust)
         } ?? ""
@@ -62,7 +64,7 @@ public struct MarkdownRenderer: Sendable {
     /// Renders `markdown` and lists its headings and link targets, for a manual's table of
     /// contents, anchors and link checks.
     public func document(_ markdown: String, trust: Trust) -> MarkdownDocument {
-        parsed(markdown, trust: trust) { document, parser, options in
+        parsed(markdown, trust: trust) { document, parser, options, dropped in
             var headings: [MarkdownDocument.Heading] = []
             var links: [MarkdownDocument.Link] = []
             var heading: (level: Int, text: String)?
@@ -91,12 +93,13 @@ public struct MarkdownRenderer: Sendable {
                 }
             }
             return MarkdownDocument(html: html(document, parser: parser, options: options, trust: trust),
-                                    headings: headings, links: links)
-        } ?? MarkdownDocument(html: "", headings: [], links: [])
+                                    headings: headings, links: links,
+                                    droppedHTML: dropped.map { .init(what: $0.what, line: $0.line) })
+        } ?? MarkdownDocument(html: "", headings: [], links: [], droppedHTML: [])
     }
 
     private func parsed<Result>(_ markdown: String, trust: Trust,
-                                _ body: (OpaquePointer, OpaquePointer, Int32) -> Result) -> Result? {
+                                _ body: (OpaquePointer, OpaquePointer, Int32, [HTMLAllowlist.Dropped]) -> Result) -> Result? {
         // Without GITHUB_PRE_LANG, a fence's info string becomes `<code class="language-x">`:
         // GitHub's `<pre lang="x">` puts "text" or "yaml" where HTML wants a language tag.
         var options = CMARK_OPT_FOOTNOTES | CMARK_OPT_SMART
@@ -129,7 +132,46 @@ public struct MarkdownRenderer: Sendable {
         // The moved text nodes still point into their old paragraphs' buffers: those are freed
         // only once the HTML is written.
         defer { emptied.forEach { cmark_node_free($0) } }
-        return body(document, parser, options)
+        var dropped: [HTMLAllowlist.Dropped] = []
+        if case .designer(allowHTML: true) = trust {} else { dropped = Self.keepAllowedHTML(document) }
+        return body(document, parser, options, dropped)
+    }
+
+    /// Each piece of raw HTML becomes a custom node holding what `HTMLAllowlist` keeps of it,
+    /// which safe mode writes as it is (it writes raw HTML as a comment saying it was left out,
+    /// and keeps refusing a Markdown link to `javascript:`); the elements still open at the end
+    /// are closed after the last block. Returns what was left out, by line in the text.
+    private static func keepAllowedHTML(_ document: OpaquePointer) -> [HTMLAllowlist.Dropped] {
+        var pieces: [OpaquePointer] = []
+        if let iterator = cmark_iter_new(document) {
+            while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+                guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator),
+                      [CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE].contains(cmark_node_get_type(node)) else { continue }
+                pieces.append(node)
+            }
+            cmark_iter_free(iterator)
+        }
+        guard !pieces.isEmpty else { return [] }
+        var balance = HTMLAllowlist.Balance()
+        for node in pieces {
+            let block = cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK
+            let first = balance.dropped.count, line = Int(cmark_node_get_start_line(node))
+            let kept = HTMLAllowlist.sanitize(cmark_node_get_literal(node).map { String(cString: $0) } ?? "", balance: &balance)
+            for index in first..<balance.dropped.count {
+                balance.dropped[index] = .init(what: balance.dropped[index].what, line: line + balance.dropped[index].line)
+            }
+            guard let custom = cmark_node_new(block ? CMARK_NODE_CUSTOM_BLOCK : CMARK_NODE_CUSTOM_INLINE) else { continue }
+            _ = cmark_node_set_on_enter(custom, kept)
+            _ = cmark_node_insert_before(node, custom)
+            cmark_node_unlink(node)
+            cmark_node_free(node)
+        }
+        let closing = balance.closeAll()
+        if !closing.isEmpty, let custom = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) {
+            _ = cmark_node_set_on_enter(custom, closing)
+            _ = cmark_node_append_child(document, custom)
+        }
+        return balance.dropped
     }
 
     /// GitHub's alerts: a quote whose first line is `[!NOTE]`, `[!TIP]`, `[!IMPORTANT]`,
@@ -339,29 +381,10 @@ public struct MarkdownRenderer: Sendable {
         var html = CodeHighlighter.highlight(html: Array(UnsafeBufferPointer(
             start: UnsafeRawPointer(rendered).assumingMemoryBound(to: UInt8.self), count: strlen(rendered))))
         if case .community = trust {
-            // Safe mode omits raw HTML, so every anchor here came from a Markdown link.
+            // Every anchor here came from a Markdown link or was written by `HTMLAllowlist`
+            // (`<a href=` first): all of them are the visitor's.
             html = ByteSearch.replacing(Self.anchor, with: Self.untrustedAnchor, in: html)
         }
         return String(decoding: html, as: UTF8.self)
     }
-}
-
-/// Rendered Markdown with what a manual needs to know about it.
-public struct MarkdownDocument: Sendable {
-    public struct Heading: Sendable, Hashable {
-        public let level: Int
-        /// The heading's text, without markup.
-        public let text: String
-    }
-    public struct Link: Sendable, Hashable {
-        /// The target as written (a link's URL or an image's source).
-        public let destination: String
-        /// Where the link starts, counted from the start of the Markdown.
-        public let line: Int
-        public let column: Int
-    }
-    /// HTML as cmark-gfm writes it: headings are plain `<h2>` tags, in the order of `headings`.
-    public let html: String
-    public let headings: [Heading]
-    public let links: [Link]
 }

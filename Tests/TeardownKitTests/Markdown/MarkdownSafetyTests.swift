@@ -12,11 +12,11 @@ struct MarkdownSafetyTests {
         #expect(html.contains("Hi"))
     }
 
-    @Test("An <img onerror> in a comment is dropped")
+    @Test("An <img onerror> in a comment loses its handler")
     func imageHandlerIsOmitted() {
         let html = markdown.render("<img src=x onerror=\"alert(1)\">", trust: .community)
         #expect(!html.contains("onerror"))
-        #expect(!html.contains("<img"))
+        #expect(html.contains("<img src=\"x\">"))
     }
 
     @Test("javascript:, vbscript: and data: links in comments lose their target")
@@ -37,9 +37,10 @@ struct MarkdownSafetyTests {
 
     @Test("Comments stay safe even when the site allows raw HTML for designers")
     func unsafeSettingIsForDesignersOnly() {
-        #expect(markdown.render("<b>bold</b>", trust: .designer(allowHTML: true)).contains("<b>bold</b>"))
-        #expect(!markdown.render("<b>bold</b>", trust: .designer(allowHTML: false)).contains("<b>"))
-        #expect(!markdown.render("<b>bold</b>", trust: .community).contains("<b>"))
+        let raw = "<button onclick=\"go()\">Go</button>"
+        #expect(markdown.render(raw, trust: .designer(allowHTML: true)).contains(raw))
+        #expect(!markdown.render(raw, trust: .designer(allowHTML: false)).contains("<button"))
+        #expect(!markdown.render(raw, trust: .community).contains("<button"))
         // tagfilter still disarms the most dangerous tags for designers.
         #expect(!markdown.render("<script>x</script>", trust: .designer(allowHTML: true)).contains("<script"))
     }

@@ -1,0 +1,206 @@
+import TeardownBase
+
+/// The raw HTML of Markdown text that is kept where the site does not trust its authors with
+/// all of it (`unsafe_html: false`, and comments always): the elements GitHub keeps for
+/// formatting (`<kbd>`, `<details>`, `<sub>`, `<img width>` and so on) with the attributes that
+/// cannot run script, and nothing else. Hand-written: no HTML parser is among the dependencies.
+///
+/// It reads the HTML leniently and writes it strictly: an allowed tag is written again from its
+/// name and its allowed attributes' values, escaped; every other `<` is written as text, so the
+/// browser sees no markup but these tags, whatever the input's quirks. The elements are balanced
+/// over the whole text (`Balance`): a closing tag with nothing open is dropped, and what is still
+/// open at the end is closed there, so no text closes an element of the page around it.
+struct HTMLAllowlist {
+    /// Each element kept, with the attributes kept on it.
+    static let elements: [String: Set<String>] = [
+        "kbd": [], "sub": [], "sup": [], "br": [], "wbr": [], "details": ["open"], "summary": [],
+        "img": ["src", "alt", "width", "height", "title"], "abbr": ["title"], "mark": [], "ins": [], "del": [],
+        "s": [], "q": [], "var": [], "samp": [], "small": [], "b": [], "i": [], "u": [], "em": [], "strong": [],
+        "code": [], "dl": [], "dt": [], "dd": [], "hr": [], "a": ["href", "title"], "span": [], "div": [],
+        "picture": [], "figure": [], "figcaption": [], "cite": [], "dfn": [], "ruby": [], "rt": [], "rp": [],
+    ]
+    /// Elements without content or closing tag.
+    static let void: Set<String> = ["br", "wbr", "img", "hr"]
+    /// Elements whose content is not text to show either: left out whole.
+    static let withContent: Set<String> = ["script", "style", "iframe", "textarea", "title", "xmp", "noembed",
+                                           "noframes", "noscript", "plaintext", "template", "object", "embed",
+                                           "svg", "math", "select", "frameset", "head"]
+
+    /// What was left out, for a warning: a tag or an attribute, with its line in the HTML.
+    struct Dropped: Equatable {
+        let what: String
+        let line: Int
+    }
+
+    /// The elements open so far in a text, across its pieces of HTML.
+    struct Balance {
+        var open: [String] = []
+        /// Inside an element left out with its content, until its closing tag.
+        var skipping: String?
+        var dropped: [Dropped] = []
+
+        /// The closing tags of what is still open.
+        mutating func closeAll() -> String {
+            defer { open.removeAll() }
+            return open.reversed().map { "</\($0)>" }.joined()
+        }
+    }
+
+    /// `html`, one piece of raw HTML of the text, as it is kept.
+    static func sanitize(_ html: String, balance: inout Balance) -> String {
+        var output = ""
+        var reader = HTMLTagReader(Array(html.utf8))
+        while let token = reader.next() {
+            switch token {
+            case .text(let text):
+                if balance.skipping == nil { output += escapeText(text) }
+            case .comment:
+                break
+            case .tag(let tag, let line):
+                output += kept(tag, line: line, balance: &balance)
+            }
+        }
+        return output
+    }
+
+    private static func kept(_ tag: HTMLTagReader.Tag, line: Int, balance: inout Balance) -> String {
+        if let skipping = balance.skipping {
+            if tag.closing, tag.name == skipping { balance.skipping = nil }
+            return ""
+        }
+        guard let allowed = elements[tag.name] else {
+            if !tag.closing {
+                balance.dropped.append(Dropped(what: "<\(tag.name)>", line: line))
+                if withContent.contains(tag.name), !tag.selfClosing { balance.skipping = tag.name }
+            }
+            return ""
+        }
+        if tag.closing {
+            guard !void.contains(tag.name), let at = balance.open.lastIndex(of: tag.name) else { return "" }
+            let closed = balance.open[at...].reversed().map { "</\($0)>" }.joined()
+            balance.open.removeSubrange(at...)
+            return closed
+        }
+        var written = "<" + tag.name
+        var wrote: Set<String> = []
+        for (name, value) in tag.attributes {
+            guard allowed.contains(name), wrote.insert(name).inserted else {
+                balance.dropped.append(Dropped(what: "\(name)= on <\(tag.name)>", line: line))
+                continue
+            }
+            if name == "href" || name == "src" {
+                guard let url = safeURL(value) else {
+                    balance.dropped.append(Dropped(what: "\(name)=\"\(value.prefix(40))\" on <\(tag.name)>", line: line))
+                    continue
+                }
+                written += " \(name)=\"\(escapeAttribute(url))\""
+            } else if (name == "width" || name == "height"), value.isEmpty || !value.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                balance.dropped.append(Dropped(what: "\(name)=\"\(value.prefix(40))\" on <\(tag.name)>", line: line))
+            } else {
+                written += value.isEmpty && name == "open" ? " open" : " \(name)=\"\(escapeAttribute(value))\""
+            }
+        }
+        if tag.name == "img", !written.contains(" src=\"") { return "" }
+        if !void.contains(tag.name) { balance.open.append(tag.name) }
+        return written + ">"
+    }
+
+    /// A link or image address that cannot run script: one with no scheme (a path, `#anchor`,
+    /// `?query`), or http, https or mailto. Entities are read first, and the whitespace and
+    /// controls browsers strip from an address, so `java&#115;cript:` is what it is.
+    static func safeURL(_ value: String) -> String? {
+        let decoded = decodeEntities(value).trimmingWhitespace
+        let bare = decoded.unicodeScalars.filter { $0.value > 0x20 && $0.value != 0x7F }
+        let text = String(String.UnicodeScalarView(bare)).lowercased()
+        if let colon = text.firstIndex(of: ":"), !text[..<colon].contains(where: { "/?#".contains($0) }) {
+            guard ["http", "https", "mailto"].contains(String(text[..<colon])) else { return nil }
+        }
+        return decoded
+    }
+
+    static func escapeAttribute(_ value: String) -> String {
+        var out = ""
+        for character in value {
+            switch character {
+            case "&": out += "&amp;"
+            case "\"": out += "&quot;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// Text between tags: `<` and `>` escaped; an `&` kept where it starts an entity (`&copy;`,
+    /// `&#169;`), escaped elsewhere.
+    static func escapeText(_ text: String) -> String {
+        var out = ""
+        let characters = Array(text)
+        for (index, character) in characters.enumerated() {
+            switch character {
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "&":
+                let rest = characters[(index + 1)...].prefix(33)
+                let entity = rest.firstIndex(of: ";").map { rest[rest.startIndex..<$0] }
+                let named = entity.map { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "#") } } ?? false
+                out += named ? "&" : "&amp;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// The entities an address may hide a scheme behind: numeric ones and the few named ones a
+    /// scheme's letters or its colon can be written with.
+    static func decodeEntities(_ value: String) -> String {
+        guard value.contains("&") else { return value }
+        var out = "", index = value.startIndex
+        let named = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "colon": ":", "tab": "\t", "newline": "\n"]
+        while index < value.endIndex {
+            guard value[index] == "&", let end = value[index...].prefix(34).firstIndex(of: ";") else {
+                out.append(value[index])
+                index = value.index(after: index)
+                continue
+            }
+            let body = value[value.index(after: index)..<end]
+            var scalar: Unicode.Scalar?
+            if body.hasPrefix("#x") || body.hasPrefix("#X") {
+                scalar = UInt32(body.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+            } else if body.hasPrefix("#") {
+                scalar = UInt32(body.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init)
+            } else if let character = named[body.lowercased()] {
+                out += character
+                index = value.index(after: end)
+                continue
+            }
+            if let scalar {
+                out.unicodeScalars.append(scalar)
+                index = value.index(after: end)
+            } else {
+                out.append(value[index])
+                index = value.index(after: index)
+            }
+        }
+        return out
+    }
+}
+
+private extension String {
+    var trimmingWhitespace: String {
+        String(unicodeScalars.drop { $0.properties.isWhitespace }.reversed().drop { $0.properties.isWhitespace }.reversed()
+            .map(Character.init))
+    }
+}
+
+extension MarkdownSource {
+    /// A warning, at its line, for each piece of raw HTML rendering leaves out (`HTMLAllowlist`).
+    /// Only a text with a `<` is rendered to find them, once, as it is loaded.
+    func warnLeftOutHTML(diagnostics: inout [Diagnostic]) {
+        guard text.utf8.contains(UInt8(ascii: "<")) else { return }
+        for dropped in MarkdownRenderer().document(text, trust: .community).droppedHTML {
+            diagnostics.append(.warning(.rawHTMLLeftOut(dropped.what), at: location(line: dropped.line, column: 1)))
+        }
+    }
+}
