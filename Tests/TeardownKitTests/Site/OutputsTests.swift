@@ -194,7 +194,7 @@ struct OutputsTests {
     func feedsAndSitemap() throws {
         let site = Fixtures.copy(Fixtures.site("machine-view"))
         // A control character is not allowed anywhere in XML 1.0: it must not break the feed.
-        try "---\nauthor: Eve\ndate: 2030-01-02T03:04:05Z\n---\nBell \u{07} & <b>bold</b> ]]> \u{FFFF}\n"
+        try "---\nauthor: Eve\ndate: 2030-01-02T03:04:05Z\n---\nBell \u{07} & <b>bold</b> <marquee>x</marquee> ]]> \u{FFFF}\n"
             .write(toFile: site + "/content/machines/press/parts/core/comments/bell.md", atomically: true, encoding: .utf8)
         let (output, report) = try build(site)
 
@@ -216,7 +216,8 @@ struct OutputsTests {
             #expect(outline.texts["feed/entry/title"]?.first == "Eve on Core of the Press")
             // The comment's HTML, made safe as on its page, as the entry's text.
             let content = try #require(outline.texts["feed/entry/content"]?.first)
-            #expect(content.contains("Bell") && content.contains("&amp;") && !content.contains("<b>"), "\(content)")
+            #expect(content.contains("Bell") && content.contains("&amp;") && content.contains("<b>bold</b>")
+                    && !content.contains("<marquee"), "\(content)")
         }
         let feed = Fixtures.read(output + "/feed.xml")
         #expect(feed.contains("http://127.0.0.1/machines/press/parts/core/#comment-bell"))
