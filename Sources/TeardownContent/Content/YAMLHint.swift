@@ -94,10 +94,13 @@ package enum YAMLHint {
             return "this line is indented \(spaces(indent(here))) and the line above \(spaces(indent(above))): "
                 + "keys of one mapping line up"
         }
-        if problem.hasPrefix("mapping values are not allowed"), indent(here) > indent(above),
+        // After a quoted value libyaml expects a key, and says so rather than what is wrong.
+        if problem.hasPrefix("mapping values are not allowed") || problem.hasPrefix("did not find expected key"),
+           indent(here) > indent(above),
            let colon = above.range(of: ": "), !above[colon.upperBound...].trimmingCharacters(in: .whitespaces).isEmpty {
+            let fix = indent(above) == 0 ? "start it at the beginning of the line" : "indent it \(spaces(indent(above)))"
             return "this line is indented \(spaces(indent(here))), more than the key above it, whose value is already "
-                + "given: indent it \(spaces(indent(above))) to make it a key beside that one"
+                + "given: \(fix) to make it a key beside that one"
         }
         return nil
     }

@@ -70,6 +70,10 @@ struct BadInputTests {
              expected: (.yamlSyntax("mapping values are not allowed in this context (this line is indented 3 spaces, more than the key "
                                     + "above it, whose value is already given: indent it 2 spaces to make it a key beside that one)"),
                         lid + "/part.yaml", 4)),
+        Case(name: "a key indented more than the quoted value above it", write: put("name: \"Box\"\n  summary: A box\n", box + "/machine.yaml"),
+             expected: (.yamlSyntax("did not find expected key (this line is indented 2 spaces, more than the key "
+                                    + "above it, whose value is already given: start it at the beginning of the line to make it a key beside that one)"),
+                        box + "/machine.yaml", 2)),
         Case(name: "an unclosed bracket", write: put("name: \"Box\"\ntags: [a, b\ncanvas: {width: 200, height: 100}\n", box + "/machine.yaml"),
              expected: (.yamlSyntax("the '[' here is never closed (did not find expected ',' or ']', line 3)"), box + "/machine.yaml", 2)),
         Case(name: "a list where a mapping belongs", write: put("- name\n- layer\n", lid + "/part.yaml"),
