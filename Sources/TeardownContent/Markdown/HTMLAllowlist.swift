@@ -93,11 +93,11 @@ struct HTMLAllowlist {
                     balance.dropped.append(Dropped(what: "\(name)=\"\(value.prefix(40))\" on <\(tag.name)>", line: line))
                     continue
                 }
-                written += " \(name)=\"\(escapeAttribute(url))\""
+                written += " \(name)=\"\(HTMLEscaping.escape(url))\""
             } else if (name == "width" || name == "height"), value.isEmpty || !value.allSatisfy({ $0.isASCII && $0.isNumber }) {
                 balance.dropped.append(Dropped(what: "\(name)=\"\(value.prefix(40))\" on <\(tag.name)>", line: line))
             } else {
-                written += value.isEmpty && name == "open" ? " open" : " \(name)=\"\(escapeAttribute(value))\""
+                written += value.isEmpty && name == "open" ? " open" : " \(name)=\"\(HTMLEscaping.escape(value))\""
             }
         }
         if tag.name == "img", !written.contains(" src=\"") { return "" }
@@ -116,20 +116,6 @@ struct HTMLAllowlist {
             guard ["http", "https", "mailto"].contains(String(text[..<colon])) else { return nil }
         }
         return decoded
-    }
-
-    static func escapeAttribute(_ value: String) -> String {
-        var out = ""
-        for character in value {
-            switch character {
-            case "&": out += "&amp;"
-            case "\"": out += "&quot;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 
     /// Text between tags: `<` and `>` escaped; an `&` kept where it starts an entity (`&copy;`,
