@@ -156,6 +156,26 @@ struct CLITests {
         #expect(strict.stdout.contains("5 errors, 0 warnings"))
     }
 
+    @Test("Raw HTML in the manual: <kbd> kept, <marquee> warned of at its line, an error under check --strict")
+    func rawHTML() throws {
+        let site = TeardownBinary.temporaryFolder().appendingPathComponent("site")
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("sites/manual"), to: site)
+        let page = site.appendingPathComponent("content/manual/glossary.md")
+        let text = try String(contentsOf: page, encoding: .utf8) + "\nPress <kbd>Ctrl</kbd>+<kbd>C</kbd>.\n\n<marquee>Look</marquee>\n"
+        try text.write(to: page, atomically: true, encoding: .utf8)
+        let line = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+        let relaxed = try TeardownBinary.run(["check", "--site", "."], in: site)
+        #expect(relaxed.status == 0)
+        #expect(relaxed.stderr.contains("content/manual/glossary.md:\(line):1: warning: raw HTML <marquee> is left out"), "\(relaxed.stderr)")
+        let strict = try TeardownBinary.run(["check", "--site", ".", "--strict"], in: site)
+        #expect(strict.status == 1)
+        #expect(strict.stderr.contains("content/manual/glossary.md:\(line):1: error: raw HTML <marquee> is left out"), "\(strict.stderr)")
+        let build = try TeardownBinary.run(["build", "--site", "."], in: site)
+        #expect(build.status == 0)
+        let html = try String(contentsOf: site.appendingPathComponent("public/manual/glossary/index.html"), encoding: .utf8)
+        #expect(html.contains("Press <kbd>Ctrl</kbd>+<kbd>C</kbd>.") && !html.contains("marquee"))
+    }
+
     @Test("check names files relative to where it runs")
     func checkPathsFromElsewhere() throws {
         let result = try TeardownBinary.run(["check", "--site", "invalid/missing-name"], in: Self.fixtures)
