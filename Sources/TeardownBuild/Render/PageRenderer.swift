@@ -272,7 +272,7 @@ package struct PageRenderer {
                             },
                             chunks: source.searchPreload.flatMap(Self.chunkTable),
                             chunkFolder: URLPath("/\(shards.shards[0].folder)/index/").relative(from: url),
-                            superseded: source.searchRecent.map(\.json))
+                            superseded: shards.shards.count > 1 ? source.searchRecent.map(\.json) : nil)
         case .unavailable(let reason):
             SearchPageModel(index: nil, worker: nil, merge: nil, unavailable: reason)
         }

@@ -30,7 +30,8 @@ extension SiteBuilder {
         else { return }
         let spare = outputs.publisher.spare
         let reads = ReadSet()
-        let recent = recentStale ? outputs.shardRows.recent ?? [] : outputs.publishedRecent
+        // What the build makes of the recent shard, or what is published (nil: unchanged).
+        let recent = outputs.shardRows.recent ?? outputs.publishedRecent
         let html = PageRenderer(source: Self.renderSource(site, searchPreload: Self.searchPreload(site, in: spare), recent: recent),
                                 reads: reads)
             .render(entry.page, at: entry.url)

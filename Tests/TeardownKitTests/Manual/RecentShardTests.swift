@@ -154,5 +154,17 @@ struct RecentShardTests {
         try SiteBuilder(siteRoot: site, output: reference, full: true).build()
         #expect(try IncrementalBuildTests.snapshot(output) == (try IncrementalBuildTests.snapshot(reference)))
         #expect(try Self.searched(output) == (try Self.searched(reference)))
+
+        // From shards to one index, with a recent shard published: the search page names neither.
+        try "---\nauthor: Bo\ndate: 2026-11-02\n---\nA zealous note.\n".write(toFile: comment, atomically: true, encoding: .utf8)
+        Thread.sleep(forTimeInterval: 2.2)
+        try builder.build()
+        #expect(!(try Self.recentURLs(output)).isEmpty)
+        try Fixtures.read(settings).replacingOccurrences(of: "search_shards: 4", with: "search_shards: 1")
+            .write(toFile: settings, atomically: true, encoding: .utf8)
+        try builder.build()
+        let page = Fixtures.read(output + "/search/index.html")
+        #expect(!FileManager.default.fileExists(atPath: output + "/pagefind/recent") && !page.contains("data-superseded"))
+        #expect(!page.contains("data-merge") && page.contains("../pagefind/pagefind.js"))
     }
 }
