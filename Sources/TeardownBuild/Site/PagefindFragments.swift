@@ -4,8 +4,8 @@ import TeardownBase
 /// Which result Pagefind gave each page of a bundle. Its search names a result by its page's
 /// fragment, `fragment/<hash>.pf_fragment`: gzip of "pagefind_dcd" and the page's JSON, whose
 /// first member is the page's URL. Nothing else Pagefind writes maps a URL to the hash, so the
-/// fragments are read in the index step, by the thread that ran Pagefind: 0.47% of a cold
-/// 10,000-part build's samples (`perf`).
+/// fragments are read in the index step, by the thread that ran Pagefind (a small share of a
+/// cold build's profile: Benchmarks/README.md, "The recent shard").
 enum PagefindFragments {
     private static let signature = Array("pagefind_dcd".utf8)
 

@@ -1,10 +1,10 @@
 import TeardownBase
 import TeardownContent
 
-/// The recent shard: Pagefind indexes a shard whole, 0.4-0.7 s for one of 10,000 parts' 16
-/// shards and 2.3-2.9 s for one of 100,000 parts' 32, which a comment waited for. A plan that
+/// The recent shard: Pagefind indexes a shard whole, in a time that grows with the shard's
+/// pages, which a comment waited for (Benchmarks/README.md, "The recent shard"). A plan that
 /// carried machines puts a changed page in a Pagefind bundle of its own instead, with the other
-/// pages changed since their shards were indexed: a few pages index in 40-60 ms. The search page
+/// pages changed since their shards were indexed, which a few pages make quick. The search page
 /// merges it with the shards and leaves out the results it stands in for (their fragments'
 /// hashes, `BuildStore.RecentPage.superseded`), as a log-structured store reads its newest run
 /// first. When it holds more than `SearchShards.recentLimit` pages, the shard with most of them

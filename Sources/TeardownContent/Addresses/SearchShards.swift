@@ -101,7 +101,8 @@ public struct SearchShards: Sendable, Equatable {
 
     /// The most pages the recent shard holds before the shard with most of them is indexed
     /// again: site.yaml's `search_recent`, or half an average shard, so that it indexes in a
-    /// fraction of a shard's time, and at most 500 (0.4 s for Pagefind on 2 cores). 0: none.
+    /// fraction of a shard's time, and at most 500, so that a large shard's does not either
+    /// (Benchmarks/README.md, "The recent shard"). 0: none.
     package var recentLimit: Int { requestedRecent ?? min(500, max(8, indexed / max(1, shards.count) / 2)) }
 
     /// The pages the default theme marks for Pagefind: machines, parts and manual pages.
