@@ -139,6 +139,8 @@ struct BadInputTests {
              expected: (.invalidValue(key: "search_shards", reason: "must be at least 1"), "content/site.yaml", 2)),
         Case(name: "more search shards than allowed", write: put("title: \"Tiny catalog\"\nsearch_shards: 65\n", "content/site.yaml"),
              expected: (.invalidValue(key: "search_shards", reason: "must be at most 64"), "content/site.yaml", 2)),
+        Case(name: "a recent shard of fewer than no pages", write: put("title: \"Tiny catalog\"\nsearch_recent: -1\n", "content/site.yaml"),
+             expected: (.invalidValue(key: "search_recent", reason: "must be 0 or more"), "content/site.yaml", 2)),
         Case(name: "nesting past YAML's limit", write: put(machineYAML + "tags: " + String(repeating: "[", count: 100_000)
                                                                + String(repeating: "]", count: 100_000) + "\n", box + "/machine.yaml"),
              expected: (.yamlSyntax("lists and mappings are nested too deep here (more than 1,000 levels)"), box + "/machine.yaml", 4)),
