@@ -27,7 +27,7 @@ enum PagefindFragments {
     /// The filters of the result `hash` in the bundle in `folder`, as JSON; nil when it has none.
     static func filters(of hash: String, in folder: String) -> String? {
         guard let data = FileManager.default.contents(atPath: folder + "/fragment/" + hash + ".pf_fragment"),
-              let filters = body(data)?["filters"],
+              let inflated = Gzip.decompress(data), let filters = body(inflated: inflated)?["filters"],
               // What JSON parsing gave encodes again; a fragment that does not parse has no filters to take off.
               let encoded = try? JSONSerialization.data(withJSONObject: filters, options: [.sortedKeys]) else { return nil }
         return String(decoding: encoded, as: UTF8.self)
@@ -48,13 +48,13 @@ enum PagefindFragments {
             guard bytes.starts(with: urlMember),
                   let end = bytes[urlMember.count...].firstIndex(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
             else { return nil }
-            guard bytes[end] == UInt8(ascii: "\"") else { return body(data)?["url"] as? String }
+            guard bytes[end] == UInt8(ascii: "\"") else { return body(inflated: inflated)?["url"] as? String }
             return String(decoding: bytes[urlMember.count..<end], as: UTF8.self)
         }
     }
 
-    private static func body(_ data: Data) -> [String: Any]? {
-        guard let inflated = Gzip.decompress(data), inflated.starts(with: signature) else { return nil }
+    private static func body(inflated: Data) -> [String: Any]? {
+        guard inflated.starts(with: signature) else { return nil }
         // A fragment that is not Pagefind's JSON names no page: its result is only not left out.
         return (try? JSONSerialization.jsonObject(with: inflated.dropFirst(signature.count))) as? [String: Any]
     }

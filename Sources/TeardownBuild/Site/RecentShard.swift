@@ -31,19 +31,13 @@ extension ShardMarks {
             var unplanned = Set<Int>()
             for folder in compacted(&recent, limit: shards.recentLimit) {
                 guard let number = shards.shards.firstIndex(where: { $0.folder == folder }) else { continue }
-                let held = try manifest.published?.outputs(under: folder + "/") ?? [:]
-                read += held.count
-                marks.accounted += held.keys
-                for path in held.keys { manifest.set(path, nil) }
+                read += try marks.take(folder, &manifest)
                 unplanned.formUnion(site.plan.carried.keys.filter { shards.shard(ofMachine: $0) == number })
                 marks.stale.append(Outputs.Shard(shard: shards.shards[number], pages: pages[number], later: later[number]))
             }
-            let held = try manifest.published?.outputs(under: SearchShards.recentFolder + "/") ?? [:]
-            read += held.count
-            marks.accounted += held.keys
-            for path in held.keys { manifest.set(path, nil) }
+            read += try marks.take(SearchShards.recentFolder, &manifest)
             let now = recent.values.sorted { $0.path < $1.path }
-            marks.stale.append(Outputs.Shard(shard: SearchShards.Shard(folder: SearchShards.recentFolder),
+            marks.stale.append(Outputs.Shard(shard: SearchShards.recent,
                                              pages: now.flatMap { [$0.path] + $0.later },
                                              later: Dictionary(uniqueKeysWithValues: now.filter { !$0.later.isEmpty }.map { ($0.path, $0.later) })))
             marks.recent = now

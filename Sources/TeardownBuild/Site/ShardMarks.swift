@@ -70,10 +70,8 @@ struct ShardMarks {
             // those holding a changed page are read, and the others counted.
             var read = 0
             for number in shards.shards.indices where pages[number].contains(where: { manifest.changes.contains($0) }) {
-                let held = try manifest.published?.outputs(under: shards.shards[number].folder + "/") ?? [:]
-                read += held.count
-                marks.accounted += held.keys
-                replace(number, held: held)
+                read += try marks.take(shards.shards[number].folder, &manifest)
+                replace(number, held: [:])
             }
             marks.accountedElsewhere = try (manifest.published?.count(under: SiteBuilder.indexPrefix) ?? 0) - read
             marks.unplanned = unplanned
@@ -98,15 +96,19 @@ struct ShardMarks {
     /// Every shard is its pages' index again: the recent shard goes, once the search page no
     /// longer names it. (One index's folder holds the recent one's files, and is made again.)
     private mutating func dropRecent(sharded: Bool, stored: [BuildStore.RecentPage], _ manifest: inout TargetManifest) throws {
-        if sharded {
-            let held = try manifest.published?.outputs(under: SearchShards.recentFolder + "/") ?? [:]
-            if !held.isEmpty || !stored.isEmpty {
-                accounted += held.keys
-                for path in held.keys { manifest.set(path, nil) }
-                self.stale.append(Outputs.Shard(shard: SearchShards.Shard(folder: SearchShards.recentFolder), pages: []))
-            }
+        if sharded, try take(SearchShards.recentFolder, &manifest) > 0 || !stored.isEmpty {
+            stale.append(Outputs.Shard(shard: SearchShards.recent, pages: []))
         }
         if !stored.isEmpty { recent = [] }
+    }
+
+    /// Takes the published files under `folder` out of the target, to be made again, and
+    /// returns how many there were.
+    mutating func take(_ folder: String, _ manifest: inout TargetManifest) throws -> Int {
+        let held = try manifest.published?.outputs(under: folder + "/") ?? [:]
+        accounted += held.keys
+        for path in held.keys { manifest.set(path, nil) }
+        return held.count
     }
 
     /// The published files of each shard, by shard. (One index's folder, `pagefind/`, holds

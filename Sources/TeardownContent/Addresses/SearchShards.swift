@@ -98,6 +98,7 @@ public struct SearchShards: Sendable, Equatable {
     /// The recent shard's folder: the pages changed since their shard was indexed, indexed on
     /// their own (`RecentShard` in the build). Only a site of several shards has one.
     package static let recentFolder = Routes.searchIndexFolder + "/recent"
+    package static let recent = Shard(folder: recentFolder)
 
     /// The most pages the recent shard holds before the shard with most of them is indexed
     /// again: site.yaml's `search_recent`, or half an average shard, so that it indexes in a

@@ -182,9 +182,12 @@ private extension String {
 
 extension MarkdownSource {
     /// A warning, at its line, for each piece of raw HTML rendering leaves out (`HTMLAllowlist`).
-    /// Only a text with a `<` is rendered to find them, once, as it is loaded.
+    /// Only a text with a `<` before a letter (what an opening tag starts with: nothing else is
+    /// warned of) is rendered to find them, once, as it is loaded.
     func warnLeftOutHTML(diagnostics: inout [Diagnostic]) {
-        guard text.utf8.contains(UInt8(ascii: "<")) else { return }
+        let bytes = text.utf8
+        guard zip(bytes, bytes.dropFirst()).contains(where: { $0 == UInt8(ascii: "<") && ($1 | 0x20) >= 0x61 && ($1 | 0x20) <= 0x7A })
+        else { return }
         for dropped in MarkdownRenderer().document(text, trust: .community).droppedHTML {
             diagnostics.append(.warning(.rawHTMLLeftOut(dropped.what), at: location(line: dropped.line, column: 1)))
         }
