@@ -84,10 +84,14 @@ class Place:
         if "1 accepted" not in stdout:
             sys.exit(f"the sync did not accept its comment:\n{stdout}")
         # --timings: the walk of the site, then the review and the build's steps.
-        steps = {name.strip(): float(ms) / 1000 for name, ms in re.findall(r"^  (\S.*?)\s+([\d.]+) ms$", stdout, re.M)}
+        timed_steps = [(name.strip(), float(ms) / 1000) for name, ms in re.findall(r"^  (\S.*?)\s+([\d.]+) ms$", stdout, re.M)]
+        steps = dict(timed_steps)
         # The page first, the index after: a sync that re-indexes a shard publishes its pages
-        # before the index step, and the search files with "publish search".
-        after = steps.get("search index", 0.0) + steps.get("publish search", 0.0) if "publish search" in steps else 0.0
+        # with "publish", and the steps printed after it (the search index, the first answer)
+        # make the search files, which "publish search" swaps in.
+        names = [name for name, _ in timed_steps]
+        after = (sum(seconds for name, seconds in timed_steps[names.index("publish") + 1:])
+                 if "publish search" in steps else 0.0)
         return (wall, peak, steps.get("walk", 0.0), sum(seconds for name, seconds in steps.items() if name != "walk"),
                 wall - after)
 

@@ -24,6 +24,14 @@ struct PageFirstTests {
         return languages.values.reduce(0) { $0 + (($1["page_count"] as? Int) ?? 0) }
     }
 
+    /// Whether any of the first-answer files holds `word`.
+    static func firstAnswerHolds(_ output: URL, _ word: String) throws -> Bool {
+        let folder = output.appendingPathComponent("search/first")
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).contains { name in
+            name.hasPrefix("words-") && (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))?.contains(word) == true
+        }
+    }
+
     /// Pagefind itself, with a hand on it: while the file `hold` exists in `folder`, it says it
     /// started (the file `started`, holding its process id) and waits; while `fail` exists, it fails.
     static func wrapper(real: String, in folder: URL) throws -> URL {
@@ -75,6 +83,7 @@ struct PageFirstTests {
         #expect(FileManager.default.fileExists(atPath: started.path), "Pagefind was started")
         #expect(FileManager.default.fileExists(atPath: page.path), "the new page is live while Pagefind runs")
         #expect(try Self.pageCount(output.appendingPathComponent("pagefind")) == before, "the index published is the last one")
+        #expect(try !Self.firstAnswerHolds(output, "quixotic"), "the first answer is made with the index, after the page")
         kill(build.processIdentifier, SIGINT)
         build.waitUntilExit()
         if let pid = (try? String(contentsOf: started, encoding: .utf8)).flatMap({ Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) {
@@ -88,6 +97,7 @@ struct PageFirstTests {
         let next = try TeardownBinary.run(["build", "--site", site.path, "--timings"], environment: environment)
         #expect(next.status == 0, "\(next.stderr)")
         #expect(try Self.pageCount(output.appendingPathComponent("pagefind")) == before + 1, "the next build indexed the page")
+        #expect(try Self.firstAnswerHolds(output, "quixotic"), "the next build gave the page's words a first answer")
         #expect(next.stdout.contains("search index"))
         #expect(try TeardownBinary.run(["build", "--site", site.path], environment: environment).stdout.contains("nothing changed"))
     }
@@ -112,9 +122,11 @@ struct PageFirstTests {
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("manual/quixotic/index.html").path))
         #expect(KillTests.indexIsWhole(output))
         #expect(try Self.pageCount(output.appendingPathComponent("pagefind")) == before)
+        #expect(try !Self.firstAnswerHolds(output, "quixotic"))
 
         try FileManager.default.removeItem(at: folder.appendingPathComponent("fail"))
         #expect(try TeardownBinary.run(["build", "--site", site.path], environment: environment).status == 0)
         #expect(try Self.pageCount(output.appendingPathComponent("pagefind")) == before + 1, "the next build indexed the page")
+        #expect(try Self.firstAnswerHolds(output, "quixotic"), "the next build gave the page's words a first answer")
     }
 }

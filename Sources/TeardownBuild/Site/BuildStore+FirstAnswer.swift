@@ -18,6 +18,9 @@ extension BuildStore {
         package var gonePages: [UInt32] = []
         /// Each changed word's row, or nil when no page holds it now.
         package var words: [String: Word?] = [:]
+        /// Pages changed by a publish whose entries wait for the next one (`deferIndex`): a
+        /// build that stops between the two leaves them to the next build.
+        package var pending: [String] = []
 
         package struct Word: Sendable {
             package let file: Int
@@ -29,6 +32,14 @@ extension BuildStore {
     /// The number of words' files the stored rows are filed under; nil when there are none.
     package func firstAnswerFiles() throws -> Int? {
         try reading { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'first-answer'").flatMap { Int($0) } }
+    }
+
+    /// The pages a publish left for the next to index (`FirstAnswerChange.pending`).
+    package func firstAnswerPending() throws -> [String] {
+        try reading { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'first-answer-pending'")
+                .map { $0.split(separator: "\n").map(String.init) } ?? []
+        }
     }
 
     /// The stored pages at `paths`, by path.
@@ -104,8 +115,17 @@ extension BuildStore {
     /// Writes `change`, inside the publish's transaction.
     static func record(_ db: Database, _ change: FirstAnswerChange?) throws {
         guard let change, let files = change.files else {
-            try db.execute(sql: "DELETE FROM search_pages; DELETE FROM search_words; DELETE FROM meta WHERE name = 'first-answer'")
+            try db.execute(sql: """
+                DELETE FROM search_pages; DELETE FROM search_words;
+                DELETE FROM meta WHERE name IN ('first-answer', 'first-answer-pending')
+                """)
             return
+        }
+        if change.pending.isEmpty {
+            try db.execute(sql: "DELETE FROM meta WHERE name = 'first-answer-pending'")
+        } else {
+            try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('first-answer-pending', ?)",
+                           arguments: [change.pending.joined(separator: "\n")])
         }
         if change.whole { try db.execute(sql: "DELETE FROM search_pages; DELETE FROM search_words") }
         let forget = try db.cachedStatement(sql: "DELETE FROM search_pages WHERE id = ?")

@@ -7,8 +7,9 @@ extension SiteBuilder {
     /// changed: each changed page's words are compared with those the store holds for it, and
     /// only the words it gained or lost (all of its words when its title or kind changed) get
     /// new entries, and only their files are written. A build without a store that knows the
-    /// published index, or with another number of files, indexes every page.
-    func firstAnswer(_ site: PlannedSite, _ outputs: inout Outputs) throws {
+    /// published index, or with another number of files, indexes every page. `owners` are the
+    /// pages to index when they are not this build's changes (the second publish's).
+    func firstAnswer(_ site: PlannedSite, _ outputs: inout Outputs, owners given: Set<String>? = nil) throws {
         let folder = SearchWords.folder
         // Without an index, the published files were not carried (the fingerprint step), so
         // staging took them out; the rows go with them.
@@ -18,14 +19,14 @@ extension SiteBuilder {
         }
         let files = site.index.firstAnswerFiles
         let store = outputs.store
-        let stored = outputs.published == nil || !outputs.readsKnown ? nil : try store.firstAnswerFiles()
-        let whole = stored != files
+        let whole = try Self.storedAnswerFiles(outputs) != files
         var index = FirstAnswerUpdate(files: files, whole: whole, spare: outputs.publisher.spare, target: outputs.target)
         if whole {
             let pages = try outputs.target.all().keys.filter { Self.isPage($0) && Self.owner(of: $0) == $0 }.sorted()
             try index.indexWhole(pages)
         } else {
-            let owners = Set(outputs.changes.filter(Self.isPage).map(Self.owner(of:)))
+            // Pages a build stopped between its two publishes left unindexed are indexed now.
+            let owners = (given ?? Self.changedOwners(outputs)).union(try store.firstAnswerPending())
             try index.update(owners.sorted(), store: store)
         }
         outputs.firstAnswer = index.change
@@ -47,6 +48,27 @@ extension SiteBuilder {
                 try remove(path, &outputs)
             }
         }
+    }
+
+    /// The pages first, the first answer after: in a build that publishes twice (`deferIndex`),
+    /// the changed pages' entries are made for the second publish, with the search index, when
+    /// the stored index can be updated in place; the first publish records them as pending.
+    func deferFirstAnswer(_ site: PlannedSite, _ outputs: inout Outputs) throws {
+        guard site.indexer != nil, let stored = try Self.storedAnswerFiles(outputs),
+              stored == site.index.firstAnswerFiles else { return }
+        let owners = Self.changedOwners(outputs).union(try outputs.store.firstAnswerPending())
+        outputs.firstAnswer = BuildStore.FirstAnswerChange(files: stored, pending: owners.sorted())
+        outputs.answersAfter = owners
+    }
+
+    /// The number of words' files of the index the store holds for the published tree; nil when unknown.
+    private static func storedAnswerFiles(_ outputs: Outputs) throws -> Int? {
+        outputs.published == nil || !outputs.readsKnown ? nil : try outputs.store.firstAnswerFiles()
+    }
+
+    /// The first pages of the pages this build changes.
+    private static func changedOwners(_ outputs: Outputs) -> Set<String> {
+        Set(outputs.changes.filter(isPage).map(owner(of:)))
     }
 
     /// Takes a file out of the target and of the spare tree, which staging brought up to the

@@ -3,15 +3,16 @@ import TeardownContent
 
 /// The page first, the index after: a build that changes pages of a published site and
 /// re-indexes shards of its search index publishes twice. The first publish swaps in the pages
-/// and the first-answer files with the published shards kept as they are (a changed page's
+/// with the published shards and first-answer files kept as they are (a changed page's
 /// Pagefind result shows its old excerpt until the second); the second indexes the stale shards
-/// from the tree just published and swaps them in with the search page that names them. At
-/// 10,000 parts Pagefind's re-index of one shard is about half a second, which a comment no
-/// longer waits for.
+/// from the tree just published and swaps them in with the search page that names them and
+/// the changed pages' first-answer entries (`deferFirstAnswer`). At 10,000 parts Pagefind's
+/// re-index of one shard is about half a second, which a comment no longer waits for.
 ///
-/// Between the two, the store records the published shards as lagging (no search layout), so
-/// a build killed there leaves a whole site whose search lags one build, and the next build
-/// finds the shards stale by their pages' digests and indexes them (`ShardMarks`).
+/// Between the two, the store records the published shards as lagging (no search layout) and
+/// the changed pages as pending for the first answer, so a build killed there leaves a whole
+/// site whose search lags one build, and the next build finds the shards stale by their pages'
+/// digests and indexes them (`ShardMarks`), and indexes the pending pages for the first answer.
 extension SiteBuilder {
     /// Keeps the published files of the shards to index again in `outputs` and returns those
     /// shards, to be indexed after the pages are published; none when the build publishes once:
@@ -38,7 +39,11 @@ extension SiteBuilder {
     func publishIndex(_ site: PlannedSite, deferred: [Outputs.Shard], after first: Outputs, clock: inout StepClock,
                       progress: BuildProgress.Handler?, pagesPublished: () -> Void, done: () -> Void) throws(BuildFailure) -> Outputs? {
         pagesPublished()
-        let indexed = try clock.run(.index) { try indexAfterPublish(site, deferred: deferred, after: first, progress: progress) }
+        var indexed = try clock.run(.index) { try indexAfterPublish(site, deferred: deferred, after: first, progress: progress) }
+        if let owners = first.answersAfter, var outputs = indexed {
+            try clock.run(.firstAnswer) { try firstAnswer(site, &outputs, owners: owners) }
+            indexed = outputs
+        }
         try clock.run(.publishSearch) {
             guard let indexed else { return }
             try publish(indexed, searchLayout: ShardMarks.layout(site))
