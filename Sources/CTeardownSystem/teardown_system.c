@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #ifndef RENAME_EXCHANGE
@@ -24,6 +25,12 @@ int td_exchange(const char *first, const char *second) {
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+int64_t td_file_system_type(const char *path) {
+    struct statfs info;
+    if (statfs(path, &info) != 0) return -1;
+    return (int64_t)info.f_type;
 }
 
 int td_identity(const char *path, uint64_t *device, uint64_t *inode, int64_t *birth_seconds, uint32_t *birth_nanoseconds) {

@@ -15,6 +15,10 @@ int td_contains(const void *haystack, size_t haystack_length, const void *needle
 /// system records it, its birth time (0 otherwise). Returns 0, or -1 with errno set.
 int td_identity(const char *path, uint64_t *device, uint64_t *inode, int64_t *birth_seconds, uint32_t *birth_nanoseconds);
 
+/// The type of the file system holding `path` (statfs's f_type, a magic number), or -1 with
+/// errno set.
+int64_t td_file_system_type(const char *path);
+
 /// Whether a TCP server could listen on host:port now: binds a socket as a server does
 /// (SO_REUSEADDR) and closes it. Returns 0, or the errno of the failure (EADDRINUSE when the
 /// port is taken, EACCES below 1024 without the right), or -1 when the host does not resolve.

@@ -125,6 +125,18 @@ package enum FileSystem {
         }
     }
 
+    /// Whether the file system holding `path` stamps changes by the kernel's clock, in ticks
+    /// of at most 10 ms (local disks' and tmpfs): a change more than a tick after a file's
+    /// stamp then gives it another. Network and FAT file systems stamp by another machine's
+    /// clock or in steps of seconds.
+    package static func stampsByKernelClock(_ path: String) -> Bool {
+        kernelClockFileSystems.contains(td_file_system_type(path))
+    }
+
+    /// ext2-4, XFS, Btrfs, tmpfs, F2FS and overlayfs, by their magic numbers.
+    private static let kernelClockFileSystems: Set<Int64> = [0xEF53, 0x5846_5342, 0x9123_683E, 0x0102_1994, 0xF2F5_2010,
+                                                             0x794C_7630]
+
     /// The status of `path`, following symbolic links; nil when it cannot be read.
     package static func status(_ path: UnsafePointer<CChar>) -> Status? {
         var info = stat()

@@ -48,8 +48,9 @@ extension BuildStore {
     /// tree other than `tree` (any when nil). The bundles found as stored are left here, read
     /// back by key.
     package func checkedInputs(roots: [String], key: ContentDigest, tree: String? = nil,
-                               againstDisk: Bool, racyWindow: Double = InputSnapshot.racyWindow) -> SnapshotRowCheck.Found? {
-        let settledBefore = againstDisk ? Date().timeIntervalSince1970 - racyWindow : nil
+                               againstDisk: Bool, racyWindow: Double? = nil) -> SnapshotRowCheck.Found? {
+        let window = racyWindow ?? InputSnapshot.racyWindow(for: roots)
+        let settledBefore = againstDisk ? Date().timeIntervalSince1970 - window : nil
         // A snapshot that cannot be read is none: every input is walked, which costs only time.
         let checked = try? queue.read { db -> (SnapshotRowCheck, Int)? in
             guard let head = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'inputs-head'"),

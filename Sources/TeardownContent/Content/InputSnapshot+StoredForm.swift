@@ -94,7 +94,7 @@ extension InputSnapshot {
 
     /// The record stored at `path`, if the inputs under `roots` and the `key` are what they
     /// were when it was written; nil on any difference or doubt.
-    package static func unchanged(at path: String, roots: [String], key: ContentDigest, racyWindow: Double = racyWindow,
+    package static func unchanged(at path: String, roots: [String], key: ContentDigest, racyWindow: Double? = nil,
                           tree: (String) -> Bool = { _ in true }) -> Record? {
         if case .unchanged(let record) = check(at: path, roots: roots, key: key, racyWindow: racyWindow, tree: tree) {
             return record
@@ -109,7 +109,7 @@ extension InputSnapshot {
     /// content digest, as git refreshes racily clean index entries: their `stat` signature now
     /// vouches for them, and otherwise every later build would read and hash them again (as a
     /// catalog built right after a checkout did).
-    package static func check(at path: String, roots: [String], key: ContentDigest, racyWindow: Double = racyWindow,
+    package static func check(at path: String, roots: [String], key: ContentDigest, racyWindow: Double? = nil,
                       tree: (String) -> Bool = { _ in true }) -> Check? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return check([UInt8](data), roots: roots, key: key, racyWindow: racyWindow, tree: tree) { refreshed in
@@ -120,10 +120,11 @@ extension InputSnapshot {
 
     /// `check` of the stored form `bytes`; `refresh` is given the bytes with the settled
     /// entries' content digests left out, when there are any.
-    package static func check(_ bytes: consuming [UInt8], roots: [String], key: ContentDigest, racyWindow: Double = racyWindow,
+    package static func check(_ bytes: consuming [UInt8], roots: [String], key: ContentDigest, racyWindow: Double? = nil,
                       tree: (String) -> Bool = { _ in true }, refresh: ([UInt8]) -> Void) -> Check? {
+        let window = racyWindow ?? Self.racyWindow(for: roots)
         guard let (record, settled, changed) = read(bytes, roots: roots, key: key, tree: tree,
-                                                    settledBefore: Date().timeIntervalSince1970 - racyWindow)
+                                                    settledBefore: Date().timeIntervalSince1970 - window)
         else { return nil }
         if !changed.isEmpty {
             // Every line parsed when it was checked.

@@ -63,8 +63,8 @@ extension InputSnapshot {
     /// Entries the paths do not reach are kept as they are, in one pass: a sync files a comment
     /// or two into a snapshot of tens of thousands of entries. So are the bundles' signatures,
     /// but for the bundles the paths reach.
-    package func updating(_ paths: [String], racyWindow: Double = racyWindow) -> InputSnapshot? {
-        var update = SnapshotUpdate(roots: roots, racyWindow: racyWindow)
+    package func updating(_ paths: [String], racyWindow: Double? = nil) -> InputSnapshot? {
+        var update = SnapshotUpdate(roots: roots, racyWindow: racyWindow ?? Self.racyWindow(for: roots))
         // Roots and paths may be written relative to the working folder or with "./" in them.
         for path in Set(paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }) {
             guard update.look(at: path) else { return nil }

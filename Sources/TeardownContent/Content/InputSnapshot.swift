@@ -17,8 +17,18 @@ package struct InputSnapshot: Sendable {
     /// The signature recorded for a root that does not exist.
     package static let missing: UInt64 = 0
 
-    /// Entries changed this recently, in seconds, are checked by content as well.
+    /// Entries changed this recently, in seconds, are checked by content as well, on a file
+    /// system whose stamps are not known to follow this machine's clock closely.
     package static let racyWindow = 2.0
+    /// The same on one that stamps by the kernel's clock (`FileSystem.stampsByKernelClock`): a
+    /// tick and a half. Two seconds there made a sync that followed another within them plan,
+    /// load and look up the images of the machine the one before changed, all over again.
+    package static let tickWindow = 0.025
+
+    /// The racy window of inputs under `roots`: the widest of those that exist.
+    package static func racyWindow(for roots: [String]) -> Double {
+        roots.filter(FileSystem.exists).map { FileSystem.stampsByKernelClock($0) ? tickWindow : racyWindow }.max() ?? racyWindow
+    }
 
     package struct Entry: Sendable {
         // The root's number last and in a byte: 48 bytes an entry instead of 56, and a large
@@ -79,9 +89,10 @@ package struct InputSnapshot: Sendable {
     package var leftInStore: [String: ContentDigest] { storage.left?.signatures ?? [:] }
 
     /// Records the inputs under `roots`; nil when a root holds something a walk cannot vouch for.
-    package static func take(roots: [String], key: ContentDigest, racyWindow: Double = racyWindow,
+    package static func take(roots: [String], key: ContentDigest, racyWindow: Double? = nil,
                              counters: BuildCounters = .none) -> InputSnapshot? {
         counters.count(.inputWalks)
+        let racyWindow = racyWindow ?? Self.racyWindow(for: roots)
         let started = Date().timeIntervalSince1970
         func entry(_ index: Int, _ path: String, _ status: FileSystem.Status) -> Entry {
             let racy = status.changed > started - racyWindow
