@@ -125,9 +125,9 @@ package enum FileSystem {
         }
     }
 
-    /// Whether the file system holding `path` stamps changes by the kernel's clock, in ticks
-    /// of at most 10 ms (local disks' and tmpfs): a change more than a tick after a file's
-    /// stamp then gives it another. Network and FAT file systems stamp by another machine's
+    /// Whether the file system holding `path` stamps changes by the kernel's clock, a tick at a
+    /// time (local disks' and tmpfs): a change more than a tick after a file's stamp then gives
+    /// it another (docs/ARCHITECTURE.md, "racy"). Network and FAT file systems stamp by another machine's
     /// clock or in steps of seconds.
     package static func stampsByKernelClock(_ path: String) -> Bool {
         kernelClockFileSystems.contains(td_file_system_type(path))

@@ -87,9 +87,9 @@ package struct Outputs {
     package let notice: BuildStore.Notice?
     /// What the index step changed of the first-answer index, for the store.
     package var firstAnswer: BuildStore.FirstAnswerChange? = nil
-    /// The pages whose first-answer entries wait for the second publish (`deferIndex`); nil
-    /// when they are made before the first.
-    package var answersAfter: Set<String>? = nil
+    /// Whether the changed pages' first-answer entries wait for the second publish
+    /// (`deferFirstAnswer`): the pages are `firstAnswer`'s pending ones.
+    package var answersAfterPages = false
     /// The recent shard's pages as the store has them, which the published search page names.
     package var publishedRecent: [BuildStore.RecentPage] = []
     /// What the index step changed of the shards' rows (the recent shard's pages are set by the

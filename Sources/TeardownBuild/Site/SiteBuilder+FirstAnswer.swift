@@ -25,8 +25,9 @@ extension SiteBuilder {
             let pages = try outputs.target.all().keys.filter { Self.isPage($0) && Self.owner(of: $0) == $0 }.sorted()
             try index.indexWhole(pages)
         } else {
-            // Pages a build stopped between its two publishes left unindexed are indexed now.
-            let owners = (given ?? Self.changedOwners(outputs)).union(try store.firstAnswerPending())
+            // Pages a build stopped between its two publishes left unindexed are indexed now
+            // (the second publish's own are `given`).
+            let owners = try given ?? Self.changedOwners(outputs).union(store.firstAnswerPending())
             try index.update(owners.sorted(), store: store)
         }
         outputs.firstAnswer = index.change
@@ -58,7 +59,7 @@ extension SiteBuilder {
               stored == site.index.firstAnswerFiles else { return }
         let owners = Self.changedOwners(outputs).union(try outputs.store.firstAnswerPending())
         outputs.firstAnswer = BuildStore.FirstAnswerChange(files: stored, pending: owners.sorted())
-        outputs.answersAfter = owners
+        outputs.answersAfterPages = true
     }
 
     /// The number of words' files of the index the store holds for the published tree; nil when unknown.

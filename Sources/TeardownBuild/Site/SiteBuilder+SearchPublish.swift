@@ -40,7 +40,8 @@ extension SiteBuilder {
                       progress: BuildProgress.Handler?, pagesPublished: () -> Void, done: () -> Void) throws(BuildFailure) -> Outputs? {
         pagesPublished()
         var indexed = try clock.run(.index) { try indexAfterPublish(site, deferred: deferred, after: first, progress: progress) }
-        if let owners = first.answersAfter, var outputs = indexed {
+        if first.answersAfterPages, var outputs = indexed {
+            let owners = Set(first.firstAnswer?.pending ?? [])
             try clock.run(.firstAnswer) { try firstAnswer(site, &outputs, owners: owners) }
             indexed = outputs
         }

@@ -201,7 +201,7 @@ public struct SiteBuilder: Sendable {
             return report(site, outputs, written: 0, removed: 0, timings: clock.timings, inputs: inputs.snapshot)
         }
         let written = try clock.run(.render) { try render(site, &outputs, progress: progress) }
-        if outputs.answersAfter == nil { try clock.run(.firstAnswer) { try firstAnswer(site, &outputs) } }
+        if !outputs.answersAfterPages { try clock.run(.firstAnswer) { try firstAnswer(site, &outputs) } }
         if deferred.isEmpty {
             try clock.run(.index) {
                 try index(site, &outputs, progress: progress)
