@@ -252,9 +252,25 @@ struct CurrentInputsTests {
         let machines = site + "/content/machines"
         try FileManager.default.copyItem(atPath: machines + "/box", toPath: machines + "/crate")
         try FileManager.default.copyItem(atPath: machines + "/box", toPath: machines + "/drum")
-        // Settled: older than the racy window, as a publisher's catalog is; otherwise every
-        // entry is racy and carries a digest of its content.
-        if settled { Thread.sleep(forTimeInterval: InputSnapshot.racyWindow + 0.1) }
+        // Settled: past the racy window, as a publisher's catalog is between syncs; otherwise
+        // every entry is racy and carries a digest of its content. After each change the site
+        // is stamped an hour ahead (racy) or waited on past the window (settled), so that no
+        // entry leaves the window between the look and the walk it is compared with: the window
+        // is a few milliseconds on most file systems.
+        var step = 0.0
+        func stamp() throws {
+            guard !settled else {
+                return Thread.sleep(forTimeInterval: InputSnapshot.racyWindow(for: [site + "/content"]) + 0.1)
+            }
+            step += 1
+            let when = Date(timeIntervalSinceNow: 3600 + step)
+            let root = site + "/content"
+            let items = FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []
+            for item in items.map({ root + "/" + $0 }) + [root] {
+                try FileManager.default.setAttributes([.modificationDate: when], ofItemAtPath: item)
+            }
+        }
+        try stamp()
         let output = site + "/public"
         let counts = Counts()
         let builder = SiteBuilder(siteRoot: site, output: output, cacheFolder: output + ".cache", pagefind: .notInstalled,
@@ -279,10 +295,12 @@ struct CurrentInputsTests {
         try "Edited, and longer than before.\n".write(toFile: lid + "/description.md", atomically: false, encoding: .utf8)
         try "---\nauthor: Ada\ndate: 2024-05-02\n---\nNew.\n".write(toFile: lid + "/comments/new.md", atomically: false,
                                                                         encoding: .utf8)
+        try stamp()
         try compare("a description edited and a comment added")
         #expect(builder.walkInputs().unchanged == nil)
         try FileManager.default.removeItem(atPath: machines + "/crate")
         try FileManager.default.copyItem(atPath: machines + "/drum", toPath: machines + "/engine")
+        try stamp()
         try compare("a bundle removed and one added")
         try builder.build()
         try compare("built again")
@@ -324,13 +342,14 @@ extension CurrentInputsTests {
         let counts = Counts()
         let builder = SiteBuilder(siteRoot: site, output: output, cacheFolder: output + ".cache", pagefind: .notInstalled,
                                   counters: counts.counters)
-        // Stamped a second ahead, the file stays racy past this build and the walk after it,
-        // however narrow the file system's racy window.
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 1)],
+        // Stamped seconds ahead, the file stays racy past this build and the walk after it,
+        // however narrow the file system's racy window and however loaded the machine.
+        let ahead = Date(timeIntervalSinceNow: 4)
+        try FileManager.default.setAttributes([.modificationDate: ahead],
                                               ofItemAtPath: site + "/content/machines/box/parts/lid/description.md")
         try builder.build()
         #expect(builder.walkInputs().snapshot?.bundleSignatures().racy.contains("box") == true, "the file stamped ahead is racy")
-        Thread.sleep(forTimeInterval: InputSnapshot.racyWindow + 0.1)
+        Thread.sleep(until: ahead.addingTimeInterval(InputSnapshot.racyWindow(for: builder.inputRoots) + 0.1))
         let inputs = builder.walkInputs()
         #expect(inputs.settled && inputs.unchanged != nil)
         let (readBefore, writtenBefore) = (counts[.snapshotBytesRead], counts[.inputRowsWritten])
