@@ -78,6 +78,9 @@ public struct BuildCounters: Sendable {
         /// catalog.json's machine entries encoded from their heads; the others were taken as
         /// the last build encoded them (`CatalogEntries`).
         case catalogEntriesEncoded = "teardown.catalog_entries_encoded"
+        /// Items of the site's feed made from their machine's head; the others were taken as
+        /// the last build wrote them (`FeedEntries`).
+        case feedItemsMade = "teardown.feed_items_made"
     }
 
     private let factory: (any MetricsFactory)?

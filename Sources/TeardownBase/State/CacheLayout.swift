@@ -69,5 +69,7 @@ public struct CacheLayout: Sendable, Equatable {
         /// catalog.json's entry of each machine as last encoded (`CatalogEntries`): its URLs
         /// are this output's.
         public var catalogEntries: String { folder + "/catalog-entries" }
+        /// The site feed's items as last chosen (`FeedEntries`).
+        public var feedEntries: String { folder + "/feed-entries" }
     }
 }

@@ -8,8 +8,7 @@ import TeardownContent
 /// each decoded for the purpose (most of a description edit at 100,000 parts): an entry whose
 /// units have the digests they had is taken as it was encoded, and its reads recorded as before.
 ///
-/// One file per output, since the entries hold absolute URLs. It holds the SHA-256 of the rest;
-/// a file that is not whole is no memo. Written to a temporary file and renamed.
+/// One file per output, since the entries hold absolute URLs (`MemoFile`).
 package final class CatalogEntries: @unchecked Sendable {
     /// The machine-wide units an entry may read besides the settings; an entry that reads
     /// another is encoded on every build.
@@ -76,7 +75,6 @@ package final class CatalogEntries: @unchecked Sendable {
     package func save() {
         let entries = current.withLock { $0 }.sorted { $0.key < $1.key }
         let sink = BinaryEncoder.Sink()
-        sink.string(Self.format)
         sink.integer(UInt64(entries.count))
         for (slug, entry) in entries {
             sink.string(slug)
@@ -85,11 +83,7 @@ package final class CatalogEntries: @unchecked Sendable {
             sink.string(entry.key.description)
             sink.string(entry.text)
         }
-        let whole = BinaryEncoder.Sink()
-        whole.string(ContentDigest(bytes: Data(sink.bytes)).description)
-        whole.bytes += sink.bytes
-        // A memo: one that cannot be written costs the next build the entries, not the site.
-        try? FileSystem.writeAtomically(Data(whole.bytes), to: file)
+        MemoFile.write(sink, format: Self.format, to: file)
     }
 
     /// Bumped whenever the file, or what an entry holds, changes.
@@ -107,13 +101,8 @@ package final class CatalogEntries: @unchecked Sendable {
     }
 
     private static func read(_ file: String) -> [String: Entry] {
-        guard let data = FileManager.default.contents(atPath: file) else { return [:] }
-        let source = BinaryDecoder.Source(bytes: [UInt8](data))
+        guard let source = MemoFile.read(file, format: format) else { return [:] }
         do {
-            let digest = try source.digest()
-            guard ContentDigest(bytes: data.suffix(from: data.startIndex + source.position)) == digest,
-                  try source.string() == format
-            else { return [:] }
             var entries: [String: Entry] = [:]
             for _ in 0..<(try source.integer()) {
                 let slug = try source.string()

@@ -24,6 +24,8 @@ package final class RenderSource: Sendable {
     package let searchRecent: SearchRecent?
     /// catalog.json's entries as last encoded, when the build renders it.
     package let catalogEntries: CatalogEntries?
+    /// The site feed's items as last chosen, when the build renders it.
+    package let feedEntries: FeedEntries?
     /// Made when a page first asks: a rebuild of a few pages needs few stacks and seldom the
     /// site-wide gallery, which walks every photo.
     private let stacks = Locked([Int: Shared<StackLayout>]())
@@ -57,7 +59,8 @@ package final class RenderSource: Sendable {
 
     package init(content: SiteContent, theme: Theme, images: ProcessedImages, manuals: ManualSet, search: SearchAvailability,
          baseURL: String, index: SiteIndex, downloads: SiteDownloads, sitemapPages: SitePlan.SitemapPages,
-         searchPreload: SearchPreload? = nil, searchRecent: SearchRecent? = nil, catalogEntries: CatalogEntries? = nil) {
+         searchPreload: SearchPreload? = nil, searchRecent: SearchRecent? = nil, catalogEntries: CatalogEntries? = nil,
+         feedEntries: FeedEntries? = nil) {
         self.content = content
         self.theme = theme
         self.images = images
@@ -70,6 +73,7 @@ package final class RenderSource: Sendable {
         self.searchPreload = searchPreload
         self.searchRecent = searchRecent
         self.catalogEntries = catalogEntries
+        self.feedEntries = feedEntries
         sharedImage = Self.sharedImage(content, images: images, baseURL: baseURL)
     }
 

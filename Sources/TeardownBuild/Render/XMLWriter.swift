@@ -4,27 +4,44 @@
 package struct XMLWriter {
     package private(set) var text = #"<?xml version="1.0" encoding="utf-8"?>"# + "\n"
     private var open: [String] = []
+    /// How deep the fragment being written lies in its document.
+    private var base = 0
+
+    package init() {}
+
+    /// A fragment without the XML declaration, `depth` elements deep: an entry kept apart
+    /// from its feed (`FeedEntries`).
+    package init(fragmentAt depth: Int) {
+        text = ""
+        base = depth
+    }
+
+    /// How many elements are open around what is written next.
+    package var depth: Int { base + open.count }
+
+    /// A fragment written at `depth`, as it is.
+    package mutating func append(_ fragment: String) { text += fragment }
 
     /// `<name a="v">` with escaped attribute values, in the order given.
     package mutating func start(_ name: String, _ attributes: KeyValuePairs<String, String> = [:]) {
-        text += String(repeating: "  ", count: open.count) + "<" + name + Self.attributes(attributes) + ">\n"
+        text += String(repeating: "  ", count: depth) + "<" + name + Self.attributes(attributes) + ">\n"
         open.append(name)
     }
 
     package mutating func end() {
         let name = open.removeLast()
-        text += String(repeating: "  ", count: open.count) + "</" + name + ">\n"
+        text += String(repeating: "  ", count: depth) + "</" + name + ">\n"
     }
 
     /// `<name>text</name>`, the text escaped.
     package mutating func element(_ name: String, _ attributes: KeyValuePairs<String, String> = [:], text value: String) {
-        text += String(repeating: "  ", count: open.count) + "<" + name + Self.attributes(attributes) + ">"
+        text += String(repeating: "  ", count: depth) + "<" + name + Self.attributes(attributes) + ">"
             + Self.escape(value) + "</" + name + ">\n"
     }
 
     /// `<name a="v"/>`.
     package mutating func empty(_ name: String, _ attributes: KeyValuePairs<String, String>) {
-        text += String(repeating: "  ", count: open.count) + "<" + name + Self.attributes(attributes) + "/>\n"
+        text += String(repeating: "  ", count: depth) + "<" + name + Self.attributes(attributes) + "/>\n"
     }
 
     private static func attributes(_ attributes: KeyValuePairs<String, String>) -> String {

@@ -34,9 +34,12 @@ extension SiteBuilder {
         let rendersSearch = pages.contains { if case .search = $0.page { true } else { false } }
         let rendersCatalog = pages.contains { if case .catalogData = $0.page { true } else { false } }
         let catalogEntries = rendersCatalog ? try catalogEntries(site, outputs) : nil
+        let rendersSiteFeed = pages.contains { if case .feed(nil) = $0.page { true } else { false } }
+        let feedEntries = rendersSiteFeed ? feedEntries(site, outputs) : nil
         let source = Self.renderSource(site, searchPreload: rendersSearch && !firstShardStale(site, outputs)
                                            ? Self.searchPreload(site, in: outputs.publisher.spare) : nil,
-                                       recent: outputs.publishedRecent, catalogEntries: catalogEntries)
+                                       recent: outputs.publishedRecent, catalogEntries: catalogEntries,
+                                       feedEntries: feedEntries)
         let units = outputs.units
         // catalog.json lists every machine with its cover and download: the heads, image rows
         // and downloads' records of those whose entries are encoded again are read on every
@@ -73,19 +76,20 @@ extension SiteBuilder {
         // The first writer's failure names its file and keeps its error number (a full disk).
         if let failure = failures.compactMap({ $0 }).first { throw failure }
         catalogEntries?.save()
+        feedEntries?.save()
         for ((_, path), result) in zip(planned, rendered) { outputs.target[path] = result.digest }
         return pages.count + copies.count
     }
 
     static func renderSource(_ site: PlannedSite, searchPreload: SearchPreload?, recent: [BuildStore.RecentPage],
-                             catalogEntries: CatalogEntries? = nil) -> RenderSource {
+                             catalogEntries: CatalogEntries? = nil, feedEntries: FeedEntries? = nil) -> RenderSource {
         RenderSource(content: site.content, theme: site.theme, images: site.images, manuals: site.manuals,
                      search: site.search, baseURL: site.baseURL, index: site.index,
                      downloads: site.downloads, sitemapPages: site.plan.sitemapPages, searchPreload: searchPreload,
                      searchRecent: recent.isEmpty ? nil : SearchRecent(superseded: recent.compactMap { page in
                          page.superseded.map { ($0, page.filters) }
                      }),
-                     catalogEntries: catalogEntries)
+                     catalogEntries: catalogEntries, feedEntries: feedEntries)
     }
 
     /// catalog.json's entries as the last build that wrote it encoded them, with the digests now
@@ -97,13 +101,29 @@ extension SiteBuilder {
         for index in site.content.machines.indices {
             for aspect in CatalogEntries.aspects { keys.append(units.key(of: .machine(index, aspect))) }
         }
+        return CatalogEntries(file: outputs.publisher.state.catalogEntries, naming: { units.key(of: $0) },
+                              digests: try Self.digests(keys, outputs), trusting: !full, counters: counters)
+    }
+
+    /// The site feed's items as the last build that wrote it chose them, checked against the
+    /// digests now of the units they read.
+    private func feedEntries(_ site: PlannedSite, _ outputs: Outputs) -> FeedEntries {
+        let units = outputs.units
+        return FeedEntries(file: outputs.publisher.state.feedEntries, slugs: site.content.machines.map(\.slug),
+                           naming: { units.key(of: $0) },
+                           // A store that cannot be read gives no digests: every machine counts as changed.
+                           digests: { keys in (try? Self.digests(keys, outputs)) ?? [:] }, trusting: !full, counters: counters)
+    }
+
+    /// The digests now of the units named `keys`: this build's for the machines it digested,
+    /// the store's for those it carried.
+    private static func digests(_ keys: [String], _ outputs: Outputs) throws -> [String: ContentDigest] {
         var digests: [String: ContentDigest] = [:]
         var stored: [String] = []
         for key in keys {
-            if let digest = units.computed[key] { digests[key] = digest } else { stored.append(key) }
+            if let digest = outputs.units.computed[key] { digests[key] = digest } else { stored.append(key) }
         }
         if !stored.isEmpty { digests.merge(try outputs.store.units(keys: stored, prefixes: [])) { now, _ in now } }
-        return CatalogEntries(file: outputs.publisher.state.catalogEntries, naming: { units.key(of: $0) }, digests: digests,
-                              trusting: !full, counters: counters)
+        return digests
     }
 }
