@@ -81,6 +81,8 @@ public struct BuildCounters: Sendable {
         /// Items of the site's feed made from their machine's head; the others were taken as
         /// the last build wrote them (`FeedEntries`).
         case feedItemsMade = "teardown.feed_items_made"
+        /// Bundles racy when the build looked that it kept once they had settled (`SiteBuilder.settle`).
+        case bundlesSettled = "teardown.bundles_settled"
     }
 
     private let factory: (any MetricsFactory)?

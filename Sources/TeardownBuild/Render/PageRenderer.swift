@@ -195,7 +195,7 @@ package struct PageRenderer {
         return MachineCardModel(
             name: machine.name, url: Routes.machine(machine).relative(from: url), summary: machine.summary,
             tags: tagLinks(machine.tags, at: url),
-            partCount: Plural.count(machine.parts.count, "part"),
+            partCount: Plural.count(machine.partCount, "part"),
             commentCount: community ? Plural.count(machine.commentCount, "comment") : nil,
             photoCount: community ? Plural.count(machine.photoCount, "photo") : nil,
             cover: images.cover(of: machine).map {

@@ -45,10 +45,24 @@ extension BuildStore {
     /// units it digested with a signature the next build can trust, which it digested without
     /// one, and which machines are gone.
     package struct Bundles {
+        package typealias Digested = (name: String, slug: String, signature: ContentDigest, counts: SitePlan.MachineCounts)
         package let context: ContentDigest
-        package let digested: [(name: String, slug: String, signature: ContentDigest, counts: SitePlan.MachineCounts)]
+        package let digested: [Digested]
         package let unsettled: [String]
         package let goneSlugs: [String]
+        /// The unsettled bundles with the rows they get if they settle by the end of the build
+        /// (`SiteBuilder.settle`).
+        package var racy: [Digested] = []
+    }
+
+    /// Records the rows of racy bundles that have since settled as they were when this build
+    /// digested them (`SiteBuilder.settle`), if the store still holds units of `context`.
+    package func recordSettled(_ bundles: [Bundles.Digested], context: ContentDigest) throws {
+        guard !bundles.isEmpty else { return }
+        try writing { db in
+            guard try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'unit-context'") == context.description else { return }
+            try Self.upsert(db, bundles)
+        }
     }
 
     /// Records `change` in one transaction: the tree's manifest, and the reads of its pages.
@@ -224,19 +238,23 @@ extension BuildStore {
             try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('unit-context', ?)",
                            arguments: [bundles.context.description])
         }
-        let upsert = try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO bundles(name, slug, high, low, pages, copies, listed, photos, indexed)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        for bundle in bundles.digested {
-            let counts = bundle.counts
-            try upsert.execute(arguments: [bundle.name, bundle.slug] + Self.columns(bundle.signature)
-                               + [counts.pages, counts.copies, counts.listed, counts.photos, counts.indexed])
-        }
+        try upsert(db, bundles.digested)
         let forget = try db.cachedStatement(sql: "DELETE FROM bundles WHERE name = ?")
         for name in bundles.unsettled { try forget.execute(arguments: [name]) }
         let forgetSlug = try db.cachedStatement(sql: "DELETE FROM bundles WHERE slug = ?")
         for slug in bundles.goneSlugs { try forgetSlug.execute(arguments: [slug]) }
+    }
+
+    private static func upsert(_ db: Database, _ bundles: [Bundles.Digested]) throws {
+        let upsert = try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO bundles(name, slug, high, low, pages, copies, listed, photos, indexed)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for bundle in bundles {
+            let counts = bundle.counts
+            try upsert.execute(arguments: [bundle.name, bundle.slug] + Self.columns(bundle.signature)
+                               + [counts.pages, counts.copies, counts.listed, counts.photos, counts.indexed])
+        }
     }
 
     /// Every page's reads and every unit's readers anew, as after a full render.

@@ -23,7 +23,7 @@ extension SiteBuilder {
         if !readsKnown { site = try planMachines(nil, in: site, signatures: downloadSignatures) }
         for attempt in 0... {
             switch try outputs(site, trees: trees, published: published, readsKnown: readsKnown, publisher: publisher,
-                               signatures: signatures) {
+                               signatures: signatures, racySignatures: downloadSignatures.filter { signatures[$0.key] == nil }) {
             case .done(let outputs): return (site, outputs)
             case .planMore(let machines):
                 // A plan of every machine always does; one more try with a shard's is enough.
@@ -43,7 +43,8 @@ extension SiteBuilder {
     /// The outputs of `site`'s plan against the published tree, or which machines to plan too
     /// when the plan carried machines and that will not do.
     private func outputs(_ site: PlannedSite, trees: Publisher.Trees, published: StoredManifest?, readsKnown: Bool,
-                         publisher: Publisher, signatures: [String: ContentDigest]) throws -> Fingerprinted {
+                         publisher: Publisher, signatures: [String: ContentDigest],
+                         racySignatures: [String: ContentDigest]) throws -> Fingerprinted {
         let context = Self.unitContext(site.content, vipsVersion: site.images.vipsVersion)
         let bundleNames = site.content.machines.map(\.bundleName)
         let units = UnitDigests(site, carried: readsKnown ? site.carried : [])
@@ -83,7 +84,12 @@ extension SiteBuilder {
                 return (bundleNames[index], site.content.machines[index].slug, signature, counts)
             },
             unsettled: units.computedMachines.filter { signatures[bundleNames[$0]] == nil }.map { bundleNames[$0] },
-            goneSlugs: goneSlugs)
+            goneSlugs: goneSlugs,
+            racy: units.computedMachines.compactMap { index in
+                guard signatures[bundleNames[index]] == nil, let signature = racySignatures[bundleNames[index]],
+                      let counts = site.plan.planned[index] else { return nil }
+                return (bundleNames[index], site.content.machines[index].slug, signature, counts)
+            })
         // A full build stages against the spare's whole manifest: the published one but at the lag's paths.
         var spare = trees.spare
         if published == nil, case .lagging(let lag)? = spare, let known = trees.published {

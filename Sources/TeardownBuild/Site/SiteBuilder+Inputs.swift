@@ -71,14 +71,17 @@ extension SiteBuilder {
     }
 
     /// Reads the site, taking unchanged bundles from the content cache when the snapshot vouches for them.
-    func load(_ snapshot: InputSnapshot?, _ signatures: [String: ContentDigest]?) throws(BuildFailure)
+    func load(_ snapshot: InputSnapshot?, _ signatures: InputSnapshot.BundleSignatures?, racyKeeps: RacyKeeps) throws(BuildFailure)
         -> (Loaded<SiteContent>, Theme, [ContentCache.Notice]) {
         var notices: [ContentCache.Notice] = []
         let parts = InputSnapshot.PartSignatures(snapshot)
         // A full build reads every bundle from its files, and stores each, so that its text is
         // held only while its pages render, and the next build takes it from the cache.
         let memo = signatures.map { signatures in
-            ContentCache.Use(folder: cache.content, signatures: signatures, parts: { parts($0) }, trusting: !full)
+            var use = ContentCache.Use(folder: cache.content, signatures: signatures.settled, parts: { parts($0) }, trusting: !full)
+            use.racy = signatures.all.filter { signatures.racy.contains($0.key) }
+            use.racyKeeps = racyKeeps
+            return use
         }
         let (prepared, diagnostics) = prepare(memo: memo, notices: &notices)
         guard let (content, theme) = prepared, !diagnostics.hasErrors else { throw BuildFailure(diagnostics) }
@@ -99,7 +102,8 @@ extension SiteBuilder {
 
     /// Stores what this build read, for the next build to skip loading when nothing changed.
     /// Losing it costs only speed.
-    func remember(_ snapshot: InputSnapshot?, site: PlannedSite, store: BuildStore) {
+    func remember(_ snapshot: InputSnapshot?, site: PlannedSite, outputs: Outputs, racyKeeps: RacyKeeps) {
+        let store = outputs.store
         guard let snapshot, let tree = FileSystem.identity(of: output)?.description else {
             store.forgetInputs()
             return
@@ -107,6 +111,24 @@ extension SiteBuilder {
         let record = InputSnapshot.Record(tree: tree, pages: site.plan.pageCount, files: site.plan.copyCount,
                                           warnings: site.warnings)
         do { try store.storeInputs(snapshot, record: record, counters: counters) } catch { store.forgetInputs() }
+        settle(snapshot, outputs, racyKeeps: racyKeeps)
+    }
+
+    /// Keeps what this build made of the bundles that were racy when it looked and have settled
+    /// since, as they were (`InputSnapshot.settled`): their content in the content cache and
+    /// their units' row in the store, under their signature. A sync files a comment a moment
+    /// before its build looks; without this, the next sync read, digested and planned that
+    /// machine again. Done after the pages are published: a build that stops first, or a row
+    /// that cannot be written, costs the next build that work, nothing else.
+    private func settle(_ snapshot: InputSnapshot, _ outputs: Outputs, racyKeeps: RacyKeeps) {
+        let racy = outputs.bundles.racy
+        let candidates = Set(racy.map(\.name)).union(racyKeeps.names)
+        guard !candidates.isEmpty else { return }
+        let settled = snapshot.settled(candidates)
+        guard !settled.isEmpty else { return }
+        counters.count(.bundlesSettled, by: settled.count)
+        racyKeeps.keep(settled)
+        try? outputs.store.recordSettled(racy.filter { settled.contains($0.name) }, context: outputs.bundles.context)
     }
 
     /// The output's build store, or nil when it cannot be opened (the publish step then says why).

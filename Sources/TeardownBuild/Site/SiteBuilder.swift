@@ -185,7 +185,8 @@ public struct SiteBuilder: Sendable {
         // the load makes.
         let imageFolder = cache.images
         let imageCache = Prefetch { [counters] in ImageCache(root: imageFolder, counters: counters) }
-        let (loaded, theme, notices) = try clock.run(.load) { try load(inputs.snapshot, signatures?.settled) }
+        let racyKeeps = RacyKeeps()
+        let (loaded, theme, notices) = try clock.run(.load) { try load(inputs.snapshot, signatures, racyKeeps: racyKeeps) }
         clock.warnings = loaded.warnings
         let (content, images) = try clock.run(.images) {
             try processImages(loaded, cache: imageCache.value, signatures: signatures?.settled ?? [:], progress: progress)
@@ -197,7 +198,7 @@ public struct SiteBuilder: Sendable {
         clock.warnings = site.warnings
         if let notice = outputs.notice { site.notices.append(notice.rawValue) }
         if outputs.upToDate {
-            try clock.run(.publish) { remember(inputs.snapshot, site: site, store: outputs.store) }
+            try clock.run(.publish) { remember(inputs.snapshot, site: site, outputs: outputs, racyKeeps: racyKeeps) }
             return report(site, outputs, written: 0, removed: 0, timings: clock.timings, inputs: inputs.snapshot)
         }
         let written = try clock.run(.render) { try render(site, &outputs, progress: progress) }
@@ -213,12 +214,14 @@ public struct SiteBuilder: Sendable {
         }
         let removed = try clock.run(.publish) { () throws -> Int in
             try publish(outputs, searchLayout: deferred.isEmpty ? ShardMarks.layout(site) : nil)
-            if deferred.isEmpty { remember(inputs.snapshot, site: site, store: outputs.store) }
+            if deferred.isEmpty { remember(inputs.snapshot, site: site, outputs: outputs, racyKeeps: racyKeeps) }
             return Self.removedCount(outputs)
         }
         let indexed = deferred.isEmpty ? nil
             : try publishIndex(site, deferred: deferred, after: outputs, clock: &clock, progress: progress,
-                               pagesPublished: pagesPublished) { remember(inputs.snapshot, site: site, store: outputs.store) }
+                               pagesPublished: pagesPublished) {
+                remember(inputs.snapshot, site: site, outputs: outputs, racyKeeps: racyKeeps)
+            }
         if exitsAfter { KeptUntilExit.keep(site, outputs, indexed as Any, loaded, images) }
         return report(site, outputs, written: written, removed: removed, timings: clock.timings, inputs: inputs.snapshot)
     }

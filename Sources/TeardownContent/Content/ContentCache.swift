@@ -13,7 +13,7 @@ import TeardownBase
 /// are written to a temporary file and renamed, so a kill leaves each one whole or absent.
 package struct ContentCache: Sendable {
     /// Bumped whenever the stored form of loaded content changes.
-    package static let format = "teardown-content 8"
+    package static let format = "teardown-content 9"
 
     package let folder: String
     package let key: ContentDigest
@@ -28,6 +28,9 @@ package struct ContentCache: Sendable {
         package var parts: @Sendable (String) -> [String: ContentDigest] = { _ in [:] }
         /// False for a full build: every bundle is read from its files, and stored.
         package var trusting = true
+        /// The signatures of the racy bundles, whose loads `racyKeeps` holds until they settle.
+        package var racy: [String: ContentDigest] = [:]
+        package var racyKeeps: RacyKeeps?
 
         package init(folder: String, signatures: [String: ContentDigest], parts: @escaping @Sendable (String) -> [String: ContentDigest] = { _ in [:] },
                      trusting: Bool = true) {

@@ -100,7 +100,8 @@ public struct ContentLoader: Sendable {
     private func loadFolder(_ entry: SourceFile, named name: String, loader: MachineLoader, cache: ContentCache?) -> Loaded {
         var local: [Diagnostic] = []
         guard let cache, let memo else { return (loader.load(entry, diagnostics: &local), nil, local, nil) }
-        // A bundle without a settled signature (a comment just filed) is read, but not kept.
+        // A bundle without a settled signature (a comment just filed) is read, and kept only if
+        // it settles by the end of the build (`RacyKeeps`).
         let signature = memo.signatures[name]
         var notice: ContentCache.Notice?
         if let signature, memo.trusting {
@@ -114,6 +115,12 @@ public struct ContentLoader: Sendable {
         let parts = memo.parts(name)
         let stored = memo.trusting ? cache.storedParts(name, folder: entry.absolutePath, current: parts) : nil
         let machine = loader.load(entry, stored: stored, diagnostics: &local)
+        if signature == nil, let racy = memo.racy[name], let keeps = memo.racyKeeps, let machine, !local.hasErrors {
+            keeps.hold(name, cache: cache, signature: racy, parts: parts, machine: machine, diagnostics: local) {
+                var ignored: [Diagnostic] = []
+                return loader.load(entry, diagnostics: &ignored)
+            }
+        }
         if let signature, let machine, !local.hasErrors {
             // Kept with its text left in the entry, read again when a page shows it.
             let kept = cache.store(name, signature: signature, parts: parts, machine: machine, diagnostics: local) {

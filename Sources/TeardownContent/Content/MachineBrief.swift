@@ -23,6 +23,16 @@ package struct MachineBrief: Sendable, Hashable, Codable {
     /// site's feed decodes the head of a machine only if it can make the list.
     package let newestComment: ISODate?
     package let newestPhoto: ISODate?
+    /// What a catalog card shows of it: the catalog page that holds a machine is made again
+    /// with each comment on it, and decoded the head of every machine it lists for these.
+    package let name: String
+    package let summary: String
+    package let tags: [String]
+    /// The comments and photos of the machine and its parts.
+    package let commentCount: Int
+    package let photoCount: Int
+    /// The cover photo machine.yaml names.
+    package let cover: SourceFile?
 
     package init(_ head: MachineHead) {
         let photos = head.photos + head.parts.flatMap(\.photos)
@@ -34,6 +44,12 @@ package struct MachineBrief: Sendable, Hashable, Codable {
         listing = head.listing
         newestComment = head.recent.newest
         newestPhoto = photos.compactMap(\.date).max()
+        name = head.name
+        summary = head.summary
+        tags = head.tags
+        commentCount = head.commentCount + head.parts.reduce(0) { $0 + $1.commentCount }
+        photoCount = photos.count
+        cover = head.cover
     }
 }
 
@@ -47,5 +63,11 @@ extension MachineBrief: BinaryReadable {
         listing = try source.digest()
         newestComment = try source.optional()
         newestPhoto = try source.optional()
+        name = try source.string()
+        summary = try source.string()
+        tags = try source.strings()
+        commentCount = try source.signed()
+        photoCount = try source.signed()
+        cover = try source.optional()
     }
 }

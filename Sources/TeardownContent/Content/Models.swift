@@ -255,15 +255,15 @@ public struct Machine: Sendable, Hashable, Codable {
     package var bundleName: String { folder.displayPath.split(separator: "/").last.map(String.init) ?? "" }
     /// Digest of machine.yaml.
     public var source: ContentDigest { head.source }
-    public var name: String { head.name }
-    public var summary: String { head.summary }
+    public var name: String { brief.name }
+    public var summary: String { brief.summary }
     public var canvas: PixelSize { head.canvas }
-    public var tags: [String] { head.tags }
+    public var tags: [String] { brief.tags }
     public var designer: String? { head.designer }
     public var license: String? { head.license }
     public var updated: ISODate? { head.updated }
     /// The cover photo machine.yaml names; without one, the cover is composed from the layers.
-    public var cover: SourceFile? { head.cover }
+    public var cover: SourceFile? { brief.cover }
     /// The machine's own user manual, from machines/<m>/manual/; empty when there is none.
     public var manual: Manual { head.manual }
     /// Parts in stacking order, bottom first, without their text: what site-wide outputs read.
@@ -321,8 +321,8 @@ public struct Machine: Sendable, Hashable, Codable {
     /// Every community photo of the machine and its parts.
     public var allPhotos: [Photo] { head.photos + head.parts.flatMap(\.photos) }
 
-    public var commentCount: Int { head.commentCount + head.parts.reduce(0) { $0 + $1.commentCount } }
-    public var photoCount: Int { head.photos.count + head.parts.reduce(0) { $0 + $1.photos.count } }
+    public var commentCount: Int { brief.commentCount }
+    public var photoCount: Int { brief.photoCount }
 
     /// The same machine with only the photos `keep` accepts; its text is not read.
     package func keepingPhotos(_ keep: (Photo) -> Bool) -> Machine {
