@@ -209,6 +209,7 @@ package final class FeedEntries: @unchecked Sendable {
 
     private static func read(_ file: String) -> Stored? {
         guard let source = MemoFile.read(file, format: format) else { return nil }
+        // A memo that does not read whole is none: every item is made.
         return try? {
             let settings = try source.digest(), machines = try source.digest()
             let complete = try source.flag()

@@ -9,6 +9,7 @@ enum MemoFile {
     static func read(_ file: String, format: String) -> BinaryDecoder.Source? {
         guard let data = FileManager.default.contents(atPath: file) else { return nil }
         let source = BinaryDecoder.Source(bytes: [UInt8](data))
+        // A memo cut short or of another layout is none: the build does the work it saves.
         guard let digest = try? source.digest(),
               ContentDigest(bytes: data.suffix(from: data.startIndex + source.position)) == digest,
               (try? source.string()) == format
@@ -25,12 +26,14 @@ enum MemoFile {
         let whole = BinaryEncoder.Sink()
         whole.string(ContentDigest(bytes: Data(rest.bytes)).description)
         whole.bytes += rest.bytes
+        // A memo that cannot be written costs the next build the work, as said above.
         try? FileSystem.writeAtomically(Data(whole.bytes), to: file)
     }
 
     /// Forgets the memo at `file`: a build that may not write its next one must not leave
     /// one that no longer matches what it published.
     static func forget(_ file: String) {
+        // One that cannot be removed is checked against the digests of now all the same.
         try? FileSystem.unlinkIfPresent(file)
     }
 }

@@ -34,6 +34,22 @@ extension SiteBuilder {
         preconditionFailure("unreachable")
     }
 
+    /// What the store learns of the bundles: the rows of those digested under a settled
+    /// signature, and of the racy ones should they settle by the end of the build (`settle`).
+    private static func bundles(_ site: PlannedSite, units: UnitDigests, context: ContentDigest, signatures: [String: ContentDigest],
+                                racySignatures: [String: ContentDigest], goneSlugs: [String]) -> BuildStore.Bundles {
+        let names = site.content.machines.map(\.bundleName)
+        func row(_ index: Int, _ signature: ContentDigest?) -> BuildStore.Bundles.Digested? {
+            guard let signature, let counts = site.plan.planned[index] else { return nil }
+            return (names[index], site.content.machines[index].slug, signature, counts)
+        }
+        let unsettled = units.computedMachines.filter { signatures[names[$0]] == nil }
+        var bundles = BuildStore.Bundles(context: context, digested: units.computedMachines.compactMap { row($0, signatures[names[$0]]) },
+                                         unsettled: unsettled.map { names[$0] }, goneSlugs: goneSlugs)
+        bundles.racy = unsettled.compactMap { row($0, racySignatures[names[$0]]) }
+        return bundles
+    }
+
     private enum Fingerprinted {
         case done(Outputs)
         /// The carried machines to plan too; nil: every machine.
@@ -46,7 +62,6 @@ extension SiteBuilder {
                          publisher: Publisher, signatures: [String: ContentDigest],
                          racySignatures: [String: ContentDigest]) throws -> Fingerprinted {
         let context = Self.unitContext(site.content, vipsVersion: site.images.vipsVersion)
-        let bundleNames = site.content.machines.map(\.bundleName)
         let units = UnitDigests(site, carried: readsKnown ? site.carried : [])
         let (changedUnits, goneSlugs) = try readsKnown
             ? Self.changedUnits(site, units: units, store: trees.store) : (nil, [])
@@ -77,19 +92,8 @@ extension SiteBuilder {
                                       carriedElsewhere: carriedOutputs)
         else { return .planMore(nil) }
         counters.count(.machinesDigested, by: units.computedMachines.count)
-        let bundles = BuildStore.Bundles(
-            context: context,
-            digested: units.computedMachines.compactMap { index in
-                guard let signature = signatures[bundleNames[index]], let counts = site.plan.planned[index] else { return nil }
-                return (bundleNames[index], site.content.machines[index].slug, signature, counts)
-            },
-            unsettled: units.computedMachines.filter { signatures[bundleNames[$0]] == nil }.map { bundleNames[$0] },
-            goneSlugs: goneSlugs,
-            racy: units.computedMachines.compactMap { index in
-                guard signatures[bundleNames[index]] == nil, let signature = racySignatures[bundleNames[index]],
-                      let counts = site.plan.planned[index] else { return nil }
-                return (bundleNames[index], site.content.machines[index].slug, signature, counts)
-            })
+        let bundles = Self.bundles(site, units: units, context: context, signatures: signatures, racySignatures: racySignatures,
+                                   goneSlugs: goneSlugs)
         // A full build stages against the spare's whole manifest: the published one but at the lag's paths.
         var spare = trees.spare
         if published == nil, case .lagging(let lag)? = spare, let known = trees.published {

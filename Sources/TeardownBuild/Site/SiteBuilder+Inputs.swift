@@ -128,6 +128,7 @@ extension SiteBuilder {
         guard !settled.isEmpty else { return }
         counters.count(.bundlesSettled, by: settled.count)
         racyKeeps.keep(settled)
+        // A row not written leaves the machine to the next build to plan, as before.
         try? outputs.store.recordSettled(racy.filter { settled.contains($0.name) }, context: outputs.bundles.context)
     }
 
