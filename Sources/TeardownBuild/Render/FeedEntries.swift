@@ -24,15 +24,6 @@ package final class FeedEntries: @unchecked Sendable {
         package let text: String
         /// What the entry read besides the machine's feed unit.
         package let units: Set<InputUnit>
-
-        package init(machine: Int, part: Int?, id: String, date: ISODate, text: String, units: Set<InputUnit>) {
-            self.machine = machine
-            self.part = part
-            self.id = id
-            self.date = date
-            self.text = text
-            self.units = units
-        }
     }
 
     /// What the memo gives this build.

@@ -10,16 +10,7 @@ import Testing
 @Suite("The site feed's kept items")
 struct FeedEntriesTests {
     private static func machine(_ m: Int, in site: String) throws -> String {
-        let machine = "content/machines/machine-\(m)"
-        try Fixtures.write("name: \"Machine \(m)\"\nsummary: \"Machine \(m).\"\ncanvas: {width: 20, height: 10}\n",
-                           to: machine + "/machine.yaml", in: site)
-        for part in ["lid", "base"] {
-            try Fixtures.write("name: \"\(part.capitalized)\"\nlayer:\n  image: layer.svg\n  z: 1\n",
-                               to: machine + "/parts/\(part)/part.yaml", in: site)
-            try Fixtures.write("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"20\" height=\"10\"><rect width=\"9\" height=\"9\"/></svg>",
-                               to: machine + "/parts/\(part)/layer.svg", in: site)
-        }
-        return machine
+        try SiteFeedTests.machine(m, in: site, parts: ["lid", "base"])
     }
 
     private static func comment(_ site: String, machine m: Int, part: String, name: String, date: String, text: String) throws {
@@ -29,9 +20,7 @@ struct FeedEntriesTests {
 
     @Test("A comment makes its machine's items; after random edits of comments the feed equals a full build's")
     func keptItems() throws {
-        let root = Fixtures.temporaryFolder()
-        let site = root + "/site"
-        try Fixtures.write("title: \"Feeds\"\nbase_url: \"https://example.org/\"\nsearch: false\n", to: "content/site.yaml", in: site)
+        let (root, site) = try SiteFeedTests.feedSite()
         // Seventy-two comments of two days on six machines: more than a feed lists, most of one day.
         var comments: [(machine: Int, part: String, name: String)] = []
         for m in 0..<6 {
@@ -95,9 +84,7 @@ struct FeedEntriesTests {
 
     @Test("A damaged memo is no memo, and a full build keeps none")
     func damaged() throws {
-        let root = Fixtures.temporaryFolder()
-        let site = root + "/site"
-        try Fixtures.write("title: \"Feeds\"\nbase_url: \"https://example.org/\"\nsearch: false\n", to: "content/site.yaml", in: site)
+        let (root, site) = try SiteFeedTests.feedSite()
         for m in 0..<2 {
             _ = try Self.machine(m, in: site)
             try Self.comment(site, machine: m, part: "lid", name: "c", date: "2021-05-05", text: "On machine \(m).")

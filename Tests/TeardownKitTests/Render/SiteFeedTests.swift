@@ -5,14 +5,26 @@ import Testing
 
 @Suite("The site's feed")
 struct SiteFeedTests {
-    /// Machine `m` of `site` with one part and no comments yet; its folder, relative to the site.
-    private static func machine(_ m: Int, in site: String) throws -> String {
+    /// A site folder with only site.yaml (no search), and the folder it is in.
+    static func feedSite() throws -> (root: String, site: String) {
+        let root = Fixtures.temporaryFolder()
+        let site = root + "/site"
+        try Fixtures.write("title: \"Feeds\"\nbase_url: \"https://example.org/\"\nsearch: false\n", to: "content/site.yaml", in: site)
+        return (root, site)
+    }
+
+    /// Machine `m` of `site` with `parts` (one named "part" unless given) and no comments yet;
+    /// its folder, relative to the site.
+    static func machine(_ m: Int, in site: String, parts: [String] = ["part"]) throws -> String {
         let machine = "content/machines/machine-\(m)"
         try Fixtures.write("name: \"Machine \(m)\"\nsummary: \"Machine \(m).\"\ncanvas: {width: 20, height: 10}\n",
                            to: machine + "/machine.yaml", in: site)
-        try Fixtures.write("name: \"Part\"\nlayer:\n  image: layer.svg\n  z: 1\n", to: machine + "/parts/part/part.yaml", in: site)
-        try Fixtures.write("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"20\" height=\"10\"><rect width=\"9\" height=\"9\"/></svg>",
-                           to: machine + "/parts/part/layer.svg", in: site)
+        for part in parts {
+            try Fixtures.write("name: \"\(part.capitalized)\"\nlayer:\n  image: layer.svg\n  z: 1\n",
+                               to: machine + "/parts/\(part)/part.yaml", in: site)
+            try Fixtures.write("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"20\" height=\"10\"><rect width=\"9\" height=\"9\"/></svg>",
+                               to: machine + "/parts/\(part)/layer.svg", in: site)
+        }
         return machine
     }
 
@@ -20,9 +32,7 @@ struct SiteFeedTests {
     /// the feed takes each machine's comments only while they can still make the list.
     @Test("The site's feed lists the newest comments of all machines, newest first, and none older")
     func newestOfAllMachines() throws {
-        let root = Fixtures.temporaryFolder()
-        let site = root + "/site"
-        try Fixtures.write("title: \"Feeds\"\nbase_url: \"https://example.org/\"\nsearch: false\n", to: "content/site.yaml", in: site)
+        let (root, site) = try Self.feedSite()
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd"
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -56,9 +66,7 @@ struct SiteFeedTests {
     /// first), part and id, and the machines that cannot make the list are not read.
     @Test("Many machines' comments of one day: the feed cuts them in the catalog's order")
     func oneDay() throws {
-        let root = Fixtures.temporaryFolder()
-        let site = root + "/site"
-        try Fixtures.write("title: \"Feeds\"\nbase_url: \"https://example.org/\"\nsearch: false\n", to: "content/site.yaml", in: site)
+        let (root, site) = try Self.feedSite()
         for m in 0..<6 {
             let machine = try Self.machine(m, in: site)
             for i in 0..<12 {

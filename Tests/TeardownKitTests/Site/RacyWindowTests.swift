@@ -21,8 +21,8 @@ struct RacyWindowTests {
         #expect(InputSnapshot.racyWindow(for: ["/no/such/folder"]) == InputSnapshot.racyWindow)
     }
 
-    @Test("A build right after one that filed a comment, past the racy window, plans only its own machine")
-    func backToBackBuilds() throws {
+    /// The minimal site with a second machine, built once its files are past the racy window.
+    private static func builtSite() throws -> (machines: String, output: String, counts: Counts, builder: SiteBuilder, window: Double) {
         let site = Fixtures.copy(Fixtures.site("minimal"))
         let machines = site + "/content/machines/"
         try FileManager.default.copyItem(atPath: machines + "box", toPath: machines + "crate")
@@ -33,6 +33,12 @@ struct RacyWindowTests {
         let window = InputSnapshot.racyWindow(for: [site + "/content"])
         Thread.sleep(forTimeInterval: window + 0.01)
         try builder.build()
+        return (machines, output, counts, builder, window)
+    }
+
+    @Test("A build right after one that filed a comment, past the racy window, plans only its own machine")
+    func backToBackBuilds() throws {
+        let (machines, output, counts, builder, window) = try Self.builtSite()
 
         func comment(on machine: String, _ text: String) throws -> Int {
             try "---\nauthor: Grace\ndate: 2024-06-01\n---\n\(text)\n"
@@ -55,16 +61,7 @@ struct RacyWindowTests {
     /// One stamped ahead, still racy at the end, is not kept.
     @Test("A machine filed into just before the build is kept once it settles; one still racy is planned again")
     func settledAfterFiling() throws {
-        let site = Fixtures.copy(Fixtures.site("minimal"))
-        let machines = site + "/content/machines/"
-        try FileManager.default.copyItem(atPath: machines + "box", toPath: machines + "crate")
-        let output = (site as NSString).deletingLastPathComponent + "/public"
-        let counts = Counts()
-        let builder = SiteBuilder(siteRoot: site, output: output, cacheFolder: output + ".cache", pagefind: .notInstalled,
-                                  counters: counts.counters)
-        let window = InputSnapshot.racyWindow(for: [site + "/content"])
-        Thread.sleep(forTimeInterval: window + 0.01)
-        try builder.build()
+        let (machines, output, counts, builder, window) = try Self.builtSite()
 
         // As sync does: a look, the comment filed, the build handed both. The build is made to
         // outlast the window (its first progress report waits), as a catalog's build does.
