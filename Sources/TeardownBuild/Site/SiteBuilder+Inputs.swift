@@ -102,7 +102,8 @@ extension SiteBuilder {
 
     /// Stores what this build read, for the next build to skip loading when nothing changed.
     /// Losing it costs only speed.
-    func remember(_ snapshot: InputSnapshot?, site: PlannedSite, outputs: Outputs, racyKeeps: RacyKeeps) {
+    /// `published`: this build published its outputs, and with them the units of what it digested.
+    func remember(_ snapshot: InputSnapshot?, site: PlannedSite, outputs: Outputs, racyKeeps: RacyKeeps, published: Bool = true) {
         let store = outputs.store
         guard let snapshot, let tree = FileSystem.identity(of: output)?.description else {
             store.forgetInputs()
@@ -111,7 +112,7 @@ extension SiteBuilder {
         let record = InputSnapshot.Record(tree: tree, pages: site.plan.pageCount, files: site.plan.copyCount,
                                           warnings: site.warnings)
         do { try store.storeInputs(snapshot, record: record, counters: counters) } catch { store.forgetInputs() }
-        settle(snapshot, outputs, racyKeeps: racyKeeps)
+        settle(snapshot, outputs, racyKeeps: racyKeeps, recordingRows: published)
     }
 
     /// Keeps what this build made of the bundles that were racy when it looked and have settled
@@ -119,8 +120,9 @@ extension SiteBuilder {
     /// their units' row in the store, under their signature. A sync files a comment a moment
     /// before its build looks; without this, the next sync read, digested and planned that
     /// machine again. Done after the pages are published: a build that stops first, or a row
-    /// that cannot be written, costs the next build that work, nothing else.
-    private func settle(_ snapshot: InputSnapshot, _ outputs: Outputs, racyKeeps: RacyKeeps) {
+    /// that cannot be written, costs the next build that work, nothing else. A build that
+    /// published nothing wrote no units, so it records no row of theirs.
+    private func settle(_ snapshot: InputSnapshot, _ outputs: Outputs, racyKeeps: RacyKeeps, recordingRows: Bool) {
         let racy = outputs.bundles.racy
         let candidates = Set(racy.map(\.name)).union(racyKeeps.names)
         guard !candidates.isEmpty else { return }
@@ -128,6 +130,7 @@ extension SiteBuilder {
         guard !settled.isEmpty else { return }
         counters.count(.bundlesSettled, by: settled.count)
         racyKeeps.keep(settled)
+        guard recordingRows else { return }
         // A row not written leaves the machine to the next build to plan, as before.
         try? outputs.store.recordSettled(racy.filter { settled.contains($0.name) }, context: outputs.bundles.context)
     }

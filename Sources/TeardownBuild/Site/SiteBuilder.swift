@@ -198,7 +198,7 @@ public struct SiteBuilder: Sendable {
         clock.warnings = site.warnings
         if let notice = outputs.notice { site.notices.append(notice.rawValue) }
         if outputs.upToDate {
-            try clock.run(.publish) { remember(inputs.snapshot, site: site, outputs: outputs, racyKeeps: racyKeeps) }
+            try clock.run(.publish) { remember(inputs.snapshot, site: site, outputs: outputs, racyKeeps: racyKeeps, published: false) }
             return report(site, outputs, written: 0, removed: 0, timings: clock.timings, inputs: inputs.snapshot)
         }
         let written = try clock.run(.render) { try render(site, &outputs, progress: progress) }
