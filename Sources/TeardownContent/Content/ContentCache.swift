@@ -194,8 +194,11 @@ package struct ContentCache: Sendable {
         }
         guard entry.key == key, entry.signature == signature else { return (nil, nil) }
         // The head is checked when decoded (`MachineHeadStore`); what the build knows a machine by, now.
+        // The brief's cover is read without the head, so it is checked here as the head's paths are.
         guard entry.slug == bundle, entry.folder.absolutePath == bundleFolder, entry.headLength >= 0,
-              entry.headLength <= size - 8 - length else { return (nil, .damaged(bundle: bundle)) }
+              entry.headLength <= size - 8 - length,
+              entry.brief.cover.map({ MachineHead.isPlain($0.absolutePath, below: bundleFolder) }) ?? true
+        else { return (nil, .damaged(bundle: bundle)) }
         let head = MachineHeadStore(read: Self.headReader(file, entry: bytes, headLength: entry.headLength), slug: entry.slug,
                                     folder: entry.folder, brief: entry.brief, counters: counters, reload: { reload()?.head })
         Self.remembered.withLock {

@@ -259,6 +259,40 @@ struct IncrementalBuildTests {
         }
     }
 
+    @Test("A content cache entry whose brief names a cover outside its bundle is a miss, its head untouched")
+    func forgedBriefCover() throws {
+        let scratch = try Scratch()
+        Thread.sleep(forTimeInterval: 2.2)
+        try scratch.build()
+        let entry = scratch.output + ".cache/content/box.bundle"
+        let data = try Data(contentsOf: URL(fileURLWithPath: entry))
+        let length = try #require(ContentCache.headLength(of: data))
+        let (stored, _) = try #require(ContentCache.decode(head: data.subdata(in: 8..<8 + length)))
+        let headBytes = data.subdata(in: 8 + length..<8 + length + stored.headLength)
+        let head = try BinaryDecoder().read(MachineHead.self, from: headBytes)
+        let outside = Fixtures.temporaryFolder() + "/secret.jpg"
+        // The brief of a head naming a cover outside; the head itself stays as the build wrote it.
+        let forgedHead = MachineHead(slug: head.slug, folder: head.folder, source: head.source, name: head.name, summary: head.summary,
+                                     canvas: head.canvas, tags: head.tags, designer: head.designer, license: head.license,
+                                     updated: head.updated, cover: SourceFile(absolutePath: outside, displayPath: "secret.jpg"),
+                                     parts: head.parts, photos: head.photos, commentCount: head.commentCount,
+                                     textDigest: head.textDigest, descriptionDigest: head.descriptionDigest, recent: head.recent,
+                                     commentIDs: head.commentIDs, manual: head.manual, listing: head.listing)
+        let resigned = try BinaryEncoder().encode(ContentCache.Entry(
+            format: stored.format, key: stored.key, signature: stored.signature, slug: stored.slug, folder: stored.folder,
+            brief: MachineBrief(forgedHead), head: stored.head, headLength: stored.headLength, text: stored.text,
+            diagnostics: stored.diagnostics, parts: stored.parts))
+        var file = Data()
+        withUnsafeBytes(of: UInt64(resigned.count).littleEndian) { file.append(contentsOf: $0) }
+        file += resigned + data.subdata(in: (8 + length)..<data.count)
+        try file.write(to: URL(fileURLWithPath: entry))
+        ContentCache.forgetDecoded(in: scratch.output + ".cache/content")
+        try scratch.editPartTemplate()
+        let report = try scratch.build()
+        #expect(report.notices.contains { $0.contains("box") }, "\(report.notices)")
+        #expect(!Fixtures.read(scratch.output + "/index.html").contains("secret"))
+    }
+
     @Test("A changed template re-renders only the pages that use it")
     func changedTemplate() throws {
         let scratch = try Scratch()
