@@ -13,7 +13,14 @@ import TeardownContent
 /// every item of theirs that was left out), so the new list is those and the changed machines'
 /// items, the newest fifty, as long as none of it ranks below the last item kept: a machine's
 /// item that was left out could rank there. Otherwise the list is chosen from every machine.
-/// One file per output, since the entries hold absolute URLs (`MemoFile`).
+///
+/// The file names a token that the publish of the build that wrote it records in the store
+/// (`BuildStore.feedToken`): a list whose token the store holds is the published feed's, and
+/// since the feed reads every machine's feed unit, every later publish that changed one of them
+/// made the feed, and its list, again. So a machine's items are still good unless this build
+/// finds one of the units they read changed against the store (`Outputs.changedUnits`): no
+/// machine's digest is read to say so. One file per output, since the entries hold absolute
+/// URLs (`MemoFile`).
 package final class FeedEntries: @unchecked Sendable {
     /// An item of the feed: where it is in the catalog, what orders it, and its entry.
     package struct Item: Sendable {
@@ -61,62 +68,53 @@ package final class FeedEntries: @unchecked Sendable {
     }
 
     private struct Stored {
-        let settings: ContentDigest
-        let machines: ContentDigest
+        let token: String
         let complete: Bool
-        /// Each machine's feed unit then, by slug.
-        let feeds: [String: ContentDigest]
-        let items: [(slug: String, part: Int?, id: String, date: ISODate, units: [Relative], key: ContentDigest, text: String)]
+        let items: [(slug: String, part: Int?, id: String, date: ISODate, units: [Relative], text: String)]
     }
 
     private let file: String
     private let slugs: [String]
     private let naming: @Sendable (InputUnit) -> String
-    private let digests: @Sendable ([String]) -> [String: ContentDigest]
+    /// The keys of the units whose digests changed since the last publish; nil when not known.
+    private let changed: Set<String>?
     private let stored: Stored?
     private let counters: BuildCounters
     /// The list this build chose: what `save` writes.
     private let chosen = Locked<(items: [Item], complete: Bool)?>(nil)
 
-    /// `slugs` are the catalog's machines in order; `digests` gives the digest now of units by
-    /// key (this build's, or the store's for machines it carried). Not `trusting` the file (a
-    /// full build), every item is made, and the file written anew.
-    package init(file: String, slugs: [String], naming: @escaping @Sendable (InputUnit) -> String,
-                 digests: @escaping @Sendable ([String]) -> [String: ContentDigest], trusting: Bool = true,
-                 counters: BuildCounters = .none) {
+    /// `slugs` are the catalog's machines in order; `changed` the keys of the units whose digests
+    /// differ from the store's (nil: unknown, and no item is taken); `published` the token the
+    /// store holds. Not `trusting` the file (a full build), every item is made.
+    package init(file: String, slugs: [String], naming: @escaping @Sendable (InputUnit) -> String, changed: Set<String>?,
+                 published: String?, trusting: Bool = true, counters: BuildCounters = .none) {
         self.file = file
         self.slugs = slugs
         self.naming = naming
-        self.digests = digests
+        self.changed = changed
         self.counters = counters
-        stored = trusting ? Self.read(file) : nil
+        stored = trusting ? Self.read(file).flatMap { !$0.token.isEmpty && $0.token == published ? $0 : nil } : nil
     }
 
-    /// The items of the machines that did not change since the list was kept, and the machines
-    /// that did; nil when there is no list, or the settings or the machines are others.
+    /// The items of the machines that did not change since the list was published, and the
+    /// machines that did; nil when there is none, or the settings or the machines are others.
     package func kept() -> Kept? {
-        guard let stored else { return nil }
-        var keys = [naming(.settings), naming(.machineList)]
-        keys += slugs.indices.map { naming(.machine($0, .feed)) }
+        guard let stored, let changed, !changed.contains(naming(.settings)), !changed.contains(naming(.machineList)) else {
+            return nil
+        }
         let index = Dictionary(slugs.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
-        let items = stored.items.compactMap { item in
-            index[item.slug].map { machine in (item, machine, item.units.compactMap { $0.unit(of: machine) }) }
+        var items: [(item: Item, units: [String])] = []
+        for item in stored.items {
+            guard let machine = index[item.slug] else { return nil }
+            let units = item.units.compactMap { $0.unit(of: machine) }
+            guard units.count == item.units.count else { return nil }
+            items.append((Item(machine: machine, part: item.part, id: item.id, date: item.date, text: item.text, units: Set(units)),
+                          units.map(naming)))
         }
-        guard items.count == stored.items.count, items.allSatisfy({ $0.0.units.count == $0.2.count }) else { return nil }
-        for (_, _, units) in items { keys += units.map(naming) }
-        let now = digests(keys)
-        guard now[keys[0]] == stored.settings, now[keys[1]] == stored.machines else { return nil }
-        var changed = Set(slugs.indices.filter { machine in
-            let feed = now[naming(.machine(machine, .feed))]
-            return feed == nil || feed != stored.feeds[slugs[machine]]
-        })
-        for (item, machine, units) in items where !changed.contains(machine) {
-            if key(units, now) != item.key { changed.insert(machine) }
-        }
-        let kept = items.filter { !changed.contains($0.1) }.map { item, machine, units in
-            Item(machine: machine, part: item.part, id: item.id, date: item.date, text: item.text, units: Set(units))
-        }
-        return Kept(items: kept, changed: changed.sorted(), complete: stored.complete)
+        var changedMachines = Set(slugs.indices.filter { changed.contains(naming(.machine($0, .feed))) })
+        for (item, units) in items where units.contains(where: changed.contains) { changedMachines.insert(item.machine) }
+        return Kept(items: items.map(\.item).filter { !changedMachines.contains($0.machine) }, changed: changedMachines.sorted(),
+                    complete: stored.complete)
     }
 
     /// The list this build's feed holds, newest first, of which it made `made` items;
@@ -126,55 +124,37 @@ package final class FeedEntries: @unchecked Sendable {
         chosen.withLock { $0 = (items, complete) }
     }
 
-    /// Writes the list kept, with the digests now of what it read. A list with an item that
-    /// read what cannot be named from its machine, or whose digests are not all known, is no
-    /// memo: the file is removed, so that no later build takes a list this one did not publish.
-    package func save() {
-        guard let (items, complete) = chosen.withLock({ $0 }) else { return }
+    /// Writes the list kept under a new token, which the build's publish records (nil: the feed
+    /// was not made). A list with an item that read what cannot be named from its machine is no
+    /// memo: the file is removed, and the token is empty, which no file holds, so that no later
+    /// build takes a list this one did not publish.
+    package func save() -> String? {
+        guard let (items, complete) = chosen.withLock({ $0 }) else { return nil }
         let relative = items.map { item in item.units.compactMap { Relative($0, of: item.machine) } }
-        var keys = [naming(.settings), naming(.machineList)] + slugs.indices.map { naming(.machine($0, .feed)) }
-        for (item, units) in zip(items, relative) { keys += units.compactMap { $0.unit(of: item.machine) }.map(naming) }
-        let now = digests(keys)
-        guard zip(items, relative).allSatisfy({ $0.units.count == $1.count }),
-              let settings = now[keys[0]], let machines = now[keys[1]] else { return MemoFile.forget(file) }
-        let sink = BinaryEncoder.Sink()
-        sink.string(settings.description)
-        sink.string(machines.description)
-        sink.integer(complete ? 1 : 0)
-        sink.integer(UInt64(slugs.count))
-        for (machine, slug) in slugs.enumerated() {
-            guard let feed = now[naming(.machine(machine, .feed))] else { return MemoFile.forget(file) }
-            sink.string(slug)
-            sink.string(feed.description)
+        guard zip(items, relative).allSatisfy({ $0.units.count == $1.count }) else {
+            MemoFile.forget(file)
+            return ""
         }
+        let token = UUID().uuidString
+        let sink = BinaryEncoder.Sink()
+        sink.string(token)
+        sink.integer(complete ? 1 : 0)
         sink.integer(UInt64(items.count))
         for (item, units) in zip(items, relative) {
-            guard let key = key(units.compactMap { $0.unit(of: item.machine) }, now) else { return MemoFile.forget(file) }
             sink.string(slugs[item.machine])
             sink.integer(UInt64(bitPattern: Int64(item.part ?? -1)))
             sink.string(item.id)
             sink.string(item.date.text)
             sink.integer(UInt64(units.count))
             for unit in units { Self.write(unit, to: sink) }
-            sink.string(key.description)
             sink.string(item.text)
         }
         MemoFile.write(sink, format: Self.format, to: file)
+        return token
     }
 
     /// Bumped whenever the file, or what an item holds, changes.
-    private static let format = "teardown-feed-entries 1"
-
-    private func key(_ units: [InputUnit], _ digests: [String: ContentDigest]) -> ContentDigest? {
-        var fingerprint = Fingerprint()
-        fingerprint.add(Self.format)
-        for key in units.map(naming).sorted() {
-            guard let digest = digests[key] else { return nil }
-            fingerprint.add(key)
-            fingerprint.add(digest)
-        }
-        return fingerprint.digest
-    }
+    private static let format = "teardown-feed-entries 2"
 
     private static func write(_ unit: Relative, to sink: BinaryEncoder.Sink) {
         switch unit {
@@ -202,20 +182,18 @@ package final class FeedEntries: @unchecked Sendable {
         guard let source = MemoFile.read(file, format: format) else { return nil }
         // A memo that does not read whole is none: every item is made.
         return try? {
-            let settings = try source.digest(), machines = try source.digest()
+            let token = try source.string()
             let complete = try source.flag()
-            var feeds: [String: ContentDigest] = [:]
-            for _ in 0..<(try source.integer()) { feeds[try source.string()] = try source.digest() }
-            var items: [(slug: String, part: Int?, id: String, date: ISODate, units: [Relative], key: ContentDigest, text: String)] = []
+            var items: [(slug: String, part: Int?, id: String, date: ISODate, units: [Relative], text: String)] = []
             for _ in 0..<(try source.integer()) {
                 let slug = try source.string(), part = try source.signed(), id = try source.string()
                 guard let date = ISODate(try source.string()) else { throw BinaryDecoder.Source.corrupt }
                 var units: [Relative] = []
                 for _ in 0..<(try source.integer()) { units.append(try readUnit(source)) }
-                items.append((slug, part < 0 ? nil : part, id, date, units, try source.digest(), try source.string()))
+                items.append((slug, part < 0 ? nil : part, id, date, units, try source.string()))
             }
             guard source.position == source.bytes.count else { throw BinaryDecoder.Source.corrupt }
-            return Stored(settings: settings, machines: machines, complete: complete, feeds: feeds, items: items)
+            return Stored(token: token, complete: complete, items: items)
         }()
     }
 }

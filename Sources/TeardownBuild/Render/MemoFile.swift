@@ -33,7 +33,8 @@ enum MemoFile {
     /// Forgets the memo at `file`: a build that may not write its next one must not leave
     /// one that no longer matches what it published.
     static func forget(_ file: String) {
-        // One that cannot be removed is checked against the digests of now all the same.
+        // One that cannot be removed is checked all the same: catalog.json's entries against
+        // the digests of now, the feed's list against the token its publish recorded.
         try? FileSystem.unlinkIfPresent(file)
     }
 }

@@ -34,6 +34,13 @@ extension BuildStore {
         package var searchLayout: String? = nil
         /// What the build changed of the shards' rows, written with the layout.
         package var shards: ShardChange? = nil
+        /// The token of the site feed's items the build kept, when it made the feed (`FeedEntries`).
+        package var feedToken: String? = nil
+    }
+
+    /// The token of the site feed's kept items as last published.
+    package func feedToken() throws -> String? {
+        try reading { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'feed-entries'") }
     }
 
     /// What the published search shards were indexed under; nil when not known to be current.
@@ -130,6 +137,9 @@ extension BuildStore {
                 if let shards = change.shards { try Self.record(db, shards) }
             } else {
                 try db.execute(sql: "DELETE FROM meta WHERE name = 'search-layout'")
+            }
+            if let token = change.feedToken {
+                try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('feed-entries', ?)", arguments: [token])
             }
             try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES ('reads-tree', ?)", arguments: [tree])
         }

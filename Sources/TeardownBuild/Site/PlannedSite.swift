@@ -90,6 +90,8 @@ package struct Outputs {
     /// Whether the changed pages' first-answer entries wait for the second publish
     /// (`deferFirstAnswer`): the pages are `firstAnswer`'s pending ones.
     package var answersAfterPages = false
+    /// The token of the site feed's kept items this build wrote (`FeedEntries`), which its publish records.
+    package var feedToken: String? = nil
     /// The recent shard's pages as the store has them, which the published search page names.
     package var publishedRecent: [BuildStore.RecentPage] = []
     /// What the index step changed of the shards' rows (the recent shard's pages are set by the

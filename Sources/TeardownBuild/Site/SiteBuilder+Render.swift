@@ -76,7 +76,7 @@ extension SiteBuilder {
         // The first writer's failure names its file and keeps its error number (a full disk).
         if let failure = failures.compactMap({ $0 }).first { throw failure }
         catalogEntries?.save()
-        feedEntries?.save()
+        outputs.feedToken = feedEntries?.save()
         for ((_, path), result) in zip(planned, rendered) { outputs.target[path] = result.digest }
         return pages.count + copies.count
     }
@@ -105,14 +105,14 @@ extension SiteBuilder {
                               digests: try Self.digests(keys, outputs), trusting: !full, counters: counters)
     }
 
-    /// The site feed's items as the last build that wrote it chose them, checked against the
-    /// digests now of the units they read.
+    /// The site feed's items as the last build that published it chose them, with the units
+    /// whose digests changed since.
     private func feedEntries(_ site: PlannedSite, _ outputs: Outputs) -> FeedEntries {
         let units = outputs.units
+        // A token that cannot be read is none: every item is made.
         return FeedEntries(file: outputs.publisher.state.feedEntries, slugs: site.content.machines.map(\.slug),
-                           naming: { units.key(of: $0) },
-                           // A store that cannot be read gives no digests: every machine counts as changed.
-                           digests: { keys in (try? Self.digests(keys, outputs)) ?? [:] }, trusting: !full, counters: counters)
+                           naming: { units.key(of: $0) }, changed: outputs.readsKnown ? Set(outputs.changedUnits) : nil,
+                           published: try? outputs.store.feedToken(), trusting: !full, counters: counters)
     }
 
     /// The digests now of the units named `keys`: this build's for the machines it digested,

@@ -260,7 +260,7 @@ public struct SiteBuilder: Sendable {
                                readsKnown: outputs.readsKnown, current: outputs.units.computed,
                                changedUnits: outputs.changedUnits, bundles: outputs.bundles,
                                firstAnswer: outputs.firstAnswer, searchLayout: searchLayout,
-                               shards: searchLayout == nil ? nil : outputs.shardRows)
+                               shards: searchLayout == nil ? nil : outputs.shardRows, feedToken: outputs.feedToken)
         }, store: outputs.store)
     }
 
