@@ -207,6 +207,19 @@ struct IncrementalBuildTests {
         }
     }
 
+    /// Writes the content cache entry `stored` to `file` with `brief` and `head` (its digest and
+    /// length made to match, as a forger would), then `rest` (the text) as it was.
+    private static func rewrite(_ file: String, _ stored: ContentCache.Entry, brief: MachineBrief, head: Data, then rest: Data) throws {
+        let resigned = try BinaryEncoder().encode(ContentCache.Entry(
+            format: stored.format, key: stored.key, signature: stored.signature, slug: stored.slug, folder: stored.folder,
+            brief: brief, head: ContentDigest(bytes: head), headLength: head.count, text: stored.text,
+            diagnostics: stored.diagnostics, parts: stored.parts))
+        var bytes = Data()
+        withUnsafeBytes(of: UInt64(resigned.count).littleEndian) { bytes.append(contentsOf: $0) }
+        bytes += resigned + head + rest
+        try bytes.write(to: URL(fileURLWithPath: file))
+    }
+
     @Test("A forged content cache entry naming a file outside its bundle is a miss: the file is neither read nor published")
     func forgedEntryPath() throws {
         let scratch = try Scratch()
@@ -239,14 +252,7 @@ struct IncrementalBuildTests {
         let length = try #require(ContentCache.headLength(of: Data(data)))
         let (stored, _) = try #require(ContentCache.decode(head: Data(data[8..<8 + length])))
         let head = Data(data[8 + length..<8 + length + stored.headLength])
-        let resigned = try BinaryEncoder().encode(ContentCache.Entry(
-            format: stored.format, key: stored.key, signature: stored.signature, slug: stored.slug, folder: stored.folder,
-            brief: stored.brief, head: ContentDigest(bytes: head), headLength: head.count, text: stored.text,
-            diagnostics: stored.diagnostics, parts: stored.parts))
-        var file = Data()
-        withUnsafeBytes(of: UInt64(resigned.count).littleEndian) { file.append(contentsOf: $0) }
-        file += resigned + head + Data(data[(8 + length + head.count)...])
-        try file.write(to: URL(fileURLWithPath: entry))
+        try Self.rewrite(entry, stored, brief: stored.brief, head: head, then: Data(data[(8 + length + head.count)...]))
         ContentCache.forgetDecoded(in: scratch.output + ".cache/content")
         // A change elsewhere, so that the build loads, and takes the box from the cache if it can.
         try scratch.editPartTemplate()
@@ -278,14 +284,8 @@ struct IncrementalBuildTests {
                                      parts: head.parts, photos: head.photos, commentCount: head.commentCount,
                                      textDigest: head.textDigest, descriptionDigest: head.descriptionDigest, recent: head.recent,
                                      commentIDs: head.commentIDs, manual: head.manual, listing: head.listing)
-        let resigned = try BinaryEncoder().encode(ContentCache.Entry(
-            format: stored.format, key: stored.key, signature: stored.signature, slug: stored.slug, folder: stored.folder,
-            brief: MachineBrief(forgedHead), head: stored.head, headLength: stored.headLength, text: stored.text,
-            diagnostics: stored.diagnostics, parts: stored.parts))
-        var file = Data()
-        withUnsafeBytes(of: UInt64(resigned.count).littleEndian) { file.append(contentsOf: $0) }
-        file += resigned + data.subdata(in: (8 + length)..<data.count)
-        try file.write(to: URL(fileURLWithPath: entry))
+        try Self.rewrite(entry, stored, brief: MachineBrief(forgedHead), head: headBytes,
+                         then: data.subdata(in: (8 + length + stored.headLength)..<data.count))
         ContentCache.forgetDecoded(in: scratch.output + ".cache/content")
         try scratch.editPartTemplate()
         let report = try scratch.build()
