@@ -220,21 +220,6 @@ package struct BuildStore: Sendable {
         try reading { db in try manifest(db, tree) }
     }
 
-    /// The outputs of `tree` at `paths`, by path: those it does not hold are left out.
-    func outputs(of tree: String, at paths: [String]) throws -> [String: ContentDigest] {
-        try reading { db in
-            var found: [String: ContentDigest] = [:]
-            let one = try db.cachedStatement(sql: "SELECT high, low FROM outputs WHERE tree = ? AND path = ?")
-            for path in paths {
-                if let row = try Row.fetchOne(one, arguments: [tree, path]) {
-                    found[path] = ContentDigest(high: UInt64(bitPattern: row[0]), low: UInt64(bitPattern: row[1]))
-                }
-            }
-            counters.count(.manifestRowsRead, by: found.count)
-            return found
-        }
-    }
-
     /// The outputs of `tree` whose paths start with `prefix` (which ends in "/"), each checked.
     func outputs(of tree: String, under prefix: String) throws -> [String: ContentDigest] {
         try reading { db in
