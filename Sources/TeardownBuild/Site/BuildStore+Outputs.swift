@@ -4,9 +4,9 @@ import TeardownBase
 extension BuildStore {
     /// The outputs of `tree` at `paths`, by path: those it does not hold are left out.
     ///
-    /// Asked for in batches of `IN` lists: a query per path cost 4 µs of statement set-up each,
-    /// and a sync at 100,000 parts asks for the 6,000 listing pages it plans (26 ms of its
-    /// fingerprint step in `perf`).
+    /// Asked for in batches of `IN` lists: a query a path paid the statement's set-up for each,
+    /// and a sync asks for every listing page it plans, thousands in a large catalog (Benchmarks/README.md,
+    /// "100,000 parts, page live after one comment").
     func outputs(of tree: String, at paths: [String]) throws -> [String: ContentDigest] {
         try reading { db in
             var found: [String: ContentDigest] = [:]
