@@ -6,9 +6,9 @@ import Testing
 
 @Suite("The published manifest read by path")
 struct StoredManifestTests {
-    /// A store whose tree "published" holds `count` outputs, and one other tree holding the same paths.
-    static func store(count: Int) throws -> (BuildStore, path: String) {
-        let path = Fixtures.temporaryFolder() + "/store.sqlite"
+    /// A store in `folder` whose tree "published" holds `count` outputs, and one other tree holding the same paths.
+    static func store(in folder: String, count: Int) throws -> BuildStore {
+        let path = folder + "/store.sqlite"
         let (store, _) = try BuildStore.open(path)
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }  // a test's own connection: a failed close changes no result
@@ -20,12 +20,14 @@ struct StoredManifestTests {
                 }
             }
         }
-        return (store, path)
+        return store
     }
 
     @Test("Paths asked for in more than one batch find every row the tree holds, of that tree, and no row it does not")
     func batches() throws {
-        let (store, _) = try Self.store(count: 1_200)
+        let folder = Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }  // a leftover scratch folder changes no result
+        let store = try Self.store(in: folder, count: 1_200)
         let counts = Counts()
         // Every third path, past the last row too, and one asked twice: three batches' worth.
         let asked = stride(from: 0, to: 1_400, by: 1).filter { $0 % 3 != 1 }.map { "tags/t\($0)/index.html" } + ["tags/t0/index.html"]
