@@ -25,6 +25,22 @@ public struct BuildFailure: Error, Sendable, CustomStringConvertible {
         return failure
     }
 
+    /// The build's pages were published before it failed (in its search step): the output
+    /// changed, and a deploy has something to send.
+    public private(set) var pagesPublished = false
+
+    /// The same failure, after a publish of the build's pages.
+    package func afterPublishing() -> BuildFailure {
+        var failure = self
+        failure.pagesPublished = true
+        return failure
+    }
+
+    /// What the failure left of the output, for the line that ends a failed build.
+    public var outputOutcome: String {
+        pagesPublished ? "its pages were published, its search index was not brought up to date" : "the output was not changed"
+    }
+
     public var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
 
     public var description: String {

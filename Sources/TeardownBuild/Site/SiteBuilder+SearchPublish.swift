@@ -39,18 +39,22 @@ extension SiteBuilder {
     func publishIndex(_ site: PlannedSite, deferred: [Outputs.Shard], after first: Outputs, clock: inout StepClock,
                       progress: BuildProgress.Handler?, pagesPublished: () -> Void, done: () -> Void) throws(BuildFailure) -> Outputs? {
         pagesPublished()
-        var indexed = try clock.run(.index) { try indexAfterPublish(site, deferred: deferred, after: first, progress: progress) }
-        if first.answersAfterPages, var outputs = indexed {
-            let owners = Set(first.firstAnswer?.pending ?? [])
-            try clock.run(.firstAnswer) { try firstAnswer(site, &outputs, owners: owners) }
-            indexed = outputs
+        do throws(BuildFailure) {
+            var indexed = try clock.run(.index) { try indexAfterPublish(site, deferred: deferred, after: first, progress: progress) }
+            if first.answersAfterPages, var outputs = indexed {
+                let owners = Set(first.firstAnswer?.pending ?? [])
+                try clock.run(.firstAnswer) { try firstAnswer(site, &outputs, owners: owners) }
+                indexed = outputs
+            }
+            try clock.run(.publishSearch) {
+                guard let indexed else { return }
+                try publish(indexed, searchLayout: ShardMarks.layout(site))
+                done()
+            }
+            return indexed
+        } catch {
+            throw error.afterPublishing()
         }
-        try clock.run(.publishSearch) {
-            guard let indexed else { return }
-            try publish(indexed, searchLayout: ShardMarks.layout(site))
-            done()
-        }
-        return indexed
     }
 
     /// The second publish's outputs: the tree the first publish made, with the `deferred`

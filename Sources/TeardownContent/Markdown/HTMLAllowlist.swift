@@ -83,7 +83,11 @@ struct HTMLAllowlist {
         }
         var written = "<" + tag.name
         var wrote: Set<String> = []
-        for (name, value) in tag.attributes {
+        // A link's address goes first whatever the order written: the renderer marks a
+        // visitor's links by `<a href=` (`rel="nofollow ugc"`).
+        let attributes = tag.name == "a" ? tag.attributes.filter { $0.name == "href" } + tag.attributes.filter { $0.name != "href" }
+            : tag.attributes
+        for (name, value) in attributes {
             guard allowed.contains(name), wrote.insert(name).inserted else {
                 balance.dropped.append(Dropped(what: "\(name)= on <\(tag.name)>", line: line))
                 continue

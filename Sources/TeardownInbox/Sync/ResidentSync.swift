@@ -24,8 +24,12 @@ public final class ResidentSync: @unchecked Sendable {
         public var folder: String?
         /// Watch by walking even where inotify could (for tests of the fallback).
         public var forcePolling = false
-        /// Run after each build that changed the output, and again each round until it succeeds
-        /// (the deploy of `--deploy`). It learns what changed as a one-shot deploy does, from
+        /// Seconds before a failed round's walk, or a failed `publish`, is tried again when
+        /// nothing else wakes it; doubled after each failure in a row, up to `retryLimit`.
+        public var retryDelay = 0.5
+        public var retryLimit = 30.0
+        /// Run after each build that changed the output, and again until it succeeds, after a
+        /// back-off or with the next round (the deploy of `--deploy`). It learns what changed as a one-shot deploy does, from
         /// the changes each build notes (`OutputChanges`), so this process keeps none of it.
         public var publish: (@Sendable () throws -> Void)?
         /// Run between the two publishes of a build that publishes its pages before its search
@@ -41,11 +45,11 @@ public final class ResidentSync: @unchecked Sendable {
         case watching(ChangeWatcher.Mode)
         /// A round ran; `walked` when it looked at every input (the first, or after lost events).
         case synced(SiteSync.Outcome, walked: Bool)
-        /// A round stopped; the next one starts from a walk.
+        /// A round stopped; the next one starts from a walk, at the next change or after a back-off.
         case failed(SiteSync.Failure)
         /// The inbox could not be listed; it is listed again after the interval.
         case unreachable(any Error)
-        /// `publish` failed; it runs again next round.
+        /// `publish` failed; it runs again after a back-off, or with the next round.
         case publishFailed(any Error)
         /// Nothing is left to do until the next change (or listing).
         case idle
@@ -59,7 +63,7 @@ public final class ResidentSync: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var changed = Set<String>()
-    /// Some change's paths are not known (the first round, lost events, a failed build): walk.
+    /// Some change's paths are not known (the first round, lost events): walk.
     private var walk = true
     private var inboxTouched = true
     private var stopping = false
@@ -99,7 +103,7 @@ public final class ResidentSync: @unchecked Sendable {
         Allocator.mapLargeBlocks()
         // The first round publishes even when its build changed nothing: the bucket may be behind the output.
         var memory = Memory(publishPending: options.publish != nil)
-        while let next = nextRound(listingDue: inbox == nil ? memory.nextListing : nil, idle: { onEvent(.idle) }) {
+        while let next = nextRound(due: memory.due(listing: inbox == nil), idle: { onEvent(.idle) }) {
             let built = round(next, listsInbox: next.inboxTouched || next.walk || inbox == nil, memory: &memory, onEvent: onEvent)
             // A round's pages, content and plan are freed, but the allocator keeps their pages
             // for the process; given back, a process up for weeks holds what it holds between rounds.
@@ -121,6 +125,32 @@ public final class ResidentSync: @unchecked Sendable {
         var lastListing: Set<InboxSubmission>? = nil
         var filed = FiledFiles()
         var nextListing = Date()
+        /// A failed round saw changes no snapshot accounts for: the next build walks. It is
+        /// tried at the next change, or at `walkRetry` without one (a full disk that has room
+        /// again changes no input), so a lasting failure is not a round after round.
+        var walkPending = false
+        var walkRetry = Backoff()
+        var publishRetry = Backoff()
+
+        /// When the next round is due without a change: a remote inbox's listing, a retry.
+        func due(listing: Bool) -> (listing: Date?, retry: Date?) {
+            (listing ? nextListing : nil,
+             [walkPending ? walkRetry.next : nil, publishPending ? publishRetry.next : nil].compactMap { $0 }.min())
+        }
+    }
+
+    /// Failures in a row, and when to try again.
+    private struct Backoff {
+        var failures = 0
+        var next: Date? = nil
+
+        mutating func failed(_ options: Options) {
+            failures += 1
+            let delay = min(options.retryLimit, options.retryDelay * pow(2, Double(min(failures - 1, 30))))
+            next = Date(timeIntervalSinceNow: delay)
+        }
+
+        var isDue: Bool { next.map { Date() >= $0 } ?? true }
     }
 
     /// One round; true when it synced or built.
@@ -139,7 +169,8 @@ public final class ResidentSync: @unchecked Sendable {
         let listed = listing.map(Set.init)
         let inboxChanged = listed != nil && listed != memory.lastListing
         let changed = memory.filed.others(among: next.paths)
-        let builds = next.walk || inboxChanged || !changed.isEmpty
+        let walks = next.walk || memory.walkPending && (memory.walkRetry.isDue || inboxChanged || !changed.isEmpty)
+        let builds = walks || inboxChanged || !changed.isEmpty
         if builds {
             let sync = SiteSync(syncer: Syncer(siteRoot: builder.siteRoot, source: source, cacheFolder: builder.cacheFolder,
                                                counters: counters), builder: builder)
@@ -148,52 +179,67 @@ public final class ResidentSync: @unchecked Sendable {
                 do { try publishPages?() } catch { onEvent(.publishFailed(error)) }
             }
             do {
-                let outcome = next.walk || inboxChanged
-                    ? try sync.run(dryRun: false, look: next.walk ? nil : look, changed: changed, listed: listing ?? [],
+                let outcome = walks || inboxChanged
+                    ? try sync.run(dryRun: false, look: walks ? nil : look, changed: changed, listed: listing ?? [],
                                    pagesPublished: pagesPublished)
                     // Hand edits alone: nothing to review.
                     : try sync.build(look: look, changed: changed, pagesPublished: pagesPublished)
                 memory.filed = FiledFiles(outcome.report.filed.map { builder.siteRoot + "/" + $0 })
                 if listing != nil { memory.lastListing = listed }
-                onEvent(.synced(outcome, walked: next.walk))
-                if let build = outcome.build, !build.unchanged { memory.publishPending = options.publish != nil }
+                onEvent(.synced(outcome, walked: walks))
+                if let build = outcome.build, !build.unchanged {
+                    memory.publishPending = options.publish != nil
+                    memory.publishRetry = Backoff()
+                }
                 memory.build = outcome.build
+                memory.walkPending = false
+                memory.walkRetry = Backoff()
             } catch {
                 onEvent(.failed(error))
                 memory.build = nil
-                // A failed round stored no snapshot: what it saw is unaccounted for.
-                condition.lock()
-                walk = true
-                condition.unlock()
-                memory.lastListing = nil
+                // A failed round stored no snapshot: what it saw is unaccounted for, and the
+                // walk of the retry reviews the listing it failed on.
+                memory.walkPending = true
+                memory.walkRetry.failed(options)
+                // Failed in its search step: its pages are out, and the bucket is behind them.
+                if case .build(let failure, _) = error, failure.pagesPublished { memory.publishPending = options.publish != nil }
+                if listing != nil { memory.lastListing = listed }
             }
         }
-        if memory.publishPending, let publish = options.publish {
-            do {
-                try publish()
-                memory.publishPending = false
-            } catch {
-                onEvent(.publishFailed(error))
-            }
-        }
+        if memory.publishPending, builds || memory.publishRetry.isDue { publish(&memory, onEvent: onEvent) }
         return builds
     }
 
-    /// Waits for something to do: changed inputs, a touched inbox folder, or a remote listing
-    /// that is due; `idle` is called when it starts waiting. Nil once stopped.
-    private func nextRound(listingDue: Date?, idle: () -> Void) -> (paths: [String], walk: Bool, inboxTouched: Bool)? {
+    /// Runs `publish`; a failure is tried again after a back-off, or with the next build.
+    private func publish(_ memory: inout Memory, onEvent: (Event) -> Void) {
+        guard let publish = options.publish else { return }
+        do {
+            try publish()
+            memory.publishPending = false
+            memory.publishRetry = Backoff()
+        } catch {
+            onEvent(.publishFailed(error))
+            memory.publishRetry.failed(options)
+        }
+    }
+
+    /// Waits for something to do: changed inputs, a touched inbox folder, or a time that is
+    /// `due` (a remote listing, unless the inbox tells of its changes; a retry); `idle` is
+    /// called when it starts waiting. Nil once stopped.
+    private func nextRound(due: (listing: Date?, retry: Date?), idle: () -> Void) -> (paths: [String], walk: Bool, inboxTouched: Bool)? {
         condition.lock()
         defer { condition.unlock() }
         var waited = false
         while !stopping && changed.isEmpty && !walk && !inboxTouched {
-            let listingDue = told ? nil : listingDue
-            if !waited, listingDue == nil {
+            let listing = told ? nil : due.listing
+            if !waited, listing == nil {
                 idle()
                 waited = true
             }
-            if let listingDue {
-                if Date() >= listingDue { break }
-                condition.wait(until: listingDue)
+            if let due = [listing, due.retry].compactMap({ $0 }).min() {
+                if Date() >= due { break }
+                // Woken early by a change or a stop; the loop looks again either way.
+                _ = condition.wait(until: due)
             } else {
                 condition.wait()
             }

@@ -66,7 +66,8 @@ struct ImageBatch {
 
     /// What a build says of an image that could not be used: a photo is left out, a layer stops the build.
     static func diagnostic(_ failure: ImageFailure, of job: Job) -> Diagnostic {
-        switch job {
+        if case .unwritten(let why) = failure { return .error(.cacheFailed(reason: why), at: job.source.location()) }
+        return switch job {
         case .photo(let file, _): .warning(.photoSkipped(reason: failure.reason), at: file.location())
         case .layer(let layer): .error(.unreadableImage(layer.image.name, reason: failure.reason), at: layer.image.location())
         }
@@ -117,11 +118,11 @@ struct ImageBatch {
 
     /// The stage's result: each image by its source's path, and what could not be read.
     func result(_ content: SiteContent, composed: [String: ProcessedPhoto], carried: Carried, entries: String, processed: Int,
-                vipsVersion: String) -> ProcessedImages {
+                vipsVersion: String, coverFailures: [Diagnostic]) -> ProcessedImages {
         var covers: [String: ProcessedPhoto] = [:]
         for m in machines where content.machines[m].cover == nil { covers[content.machines[m].slug] = composed[content.machines[m].slug] }
         var photos: [String: ProcessedPhoto] = [:], layers: [String: ProcessedLayer] = [:]
-        var diagnostics = carried.diagnostics
+        var diagnostics = carried.diagnostics + coverFailures
         var failing = carried.failingPhotos
         // Each table sized for its own kind: sized for every job, the photos' held a slot a layer.
         let photoCount = jobs.count { if case .photo = $0 { true } else { false } }

@@ -34,6 +34,8 @@ extension ImageCache.Outcome: Codable {
             case .notAnImage: try container.encode(2); try container.encode("")
             case .wrongFormat(let found): try container.encode(3); try container.encode(found.rawValue)
             case .undecodable(let why): try container.encode(4); try container.encode(why)
+            // Never kept (`ImageCache.remember`); encoded for completeness.
+            case .unwritten(let why): try container.encode(5); try container.encode(why)
             }
         }
     }
@@ -47,6 +49,7 @@ extension ImageFailure {
         case 1: .empty
         case 2: .notAnImage
         case 3: .wrongFormat(found: ImageFormat(rawValue: text) ?? .jpeg)
+        case 5: .unwritten(text)
         default: .undecodable(text)
         }
     }

@@ -250,15 +250,14 @@ package final class ImageCache: @unchecked Sendable {
         do {
             try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         } catch {
-            // The cache cannot be written: report it like an unreadable image, and keep nothing.
-            lock.lock()
-            unwritten.insert(key)
-            lock.unlock()
-            return .failed(.unreadable("the image cache cannot be written: \(ErrorText.text(error))"))
+            // The cache cannot be written: the build fails with it, and keeps nothing.
+            markUnwritten(key)
+            return .failed(.unwritten(ErrorText.text(error)))
         }
         do throws(ImageFailure) {
             let made = try make(temporary)
-            if case .failed = made {
+            if case .failed(let failure) = made {
+                if case .unwritten = failure { markUnwritten(key) }
                 FileSystem.discard(temporary)
             } else {
                 FileSystem.discard(folder)
@@ -267,16 +266,15 @@ package final class ImageCache: @unchecked Sendable {
                     // Another build (of another output of the same site) made the same entry
                     // meanwhile: its files are the same, since the key names what they are made of.
                     guard FileSystem.isDirectory(folder) else {
-                        lock.lock()
-                        unwritten.insert(key)
-                        lock.unlock()
-                        return .failed(.unreadable("the image cache cannot be written: \(ErrorText.text(error))"))
+                        markUnwritten(key)
+                        return .failed(.unwritten(ErrorText.text(error)))
                     }
                 }
             }
             outcome = made
         } catch {
             FileSystem.discard(temporary)
+            if case .unwritten = error { markUnwritten(key) }
             outcome = .failed(error)
         }
         lock.lock()
@@ -302,6 +300,12 @@ package final class ImageCache: @unchecked Sendable {
 
     /// Keys whose entry could not be written: a full disk is not a lasting outcome.
     private var unwritten = Set<String>()
+
+    private func markUnwritten(_ key: String) {
+        lock.lock()
+        unwritten.insert(key)
+        lock.unlock()
+    }
 
     /// Writes the rows that changed and removes the entries no bundle uses any more. Losing the
     /// index costs only time, so it is written without fsync.

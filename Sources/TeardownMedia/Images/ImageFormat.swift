@@ -57,6 +57,9 @@ package enum ImageFailure: Error, Equatable, Sendable, Codable {
     case notAnImage
     case wrongFormat(found: ImageFormat)
     case undecodable(String)
+    /// The cache's entry could not be written (a full disk): a failure of the build, never the
+    /// image's outcome, so it is not kept and the next build makes the image again.
+    case unwritten(String)
 
     package var reason: String {
         switch self {
@@ -65,6 +68,7 @@ package enum ImageFailure: Error, Equatable, Sendable, Codable {
         case .notAnImage: "not a JPEG, PNG or WebP image (its content is not an image this build can read)"
         case .wrongFormat(let found): "\(found.rawValue.uppercased()) images are not accepted here"
         case .undecodable(let why): "the image cannot be decoded: \(why)"
+        case .unwritten(let why): "the image cache cannot be written: \(why)"
         }
     }
 }

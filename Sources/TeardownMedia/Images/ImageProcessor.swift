@@ -55,15 +55,20 @@ package struct ImageProcessor: Sendable {
             counter.step()
             return (machine.slug, outcome)
         }
+        var coverFailures: [Diagnostic] = []
         for (slug, outcome) in composed {
             covers.outcomes[slug] = outcome
             if case .photo(let cover) = outcome { covers.composed[slug] = cover }
+            if case .failed(.unwritten(let why)) = outcome,
+               let machine = content.machines.first(where: { $0.slug == slug }) {
+                coverFailures.append(.error(.cacheFailed(reason: why), at: machine.folder.location()))
+            }
         }
         remember(batch, covers: covers, content: content, settingsKey: settingsKey)
         for name in carried.names { cache.remember(bundle: name, settings: settingsKey, nil) }
         cache.finish()
         return batch.result(content, composed: covers.composed, carried: carried.value, entries: cache.entries, processed: total,
-                            vipsVersion: vipsVersion)
+                            vipsVersion: vipsVersion, coverFailures: coverFailures)
     }
 
     /// The bundles whose stored row holds every image of theirs as it is: the bundle has the
@@ -282,7 +287,7 @@ package struct ImageProcessor: Sendable {
                 } catch let failure as SVGSanitizer.Failure {
                     throw .undecodable(failure.reason)
                 } catch {
-                    throw .unreadable(ErrorText.text(error))
+                    throw .unwritten(ErrorText.text(error) + (ErrorText.isNoSpace(error) ? ErrorText.noSpaceHint() : ""))
                 }
                 return .layer(ProcessedLayer(key: key, published: "layer.svg", mask: mask))
             }
@@ -354,7 +359,9 @@ package struct ImageProcessor: Sendable {
     private func save(_ image: Vips.Image, to path: String, as format: ImageFormat, quality: Int, lossless: Bool = false)
         throws(ImageFailure) {
         do { try image.save(to: path, as: format, quality: quality, lossless: lossless) } catch {
-            throw .unreadable("cannot write \(path): \(error.reason)")
+            guard error.system else { throw .unreadable("cannot write \(path): \(error.reason)") }
+            // libvips' message names the file.
+            throw .unwritten(error.reason + (error.noSpace ? ErrorText.noSpaceHint() : ""))
         }
     }
 }

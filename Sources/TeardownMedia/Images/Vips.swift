@@ -6,6 +6,17 @@ import TeardownBase
 package enum Vips {
     package struct Failure: Error, Equatable {
         package let reason: String
+        /// A system call failed (libvips says "unix error"): the file system's failure, such as
+        /// a full disk, not the image's (an encoder's limit, such as WebP's largest side).
+        package var system: Bool
+        /// The device was full.
+        package var noSpace: Bool
+
+        package init(reason: String, system: Bool? = nil, noSpace: Bool? = nil) {
+            self.reason = reason
+            self.system = system ?? reason.contains("unix error")
+            self.noSpace = noSpace ?? reason.contains(String(cString: strerror(ENOSPC)))
+        }
     }
 
     /// What a photo's header says, read before anything is stripped. EXIF values are libvips'
@@ -44,7 +55,9 @@ package enum Vips {
             try Vips.call { td_save(pointer, path, format.code, Int32(quality), lossless ? 1 : 0, $0, $1) }
             if format == .webp {
                 // libvips 8.14's WebP saver writes an EXIF chunk whatever it is told.
-                do { try WebPMetadata.strip(path) } catch { throw Failure(reason: ErrorText.text(error)) }
+                do { try WebPMetadata.strip(path) } catch {
+                    throw Failure(reason: ErrorText.text(error), system: true, noSpace: ErrorText.isNoSpace(error))
+                }
             }
         }
 

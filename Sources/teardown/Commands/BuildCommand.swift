@@ -45,7 +45,7 @@ struct BuildCommand: ParsableCommand {
             if timings { print(BuildSummary.timings(report.timings)) }
         } catch {
             DiagnosticPrinter.print(error.diagnostics, site: options.site)
-            Terminal.write(BuildSummary.failed(error, on: .error) + Terminal.safe("; the output was not changed.") + "\n", to: .error)
+            Terminal.write(BuildSummary.failed(error, on: .error) + Terminal.safe("; \(error.outputOutcome).") + "\n", to: .error)
             throw ExitCode.failure
         }
     }

@@ -82,20 +82,21 @@ private final class FollowPrinter {
         case .failed(.review(let failure as BuildFailure)):
             DiagnosticPrinter.print(failure.diagnostics, site: site)
             Terminal.report("Sync paused: the site has \(DiagnosticPrinter.summary(failure.diagnostics)); nothing was "
-                            + "changed, and the next edit is tried again.")
+                            + "changed, and it is tried again with the next edit or after a pause.")
         case .failed(.review(let failure)):
-            Terminal.report("Sync paused: \(failure); tried again with the next change.")
+            Terminal.report("Sync paused: \(failure); tried again with the next change or after a pause.")
         case .failed(.build(let failure, _)):
             DiagnosticPrinter.print(failure.diagnostics, site: site)
             Terminal.write(BuildSummary.failed(failure, on: .error)
-                           + Terminal.safe("; the output was not changed, and the next edit is tried again.") + "\n", to: .error)
+                           + Terminal.safe("; \(failure.outputOutcome), and it is tried again with the next edit or after a pause.")
+                           + "\n", to: .error)
         case .unreachable(let error):
             guard !unreachable else { return }
             unreachable = true
             Terminal.report("\(ErrorText.text(error)); listing it again every \(interval) ms.")
         case .publishFailed:
             // The deploy said why.
-            Terminal.report("The deploy is tried again with the next round.")
+            Terminal.report("The deploy is tried again after a pause, or with the next round.")
         case .idle:
             break
         }

@@ -90,8 +90,10 @@ struct SyncCommand: ParsableCommand {
                 Terminal.report("Sync stopped: \(failure)")
             case .build(let failure, _):
                 DiagnosticPrinter.print(failure.diagnostics, site: options.site)
-                Terminal.write(BuildSummary.failed(failure, on: .error) + Terminal.safe(", after the sync; the output was not changed.") + "\n",
+                Terminal.write(BuildSummary.failed(failure, on: .error) + Terminal.safe(", after the sync; \(failure.outputOutcome).") + "\n",
                                to: .error)
+                // The published pages reach the bucket: the next sync may find nothing to build.
+                if deploy, failure.pagesPublished { try DeployOptions.parse([]).deploy(site: options.site, output: builder.output) }
             }
             throw ExitCode.failure
         }

@@ -70,6 +70,9 @@ struct HTMLAllowlistTests {
                                    trust: .community)
         #expect(html.contains("<span>a &lt; b &amp; c &copy; &lt;notatag</span>") || html.contains("&lt;"), "\(html)")
         #expect(html.contains("<a rel=\"nofollow ugc\" href=\"https://example.org\" title=\"x&quot;y\">site</a>"), "\(html)")
+        // The title written before the address: still the visitor's link.
+        let titleFirst = markdown.render("<a title=\"t\" href=\"https://example.org/2\">two</a>", trust: .community)
+        #expect(titleFirst.contains("<a rel=\"nofollow ugc\" href=\"https://example.org/2\" title=\"t\">two</a>"), "\(titleFirst)")
     }
 }
 

@@ -74,4 +74,49 @@ struct FullDiskTests {
             #expect(diagnostics.allSatisfy { !$0.location.path.hasPrefix(output) }, "\(message)")
         }
     }
+
+    @Test("Images made while the disk fills fail the build and are not kept: with room again, the next build makes them")
+    func fullImageCache() throws {
+        let site = Fixtures.copy(Fixtures.site("minimal"))
+        let scratch = (site as NSString).deletingLastPathComponent
+        let photos = site + "/content/machines/box/parts/lid/photos"
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixtures.site("photos") + "/content/machines/camera/parts/body/photos/workbench.jpg",
+                                         toPath: photos + "/workbench.jpg")
+        // The image cache's entries on a device of their own, full: the rest of the cache and
+        // the output have room, as when the disk fills while the images are being made.
+        let device = try Self.mount(kilobytes: 256)
+        defer { Self.unmount(device) }
+        let cache = scratch + "/cache"
+        try FileManager.default.createDirectory(atPath: cache + "/images", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: cache + "/images/entries", withDestinationPath: device)
+        try Self.fill(device, leaving: 0)
+        let output = scratch + "/public"
+        let builder = SiteBuilder(siteRoot: site, output: output, cacheFolder: cache, pagefind: .notInstalled)
+        do {
+            try builder.build()
+            Issue.record("the build succeeded with its image cache on a full device")
+        } catch {
+            let messages = error.diagnostics.map(\.problem.message)
+            #expect(messages.contains { $0.contains("cannot write the site's cache") && $0.contains("No space left on device") },
+                    "\(messages)")
+            // Each error names the input it was made for: the machine's cover, the layer, the photo.
+            #expect(Set(error.diagnostics.map(\.location.path)) == ["content/machines/box", "content/machines/box/parts/lid/lid.svg",
+                                                                    "content/machines/box/parts/lid/photos/workbench.jpg"],
+                    "\(error.diagnostics.map(\.description))")
+        }
+        #expect(!FileManager.default.fileExists(atPath: output + "/index.html"), "nothing is published")
+
+        // Room again, and no input changed: the build makes what the full disk stopped.
+        try FileManager.default.removeItem(atPath: device + "/filler")
+        let report = try builder.build()
+        #expect(!report.unchanged)
+        let warnings = report.warnings.map(\.problem.message).filter { !$0.contains("Pagefind") }
+        #expect(warnings.isEmpty, "\(warnings)")
+        #expect(FileManager.default.fileExists(atPath: output + "/machines/box/parts/lid/photos/workbench/index.html"))
+        // Its layer and the machine's composed cover too: the site is what a build from nothing makes.
+        let full = scratch + "/full"
+        try SiteBuilder(siteRoot: site, output: full, full: true, cacheFolder: full + ".cache", pagefind: .notInstalled).build()
+        #expect(try IncrementalBuildTests.snapshot(output) == IncrementalBuildTests.snapshot(full))
+    }
 }

@@ -16,7 +16,7 @@ private final class Following: Sendable {
     private let events = Mutex<[String]>([])
     private let done = Mutex(false)
 
-    init(forcePolling: Bool = false) throws {
+    init(forcePolling: Bool = false, retryDelay: Double = 0.5, publish: (@Sendable () throws -> Void)? = nil) throws {
         site = Fixtures.copy(Fixtures.site("minimal"))
         let scratch = (site as NSString).deletingLastPathComponent
         inbox = scratch + "/inbox"
@@ -28,6 +28,8 @@ private final class Following: Sendable {
         options.folder = inbox
         options.forcePolling = forcePolling
         options.pollInterval = 0.1
+        options.retryDelay = retryDelay
+        options.publish = publish
         let inbox = inbox
         resident = ResidentSync(builder: builder, source: { Inbox.source(inbox, scratch: scratch + "/downloads") }, options: options,
                                 counters: counts.counters)
@@ -119,6 +121,40 @@ struct ResidentSyncTests {
         try good.write(toFile: machine, atomically: false, encoding: .utf8)
         try following.wait("the edit made while broken") { following.lidPage.contains("Written while the site was broken.") }
         try following.stop()
+    }
+
+    @Test("A lasting failure is tried again after a back-off, not round after round")
+    func backsOffWhileBroken() throws {
+        let following = try Following(retryDelay: 0.2)
+        try following.wait("the first round") { following.rounds.count == 1 }
+        try "title: [unclosed\n".write(toFile: following.site + "/content/machines/box/machine.yaml", atomically: false,
+                                         encoding: .utf8)
+        try following.wait("a failed round") { following.rounds.last == "failed" }
+        // Retried at 0.2, 0.6 and 1.4 seconds with nothing changed; round after round, it was
+        // hundreds in that time.
+        usleep(1_500_000)
+        let failed = following.rounds.filter { $0 == "failed" }.count
+        try following.stop()
+        #expect(failed >= 2, "a failed round is tried again without a change")
+        #expect(failed <= 6, "a failed round is not tried again at once: \(failed) rounds")
+    }
+
+    @Test("A failed publish is tried again with no change to wake it")
+    func retriesPublish() throws {
+        let attempts = Mutex(0)
+        let following = try Following(retryDelay: 0.1) {
+            let attempt = attempts.withLock { count in
+                count += 1
+                return count
+            }
+            if attempt <= 2 { throw CocoaError(.fileWriteNoPermission) }
+        }
+        try following.wait("the third publish, with nothing changed") { attempts.withLock { $0 } == 3 }
+        usleep(500_000)
+        try following.stop()
+        #expect(attempts.withLock { $0 } == 3, "a publish that succeeded is not run again")
+        #expect(following.log.filter { $0 == "publish failed" }.count == 2)
+        #expect(following.rounds.count == 1, "the retries publish without building")
     }
 
     @Test("Where inotify cannot watch, edits are found by a walk on an interval")
