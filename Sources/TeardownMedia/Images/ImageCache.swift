@@ -251,13 +251,11 @@ package final class ImageCache: @unchecked Sendable {
             try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         } catch {
             // The cache cannot be written: the build fails with it, and keeps nothing.
-            markUnwritten(key)
-            return .failed(.unwritten(ErrorText.text(error)))
+            return .failed(.unwritten(writing: error))
         }
         do throws(ImageFailure) {
             let made = try make(temporary)
-            if case .failed(let failure) = made {
-                if case .unwritten = failure { markUnwritten(key) }
+            if case .failed = made {
                 FileSystem.discard(temporary)
             } else {
                 FileSystem.discard(folder)
@@ -265,16 +263,12 @@ package final class ImageCache: @unchecked Sendable {
                     FileSystem.discard(temporary)
                     // Another build (of another output of the same site) made the same entry
                     // meanwhile: its files are the same, since the key names what they are made of.
-                    guard FileSystem.isDirectory(folder) else {
-                        markUnwritten(key)
-                        return .failed(.unwritten(ErrorText.text(error)))
-                    }
+                    guard FileSystem.isDirectory(folder) else { return .failed(.unwritten(writing: error)) }
                 }
             }
             outcome = made
         } catch {
             FileSystem.discard(temporary)
-            if case .unwritten = error { markUnwritten(key) }
             outcome = .failed(error)
         }
         lock.lock()
@@ -286,24 +280,13 @@ package final class ImageCache: @unchecked Sendable {
     /// Keeps this build's row of `bundle`: nil keeps the stored row as it is. An image whose
     /// entry could not be written keeps no outcome, so the next build tries again.
     package func remember(bundle: String, settings: String, _ images: BundleImages?) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let images, !unwritten.isEmpty else {
-            rows[bundle] = (settings, images)
-            return
-        }
         func kept(_ image: BundleImages.Image) -> BundleImages.Image {
-            image.key.map(unwritten.contains) == true ? BundleImages.Image(path: image.path, key: image.key, outcome: nil) : image
+            guard case .failed(.unwritten)? = image.outcome else { return image }
+            return BundleImages.Image(path: image.path, key: image.key, outcome: nil)
         }
-        rows[bundle] = (settings, BundleImages(signature: images.signature, images: images.images.map(kept), cover: images.cover.map(kept)))
-    }
-
-    /// Keys whose entry could not be written: a full disk is not a lasting outcome.
-    private var unwritten = Set<String>()
-
-    private func markUnwritten(_ key: String) {
+        let row = images.map { BundleImages(signature: $0.signature, images: $0.images.map(kept), cover: $0.cover.map(kept)) }
         lock.lock()
-        unwritten.insert(key)
+        rows[bundle] = (settings, row)
         lock.unlock()
     }
 

@@ -71,4 +71,9 @@ package enum ImageFailure: Error, Equatable, Sendable, Codable {
         case .unwritten(let why): "the image cache cannot be written: \(why)"
         }
     }
+
+    /// A write into the cache that failed, with what to do when the device is full.
+    package static func unwritten(writing error: any Error) -> ImageFailure {
+        .unwritten(ErrorText.text(error) + (ErrorText.isNoSpace(error) ? ErrorText.noSpaceHint() : ""))
+    }
 }

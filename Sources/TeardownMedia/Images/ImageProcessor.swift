@@ -53,14 +53,13 @@ package struct ImageProcessor: Sendable {
         let composed = ParallelMap.map(covers.missing) { machine, key in
             let outcome = cache.store(key) { folder throws(ImageFailure) in try compose(machine, key: key, in: folder) }
             counter.step()
-            return (machine.slug, outcome)
+            return (machine, outcome)
         }
         var coverFailures: [Diagnostic] = []
-        for (slug, outcome) in composed {
-            covers.outcomes[slug] = outcome
-            if case .photo(let cover) = outcome { covers.composed[slug] = cover }
-            if case .failed(.unwritten(let why)) = outcome,
-               let machine = content.machines.first(where: { $0.slug == slug }) {
+        for (machine, outcome) in composed {
+            covers.outcomes[machine.slug] = outcome
+            if case .photo(let cover) = outcome { covers.composed[machine.slug] = cover }
+            if case .failed(.unwritten(let why)) = outcome {
                 coverFailures.append(.error(.cacheFailed(reason: why), at: machine.folder.location()))
             }
         }
@@ -287,7 +286,7 @@ package struct ImageProcessor: Sendable {
                 } catch let failure as SVGSanitizer.Failure {
                     throw .undecodable(failure.reason)
                 } catch {
-                    throw .unwritten(ErrorText.text(error) + (ErrorText.isNoSpace(error) ? ErrorText.noSpaceHint() : ""))
+                    throw .unwritten(writing: error)
                 }
                 return .layer(ProcessedLayer(key: key, published: "layer.svg", mask: mask))
             }
