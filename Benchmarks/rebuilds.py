@@ -10,6 +10,7 @@ place (tmpfs under /dev/shm, and this disk) copies the site there and times, as 
 - one new comment filed by `teardown sync` from a folder inbox, end to end (the process, the
   review, filing and the build), without a search index and with one;
 - one part's description edited, then `teardown build`;
+- one part moved to another tag (its part.yaml's tags rewritten), then `teardown build`;
 - the part template edited (a site override of the default theme's part.mustache), against a
   cold build of the same site;
 - the peak memory of the one-comment sync against a cold build's;
@@ -105,6 +106,20 @@ class Place:
             handle.write(f"\nEdited again, number {self.counter}.\n")
         return self.build()[0]
 
+    def move_part_tag(self):
+        """One part's tags rewritten to another tag: its machine's pages, and the listing pages
+        of the tags it left and joined."""
+        self.counter += 1
+        machine = sorted(os.listdir(os.path.join(self.site, "content", "machines")))[-1]
+        parts = os.path.join(self.site, "content", "machines", machine, "parts")
+        path = os.path.join(parts, sorted(os.listdir(parts))[self.counter % 3], "part.yaml")
+        with open(path) as handle:
+            text = handle.read()
+        with open(path, "w") as handle:
+            # Between two of the catalog's own tags, so both lists exist before and after.
+            handle.write(re.sub(r"^tags: \[.*\]$", f"tags: [{('sensor', 'fastener')[self.counter % 2]}]", text, flags=re.M))
+        return self.build()[0]
+
     def edit_part_template(self):
         folder = os.path.join(self.site, "Themes", "default", "templates")
         os.makedirs(folder, exist_ok=True)
@@ -141,6 +156,7 @@ def measure(teardown, floor, source, folder, runs):
     result["no_change"] = statistics.median(place.build()[0] for _ in range(runs))
     syncs = [place.sync_one_comment() for _ in range(runs)]
     result["sync"] = statistics.median(sync[0] for sync in syncs)
+    result["sync_slowest"] = max(sync[0] for sync in syncs)
     result["sync_peak"] = max(sync[1] for sync in syncs)
     result["sync_walk"] = statistics.median(sync[2] for sync in syncs)
     result["sync_steps"] = statistics.median(sync[3] for sync in syncs)
@@ -151,18 +167,20 @@ def measure(teardown, floor, source, folder, runs):
     result["search_page"] = statistics.median(sync[4] for sync in searched)
     place.build()
     result["description"] = statistics.median(place.edit_description() for _ in range(runs))
+    result["tag_moved"] = statistics.median(place.move_part_tag() for _ in range(runs))
     result["template"], result["template_written"] = place.edit_part_template()
     shutil.rmtree(folder, ignore_errors=True)
     return result
 
 
 # The targets of a rebuild whose cost follows the change, by catalog size: milliseconds above
-# the walk floor, MB, and ratios.
+# the walk floor, MB, and ratios (the engine issue's). At 10,000 parts a one-comment sync is
+# held to its target in every run, so its slowest run is judged.
 TARGETS = {
-    10_000: {"sync": 60, "no_change": 30, "description": 80, "search_page": 60, "search_after": 500, "peak": 45,
-             "cold_peak": 150},
-    100_000: {"sync": 120, "no_change": 60, "description": 150, "search_page": 120, "search_after": 1000, "peak": 60,
-              "cold_peak": 400},
+    10_000: {"sync": 40, "sync_every_run": True, "no_change": 20, "description": 60, "tag_moved": 150,
+             "search_page": 60, "search_after": 500, "peak": 45, "cold_peak": 100},
+    100_000: {"sync": 100, "sync_every_run": False, "no_change": 40, "description": 120, "tag_moved": 300,
+              "search_page": 120, "search_after": 1000, "peak": 60, "cold_peak": 250},
 }
 
 
@@ -183,15 +201,16 @@ def report(results, versions, runs):
         f"{max(runs, 5)}, the process's whole wall time).",
         "",
         "| Part pages | Place | Walk floor | Cold build | No change | One comment by sync | its walk / other steps "
-        "| with search: page live / search live | One description edited | Part template edited (outputs) | First sync after cold "
-        "| Sync peak / cold peak |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| with search: page live / search live | One description edited | One part moved to another tag "
+        "| Part template edited (outputs) | First sync after cold | Sync peak / cold peak |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for (size, place), r in sorted(results.items()):
         lines.append(
             f"| {size:,} | {place} | {r['floor'] * 1000:.0f} ms | {r['cold']:.2f} s | {r['no_change'] * 1000:.0f} ms "
             f"| {r['sync'] * 1000:.0f} ms | {r['sync_walk'] * 1000:.0f} / {r['sync_steps'] * 1000:.0f} ms "
             f"| {r['search_page'] * 1000:.0f} / {r['search'] * 1000:.0f} ms | {r['description'] * 1000:.0f} ms "
+            f"| {r['tag_moved'] * 1000:.0f} ms "
             f"| {r['template']:.2f} s ({r['template_written']:,}) | {r['first_sync'] * 1000:.0f} ms "
             f"| {r['sync_peak']:.0f} / {r['cold_peak']:.0f} MB |")
     lines += ["", "## Targets", ""]
@@ -201,13 +220,17 @@ def report(results, versions, runs):
             continue
         floor = r["floor"]
 
-        def above(name, key):
+        def above(name, key, value=None):
             limit = floor + goal[key] / 1000
-            return (f"{name} at most the floor + {goal[key]} ms ({limit * 1000:.0f} ms): {r[key] * 1000:.0f} ms "
-                    f"({verdict(r[key], limit)})")
+            value = r[key] if value is None else value
+            return (f"{name} at most the floor + {goal[key]} ms ({limit * 1000:.0f} ms): {value * 1000:.0f} ms "
+                    f"({verdict(value, limit)})")
 
-        targets = [above("one comment by sync", "sync"), above("no change", "no_change"),
+        sync = (above("one comment by sync, its slowest run", "sync", r["sync_slowest"]) if goal["sync_every_run"]
+                else above("one comment by sync", "sync"))
+        targets = [sync, above("no change", "no_change"),
                    above("one description edited", "description"),
+                   above("one part moved to another tag", "tag_moved"),
                    above("one comment with search, its page live", "search_page"),
                    f"its search files live at most {goal['search_after']} ms later: "
                    f"{(r['search'] - r['search_page']) * 1000:.0f} ms "

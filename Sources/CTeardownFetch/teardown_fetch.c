@@ -1,6 +1,7 @@
 #include "teardown_fetch.h"
 
 #include <curl/curl.h>
+#include <errno.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -64,6 +65,7 @@ struct sink {
     long long written;
     long long limit;
     int too_large;
+    int write_errno;
 };
 
 static size_t write_body(char *data, size_t size, size_t count, void *context) {
@@ -73,7 +75,10 @@ static size_t write_body(char *data, size_t size, size_t count, void *context) {
         sink->too_large = 1;
         return 0;
     }
-    if (fwrite(data, 1, bytes, sink->file) != bytes) return 0;
+    if (fwrite(data, 1, bytes, sink->file) != bytes) {
+        sink->write_errno = errno ? errno : EIO;
+        return 0;
+    }
     sink->written += (long long)bytes;
     return bytes;
 }
@@ -88,8 +93,8 @@ int td_fetch(const char *url, const char *path, long long max_bytes, long stall_
     error[0] = '\0';
     FILE *file = fopen(path, "wb");
     if (!file) {
-        snprintf(error, error_size, "cannot write %s", path);
-        return -1;
+        snprintf(error, error_size, "cannot write %s: %s", path, strerror(errno));
+        return -2;
     }
     CURL *curl = curl_easy_init();
     if (!curl) {
@@ -98,7 +103,7 @@ int td_fetch(const char *url, const char *path, long long max_bytes, long stall_
         return -1;
     }
     char message[CURL_ERROR_SIZE] = {0};
-    struct sink sink = {file, 0, max_bytes, 0};
+    struct sink sink = {file, 0, max_bytes, 0, 0};
     curl_easy_setopt(curl, CURLOPT_URL, url);
     curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https,ftp");
     curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
@@ -126,9 +131,10 @@ int td_fetch(const char *url, const char *path, long long max_bytes, long stall_
     CURLcode result = curl_easy_perform(curl);
     curl_easy_cleanup(curl);
     curl_slist_free_all(headers);
-    if (fclose(file) != 0 && result == CURLE_OK) {
-        snprintf(error, error_size, "cannot write %s", path);
-        return -1;
+    int closed = fclose(file) == 0 ? 0 : errno;
+    if (sink.write_errno || (closed && result == CURLE_OK)) {
+        snprintf(error, error_size, "cannot write %s: %s", path, strerror(sink.write_errno ? sink.write_errno : closed));
+        return -2;
     }
     if (sink.too_large) {
         snprintf(error, error_size, "larger than %lld bytes", max_bytes);

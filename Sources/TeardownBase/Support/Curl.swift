@@ -8,9 +8,8 @@ package enum Curl {
     package static func fetch(_ url: String, to path: String, maxBytes: Int, stallSeconds: Int, totalSeconds: Int,
                       token: String?) -> Result<Void, CurlFailure> {
         var message = [CChar](repeating: 0, count: 512)
-        guard td_fetch(url, path, Int64(maxBytes), stallSeconds, totalSeconds, token, &message, message.count) == 0 else {
-            return .failure(CurlFailure(message: text(message)))
-        }
+        let status = td_fetch(url, path, Int64(maxBytes), stallSeconds, totalSeconds, token, &message, message.count)
+        guard status == 0 else { return .failure(CurlFailure(message: text(message), receiving: status == -2)) }
         return .success(())
     }
 
@@ -67,4 +66,6 @@ package enum Curl {
 
 package struct CurlFailure: Error {
     package let message: String
+    /// The download could not be written here: the receiving side failed, not the server.
+    package var receiving = false
 }

@@ -29,6 +29,9 @@ public struct InboxSubmission: Sendable, Hashable {
 public struct InboxFailure: Error, CustomStringConvertible, Sendable {
     public let source: String
     public let reason: String
+    /// This side failed to take the files (a full disk under the downloads folder), not the
+    /// inbox: what could not be fetched is not yet fetched, never rejected.
+    public var receiving = false
     public var description: String { "\(source): \(reason)" }
 }
 

@@ -38,7 +38,8 @@ package struct RemoteInbox: InboxSource {
         do {
             try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         } catch {
-            throw InboxFailure(source: scratch, reason: "cannot create the download folder")
+            throw InboxFailure(source: scratch, reason: "cannot create the download folder: \(ErrorText.text(error))",
+                               receiving: true)
         }
         let path = scratch + "/download-\(getpid())-\(UUID().uuidString)"
         defer { unlink(path) }
@@ -46,10 +47,13 @@ package struct RemoteInbox: InboxSource {
         guard left >= 1 else { throw InboxFailure(source: url, reason: "the sync's time ran out before this download") }
         if case .failure(let failure) = Curl.fetch(url, to: path, maxBytes: maxBytes, stallSeconds: 30,
                                                    totalSeconds: Int(min(left, 86400)), token: token) {
-            throw InboxFailure(source: url, reason: failure.message)
+            throw InboxFailure(source: failure.receiving ? scratch : url,
+                               reason: failure.message + (failure.message.contains(String(cString: strerror(ENOSPC)))
+                                                          ? ErrorText.noSpaceHint() : ""),
+                               receiving: failure.receiving)
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw InboxFailure(source: url, reason: "the download could not be read back")
+            throw InboxFailure(source: scratch, reason: "the download of \(url) could not be read back", receiving: true)
         }
         return data
     }

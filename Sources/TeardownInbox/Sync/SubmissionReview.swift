@@ -172,7 +172,9 @@ package struct SubmissionReview: Sendable {
         case .success(let data): image = data
         case .failure(let problem): return .reject(reason: problem.reason)
         }
-        let stem = Self.contentName(image)
+        // Named by the id with the bytes: the same submission lands on the same file, and the
+        // same photo sent twice, with two captions, is two photos rather than one caption lost.
+        let stem = Self.contentName(Data(id.utf8) + image)
         let sidecar = CommunityFiles.photoSidecar(id: id, author: author, date: date.text, caption: caption, license: license,
                                                   credit: credit, location: location)
         let imagePath = "\(target)/photos/\(stem).\(ext == "jpeg" ? "jpg" : ext)"

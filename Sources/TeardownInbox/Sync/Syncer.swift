@@ -75,7 +75,7 @@ public struct Syncer: Sendable {
         // of a target in the same inbox, and be recorded as done while the target went up.
         var takedowns: [String: Result<[String: Data], FetchProblem>] = [:]
         for takedown in ordered where takedown.isTakedown && takedowns[takedown.id] == nil {
-            takedowns[takedown.id] = SubmissionReview.nameProblem(takedown) == nil ? fetch(takedown, limits: limits)
+            takedowns[takedown.id] = SubmissionReview.nameProblem(takedown) == nil ? try fetch(takedown, limits: limits)
                 : .failure(FetchProblem(reason: "not fetched"))
         }
         // A takedown that could not be fetched withdraws nothing now; it stays in the inbox for the next sync.
@@ -97,7 +97,7 @@ public struct Syncer: Sendable {
                 decisions.append((submission, [:], .reject(reason: "rejected before, not fetched again: \(reason) (its files were over "
                                                                 + "the quarantine's limit; delete its .reason file in content/.quarantine/ to fetch it again)")))
                 continue
-            case .none: fetched = takedowns[submission.id] ?? fetch(submission, limits: limits)
+            case .none: fetched = try takedowns[submission.id] ?? fetch(submission, limits: limits)
             }
             switch fetched {
             case .failure(let problem):
@@ -178,13 +178,18 @@ public struct Syncer: Sendable {
         return YAMLMap.parse(text, file: file, expected: "takedown", diagnostics: &ignored)?.string("target", diagnostics: &ignored)
     }
 
-    private func fetch(_ submission: InboxSubmission, limits: CommunityLimits) -> Result<[String: Data], FetchProblem> {
+    /// The submission's files, or why the inbox could not give them (a reject). A failure of
+    /// this side to take them stops the sync instead: nothing is decided of what was not fetched.
+    private func fetch(_ submission: InboxSubmission, limits: CommunityLimits) throws(InboxFailure)
+        -> Result<[String: Data], FetchProblem> {
         var files: [String: Data] = [:]
         for name in submission.files {
             let isImage = SubmissionReview.imageExtensions.contains((name as NSString).pathExtension.lowercased())
             let limit = isImage ? limits.photoMaxBytes : 1 << 20
             do {
                 files[name] = try source.fetch(name, maxBytes: limit)
+            } catch where error.receiving {
+                throw error
             } catch {
                 return .failure(FetchProblem(reason: "cannot fetch \(name): \(error.reason)"))
             }

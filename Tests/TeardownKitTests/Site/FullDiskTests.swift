@@ -1,6 +1,9 @@
 import Foundation
 import Testing
+@testable import TeardownBase
 @testable import TeardownBuild
+@testable import TeardownContent
+@testable import TeardownInbox
 
 /// A build on a full device, made full for real: a small tmpfs mounted for the test (these
 /// tests run as root, as CI does on this kind of machine).
@@ -118,5 +121,46 @@ struct FullDiskTests {
         let full = scratch + "/full"
         try SiteBuilder(siteRoot: site, output: full, full: true, cacheFolder: full + ".cache", pagefind: .notInstalled).build()
         #expect(try IncrementalBuildTests.snapshot(output) == IncrementalBuildTests.snapshot(full))
+    }
+
+    @Test("A remote inbox whose downloads meet a full disk here is not rejected: nothing is decided, and with room the next sync files it")
+    func fullDownloads() throws {
+        let site = Fixtures.copy(Fixtures.site("minimal"))
+        let inbox = (site as NSString).deletingLastPathComponent + "/inbox"
+        try FileManager.default.createDirectory(atPath: inbox, withIntermediateDirectories: true)
+        // A photo of 96 KB where 16 KB are left: the manifest comes down, the photo does not.
+        let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGM4ISf3X07uxH8AECsEBxOnYNoAAAAASUVORK5CYII=")!
+        let photo = png + Data(repeating: 0, count: 96 * 1024)
+        let details = Data("machine: box\npart: lid\nauthor: Ada\ndate: 2025-03-01\ncaption: \"Sent while the disk was full\"\nfile: p1.png\n".utf8)
+        try photo.write(to: URL(fileURLWithPath: inbox + "/p1.png"))
+        try details.write(to: URL(fileURLWithPath: inbox + "/p1.photo.yaml"))
+        let manifest: [String: Any] = ["version": 1, "submissions": [[
+            "id": "p1", "files": ["p1.photo.yaml", "p1.png"],
+            "sha256": ["p1.photo.yaml": SHA256Hex.of(details), "p1.png": SHA256Hex.of(photo)]]]]
+        try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: inbox + "/manifest.json"))
+        let server = try LocalServer(.http, serving: inbox)
+        defer { server.stop() }
+        // The downloads folder on a device of its own, nearly full, as `.teardown-cache/sync/downloads` on a full disk.
+        let device = try Self.mount(kilobytes: 256)
+        defer { Self.unmount(device) }
+        try FileManager.default.createDirectory(atPath: device + "/downloads", withIntermediateDirectories: true)
+        try Self.fill(device, leaving: 16 * 1024)
+        let sync = {
+            try Syncer(siteRoot: site, source: Inbox.source("http://\(server.url)/", scratch: device + "/downloads")).run(dryRun: false)
+        }
+        do {
+            let report = try sync()
+            Issue.record("the sync decided with its downloads failing: \(report.actions)")
+        } catch let failure as InboxFailure {
+            #expect(failure.receiving)
+            #expect(failure.description.contains("No space left on device"), "\(failure)")
+        }
+        #expect(server.requests.contains("GET /p1.png"), "the manifest was read and the photo's download begun")
+        #expect(!FileManager.default.fileExists(atPath: site + "/content/.quarantine"), "nothing is quarantined")
+
+        try FileManager.default.removeItem(atPath: device + "/filler")
+        #expect(try sync().count(.accept) == 1)
+        let (content, _) = ContentLoader(siteRoot: site).load()
+        #expect(content.machines[0].parts[0].community.photos.map(\.caption) == ["Sent while the disk was full"])
     }
 }

@@ -271,6 +271,27 @@ struct SyncTests {
         #expect(report.count(.accept) == 2, "\(report.actions)")
     }
 
+    @Test("The same photo sent twice with two captions is two photos; a takedown of the first leaves the second")
+    func samePhotoTwice() throws {
+        let scratch = try SyncScratch()
+        for (id, caption) in [("s1", "Lid, open"), ("s2", "Lid, from above")] {
+            try scratch.put("\(id).png", tinyPNG)
+            try scratch.put("\(id).photo.yaml", "machine: box\npart: lid\nauthor: Ada\ndate: 2025-03-01\ncaption: \"\(caption)\"\nfile: \(id).png\n")
+        }
+        try scratch.writeManifest()
+        #expect(try scratch.sync().count(.accept) == 2)
+        func captions() -> [String] {
+            let (content, _) = ContentLoader(siteRoot: scratch.site).load()
+            return content.machines[0].parts[0].community.photos.compactMap(\.caption).sorted()
+        }
+        #expect(captions() == ["Lid, from above", "Lid, open"])
+        for file in ["s1.png", "s1.photo.yaml"] { try FileManager.default.removeItem(atPath: scratch.inbox + "/" + file) }
+        try scratch.put("t1.takedown.yaml", "target: s1\nreason: asked by the author\n")
+        try scratch.writeManifest()
+        #expect(try scratch.sync().count(.takeDown) == 1)
+        #expect(captions() == ["Lid, from above"])
+    }
+
     @Test("A photo is filed with its sidecar; one over the pixel limit is rejected")
     func photos() throws {
         let scratch = try SyncScratch()
@@ -281,7 +302,7 @@ struct SyncTests {
         #expect(report.count(.accept) == 1)
         let photos = try FileManager.default.contentsOfDirectory(atPath: scratch.site + "/content/machines/box/parts/lid/photos").sorted()
         #expect(photos.count == 2)
-        #expect(photos.allSatisfy { $0.hasPrefix(SubmissionReview.contentName(tinyPNG)) })
+        #expect(photos.allSatisfy { $0.hasPrefix(SubmissionReview.contentName(Data("p1".utf8) + tinyPNG)) })
         let (content, _) = ContentLoader(siteRoot: scratch.site).load()
         #expect(content.machines[0].parts[0].community.photos.first?.caption == "Lid, open")
         #expect(content.machines[0].parts[0].community.photos.first?.id == "p1")
