@@ -17,15 +17,27 @@ package enum InputUnit: Hashable, Sendable {
     case sharedImage
     /// The site's own pages the sitemaps list, and how many sitemap files each machine's take.
     case sitemap
-    /// The site index (the A-Z letters, tags and collections), digested as the key it is kept
-    /// under: what it is made from, every machine's listing. A page that lists a tag reads this
-    /// one unit, not the head of every machine (a read a machine on every tag page: those grew
-    /// with the square of the catalog and were most of a full build's reads).
-    case siteIndex
+    /// One list of the site index (`Listing`): which items it holds, in order, and what a
+    /// page shows of the list as a whole (names, counts). What a page shows of an item it reads
+    /// through the item's machine, so a list's unit changes only when its own items do: a part
+    /// moved to another tag changes the lists of the tags it left and joined, not every list.
+    case listing(Listing)
     case machine(Int, MachineAspect)
     case part(Int, Int, PartAspect)
     /// The site's manual (nil) or a machine's.
     case manual(Int?, ManualAspect)
+
+    /// The lists of the site index, by their number in it.
+    package enum Listing: Hashable, Sendable {
+        /// Every tag's name and counts (the tags page).
+        case tags
+        case tag(Int)
+        /// Every letter's key and count (the A-Z tabs).
+        case letters
+        case letter(Int)
+        /// site.yaml's collections with their machines.
+        case collections
+    }
 
     package enum MachineAspect: UInt8, Sendable {
         /// machine.yaml, and every part's part.yaml, slug and layer: what draws the machine.

@@ -18,7 +18,7 @@ extension PageRenderer {
             return theme.render("tags-index", model(url, title: "Tags", description: "Machines and parts by tag.",
                                                     TagsModel(tags: tags, hasTags: !tags.isEmpty)))
         case .tag(let number, let page):
-            let tag = index.tags[number]
+            let tag = index.tag(number)
             let name = tag.names.joined(separator: ", ")
             // One list, paginated as one: the machines, then the parts.
             let items = tag.machines.map { SiteIndex.Item.machine($0) } + tag.parts.map { SiteIndex.Item.part($0) }
@@ -32,7 +32,7 @@ extension PageRenderer {
             return theme.render("tag", self.model(url, title: Self.title("Tagged \(name)", page: page),
                                                   description: counts(machines: tag.machines.count, parts: tag.parts.count), model))
         case .collection(let number, let page):
-            let collection = index.collections[number]
+            let collection = index.collections[number]  // Small, and read whole: site.yaml lists them.
             let (machines, pagination) = self.page(page, of: collection.machines, at: url) {
                 Routes.collection(collection.slug, page: $0)
             }
@@ -69,15 +69,16 @@ extension PageRenderer {
 
     /// The card file's tabs, every letter shown, those with parts linked; and page `page` of the parts of `letter`.
     private func partsIndex(letter number: Int?, page: Int, at url: URLPath) -> PartsIndexModel {
-        let current = number.map { index.letters[$0] }
-        let byKey = Dictionary(uniqueKeysWithValues: index.letters.map { ($0.key, $0) })
+        let current = number.map { index.letter($0) }
+        let letters = index.letters
+        let byKey = Dictionary(uniqueKeysWithValues: letters.map { ($0.key, $0) })
         let tabs = (SiteIndex.alphabet + ["other"]).map { key in
             let letter = byKey[key]
             return LetterTabModel(label: key == "other" ? "#" : key.uppercased(),
                                   url: letter.map { Routes.parts(letter: $0.key).relative(from: url) },
                                   current: key == current?.key, count: letter?.parts.count ?? 0)
         }
-        let total = index.letters.reduce(0) { $0 + $1.parts.count }
+        let total = letters.reduce(0) { $0 + $1.parts.count }
         let (listed, pagination) = current.map { letter in
             self.page(page, of: letter.parts.elements, at: url) { Routes.parts(letter: letter.key, page: $0) }
         } ?? ([], nil)
@@ -85,16 +86,17 @@ extension PageRenderer {
         // The index's own page lists every part when they fit on one page; a larger catalog
         // offers the letters only.
         let groups = current == nil && total <= Self.partsListedOnIndex
-            ? index.letters.map { letter in
-                PartGroupModel(label: letter.key == "other" ? "#" : letter.label,
-                               url: Routes.parts(letter: letter.key).relative(from: url),
-                               parts: letter.parts.map { entry($0, at: url) })
+            ? letters.indices.map { number -> PartGroupModel in
+                let letter = index.letter(number)
+                return PartGroupModel(label: letter.key == "other" ? "#" : letter.label,
+                                      url: Routes.parts(letter: letter.key).relative(from: url),
+                                      parts: letter.parts.map { entry($0, at: url) })
             }
             : []
         // A larger catalog's own page says how many parts each letter holds, rather than
         // leaving the tabs over an empty page.
         let letterCounts = current == nil && total > Self.partsListedOnIndex
-            ? index.letters.map { letter in
+            ? letters.map { letter in
                 LetterCountModel(label: letter.key == "other" ? "#" : letter.label,
                                  url: Routes.parts(letter: letter.key).relative(from: url),
                                  count: Plural.count(letter.parts.count, "part"))

@@ -24,7 +24,7 @@ package struct PageRenderer {
     package var search: SearchAvailability { source.search(reads) }
     package var baseURL: String { source.baseURL(reads) }
     /// Parts A-Z, tags and collections.
-    package var index: SiteIndex { source.index(reads) }
+    package var index: IndexView { source.index(reads) }
     /// What the sitemap lists.
     package var siteSitemap: (pages: [URLPath], machineParts: [Int]) { source.siteSitemap(reads) }
     package func sitemapPages(of machine: MachineView) -> [URLPath] { source.sitemapPages(of: machine) }

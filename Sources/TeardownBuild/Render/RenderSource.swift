@@ -119,10 +119,7 @@ package final class RenderSource: Sendable {
         return baseURL
     }
 
-    package func index(_ reads: ReadSet) -> SiteIndex {
-        reads.record(.siteIndex)
-        return index
-    }
+    package func index(_ reads: ReadSet) -> IndexView { IndexView(index: index, reads: reads) }
 
     package func download(of machine: MachineView) -> BundleDownload? {
         machine.reads.record(.machine(machine.index, .download))

@@ -54,39 +54,58 @@ extension SiteIndex {
 
     // MARK: Writing
 
-    private func stored(key: ContentDigest) -> Data {
+    /// The digest of a list as the stored index holds it, without decoding a stored one: the
+    /// key the pages that show the list read it by (`InputUnit.Listing`).
+    package static func digest(_ list: StoredList<PartAddress>) -> ContentDigest {
+        list.storedDigest ?? Self.encoded { write(list, to: $0) }
+    }
+
+    package static func digest(_ list: StoredList<Int>) -> ContentDigest {
+        list.storedDigest ?? Self.encoded { write(list, to: $0) }
+    }
+
+    private static func encoded(_ write: (BinaryEncoder.Sink) -> Void) -> ContentDigest {
         let sink = BinaryEncoder.Sink()
-        sink.string(key.description)
-        func address(_ address: PartAddress) {
+        write(sink)
+        return ContentDigest(bytes: Data(sink.bytes))
+    }
+
+    private static func write(_ parts: some Swift.Collection<PartAddress>, to sink: BinaryEncoder.Sink) {
+        sink.integer(UInt64(parts.count))
+        for address in parts {
             sink.integer(UInt64(address.machine))
             sink.integer(UInt64(address.part))
         }
-        func numbers(_ values: some Swift.Collection<Int>) {
-            sink.integer(UInt64(values.count))
-            for value in values { sink.integer(UInt64(value)) }
-        }
+    }
+
+    private static func write(_ values: some Swift.Collection<Int>, to sink: BinaryEncoder.Sink) {
+        sink.integer(UInt64(values.count))
+        for value in values { sink.integer(UInt64(value)) }
+    }
+
+    private func stored(key: ContentDigest) -> Data {
+        let sink = BinaryEncoder.Sink()
+        sink.string(key.description)
         sink.integer(UInt64(letters.count))
         for letter in letters {
             sink.string(letter.key)
             sink.string(letter.label)
-            sink.integer(UInt64(letter.parts.count))
-            letter.parts.forEach(address)
+            Self.write(letter.parts, to: sink)
         }
         sink.integer(UInt64(tags.count))
         for tag in tags {
             sink.string(tag.slug)
             sink.integer(UInt64(tag.names.count))
             tag.names.forEach(sink.string)
-            numbers(tag.machines)
-            sink.integer(UInt64(tag.parts.count))
-            tag.parts.forEach(address)
+            Self.write(tag.machines, to: sink)
+            Self.write(tag.parts, to: sink)
         }
         sink.integer(UInt64(collections.count))
         for collection in collections {
             sink.string(collection.slug)
             sink.string(collection.title)
             sink.string(collection.description)
-            numbers(collection.machines)
+            Self.write(collection.machines, to: sink)
         }
         let body = sink.bytes
         let whole = BinaryEncoder.Sink()
@@ -131,9 +150,10 @@ extension SiteIndex {
             return values
         }
         func list<Value: Sendable>(_ read: @escaping @Sendable (BinaryDecoder.Source) throws -> Value) throws -> StoredList<Value> {
+            let from = source.position
             let count = try Self.count(source), start = source.position
             for _ in 0..<count { _ = try read(source) }
-            return StoredList(count: count) {
+            return StoredList(count: count, digest: ContentDigest(bytes: Data(bytes[from..<source.position]))) {
                 counters.count(.indexListsDecoded)
                 let again = BinaryDecoder.Source(bytes: bytes)
                 again.position = start

@@ -24,19 +24,24 @@ package struct StoredList<Element: Sendable>: RandomAccessCollection, Sendable {
     package let count: Int
     private let made: [Element]?
     private let deferred: Deferred?
+    /// The digest of the list's stored bytes, for a list read from the stored index: the pages
+    /// that show it read it as a unit of this digest, which needs no decoding.
+    let storedDigest: ContentDigest?
 
     package init(_ elements: [Element]) {
         made = elements
         count = elements.count
         deferred = nil
+        storedDigest = nil
     }
 
     /// `count` elements that `decode` gives when first asked for; it must give that many (the
-    /// reader checked them when it read the index).
-    init(count: Int, decode: @escaping @Sendable () -> [Element]) {
+    /// reader checked them when it read the index), stored as bytes of digest `digest`.
+    init(count: Int, digest: ContentDigest, decode: @escaping @Sendable () -> [Element]) {
         made = nil
         self.count = count
         deferred = Deferred(decode)
+        storedDigest = digest
     }
 
     /// The elements, decoded now if they were not yet.

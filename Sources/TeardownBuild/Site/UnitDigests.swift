@@ -22,8 +22,7 @@ package struct UnitDigests: Sendable {
 
     package init(_ site: PlannedSite, carried: Set<Int> = []) {
         var keys: [InputUnit: String] = [.settings: "settings", .search: "search", .machineList: "machines",
-                                         .sharedImage: "shared-image", .sitemap: "sitemap",
-                                         .siteIndex: "site-index"]
+                                         .sharedImage: "shared-image", .sitemap: "sitemap"]
         var all: [String: ContentDigest] = [:]
         var settings = Fingerprint()
         settings.add(TeardownVersion.build)
@@ -50,7 +49,10 @@ package struct UnitDigests: Sendable {
         for page in site.plan.sitemapPages.site { sitemap.add(page.value) }
         for listed in site.plan.sitemapPages.listed { sitemap.add(SitePlan.SitemapPages.parts(listed)) }
         all["sitemap"] = sitemap.digest
-        all["site-index"] = site.index.digest
+        for (unit, key, digest) in Self.listings(site.index, machines: site.content.machines) {
+            keys[.listing(unit)] = key
+            all[key] = digest
+        }
         for (name, digest) in site.theme.templateDigests {
             keys[.template(name)] = "template/" + name
             all["template/" + name] = digest
@@ -89,8 +91,52 @@ package struct UnitDigests: Sendable {
     }
 
     /// The ranges of keys the site's own units are named in, besides the single keys of `siteKeys`.
-    package static let sitePrefixes = ["template/", "manual//"]
-    package static let siteKeys = ["settings", "search", "machines", "shared-image", "sitemap", "site-index"]
+    package static let sitePrefixes = ["template/", "manual//", "index/"]
+    package static let siteKeys = ["settings", "search", "machines", "shared-image", "sitemap"]
+
+    /// Each list of the site index with its key and digest: its items as the stored index
+    /// holds them (by number: what an item is, its page reads through the item's machine,
+    /// named by slug), with what the list's pages show of it as a whole. No stored list is
+    /// decoded for it.
+    private static func listings(_ index: SiteIndex, machines: [Machine]) -> [(InputUnit.Listing, String, ContentDigest)] {
+        var lists: [(InputUnit.Listing, String, ContentDigest)] = []
+        var summary = Fingerprint()
+        for (number, tag) in index.tags.enumerated() {
+            // What every page of the tag and the tags page show of it.
+            var shown = Fingerprint()
+            shown.add(tag.slug)
+            shown.add(tag.names.count)
+            for name in tag.names { shown.add(name) }
+            shown.add(tag.machines.count)
+            shown.add(tag.parts.count)
+            summary.add(shown.digest.description)
+            var list = shown
+            list.add(SiteIndex.digest(tag.machines).description)
+            list.add(SiteIndex.digest(tag.parts).description)
+            lists.append((.tag(number), "index/tag/" + tag.slug, list.digest))
+        }
+        lists.append((.tags, "index/tags", summary.digest))
+        var letters = Fingerprint()
+        for (number, letter) in index.letters.enumerated() {
+            letters.add(letter.key)
+            letters.add(letter.parts.count)
+            var list = Fingerprint()
+            list.add(letter.key)
+            list.add(SiteIndex.digest(letter.parts).description)
+            lists.append((.letter(number), "index/letter/" + letter.key, list.digest))
+        }
+        lists.append((.letters, "index/letters", letters.digest))
+        var collections = Fingerprint()
+        for collection in index.collections {
+            collections.add(collection.slug)
+            collections.add(collection.title)
+            collections.add(collection.description)
+            collections.add(collection.machines.count)
+            for machine in collection.machines { collections.add(machines[machine].slug) }
+        }
+        lists.append((.collections, "index/collections", collections.digest))
+        return lists
+    }
 }
 
 /// The keys of one machine's units, made without digesting them.

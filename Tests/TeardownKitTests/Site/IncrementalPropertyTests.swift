@@ -101,7 +101,7 @@ private final class EditableSite {
         let parts = list("content/machines/\(machine)/parts")
         let part = parts.randomElement(using: &random)
         let owner = part.map { "content/machines/\(machine)/parts/\($0)" } ?? "content/machines/\(machine)"
-        switch Int.random(in: 0..<17, using: &random) {
+        switch Int.random(in: 0..<18, using: &random) {
         case 0, 1:
             let day = Int.random(in: 1...28, using: &random)
             try write("---\nauthor: Ada\ndate: 2024-05-\(String(format: "%02d", day))\n---\nComment \(counter).\n",
@@ -161,9 +161,15 @@ private final class EditableSite {
             try write("/* extra \(counter) */\n.extra { color: #\(String(format: "%06x", counter)); }\n", to: "Themes/default/assets/extra.css")
             return "asset edited"
         case 14:
-            try write("title: \"Property catalog \(counter)\"\nbase_url: \"https://example.org/\"\ncomments_per_page: \(2 + counter % 2)\n",
-                      to: "content/site.yaml")
+            // The list pages' size too, so tags and letters run over pages and come back.
+            try write("title: \"Property catalog \(counter)\"\nbase_url: \"https://example.org/\"\ncomments_per_page: \(2 + counter % 2)\n"
+                      + "list_page_size: \(1 + counter % 3)\n", to: "content/site.yaml")
             return "site.yaml edited"
+        case 16:
+            // A template only listing pages use.
+            let tag = try String(contentsOfFile: Fixtures.demoSite + "/Themes/default/templates/tag.mustache", encoding: .utf8)
+            try write(tag + "{{! edited \(counter) }}\n", to: "Themes/default/templates/tag.mustache")
+            return "tag template edited"
         case 15:
             try write("# Setup \(counter)\n\nSee [help](index.md). Step \(counter).\n", to: "content/manual/setup.md")
             return "manual page edited"
