@@ -102,7 +102,10 @@ package struct MachineView: MachineAddressable {
     package var partCount: Int { head(machine.brief.partCount) }
 
     /// The parts sorted by name (their names are the machine's head).
-    package var partsByName: [PartView] { head(machine.partsByName).map { parts[$0] } }
+    package var partsByName: [PartView] {
+        let parts = self.parts
+        return head(machine.partsByName).map { parts[$0] }
+    }
 
     package var description: MarkdownSource? {
         reads.record(.machine(index, .description))
@@ -164,13 +167,17 @@ package struct MachineView: MachineAddressable {
 }
 
 /// A machine's parts in stacking order: counting or walking them reads the machine's head.
+/// The outlines are taken from the head once, not once for each thing a part is asked: a
+/// list page asks each of its parts' machines for every layer's place.
 package struct PartsView: RandomAccessCollection {
     private let owner: Machine
+    private let outlines: [PartOutline]
     package let machine: Int
     package let reads: ReadSet
 
     package init(_ owner: Machine, index: Int, reads: ReadSet) {
         self.owner = owner
+        outlines = owner.outlines
         self.machine = index
         self.reads = reads
     }
@@ -179,28 +186,31 @@ package struct PartsView: RandomAccessCollection {
 
     package var endIndex: Int {
         reads.record(.machine(machine, .head))
-        return owner.outlines.count
+        return outlines.count
     }
 
-    package subscript(position: Int) -> PartView { PartView(owner, machine: machine, index: position, reads: reads) }
+    package subscript(position: Int) -> PartView {
+        PartView(owner, outline: outlines[position], machine: machine, index: position, reads: reads)
+    }
 }
 
-/// One part. Its name, layer, specs and tags are part of its machine's head, which every page
-/// of the machine draws. Its specs, description and comments are the machine's text.
+/// One part. Its name and layer are part of its machine's head, which every page of the
+/// machine draws; its tags and specs are its facts (part.yaml), which its own pages show. Its
+/// specs, description and comments are the machine's text.
 package struct PartView: PartAddressable {
     private let owner: Machine
+    private let outline: PartOutline
     package let machine: Int
     package let index: Int
     package let reads: ReadSet
 
-    package init(_ owner: Machine, machine: Int, index: Int, reads: ReadSet) {
+    init(_ owner: Machine, outline: PartOutline, machine: Int, index: Int, reads: ReadSet) {
         self.owner = owner
+        self.outline = outline
         self.machine = machine
         self.index = index
         self.reads = reads
     }
-
-    private var outline: PartOutline { owner.outlines[index] }
 
     package var slug: String { outline.slug }
 
@@ -211,8 +221,15 @@ package struct PartView: PartAddressable {
 
     package var name: String { head(outline.name) }
     package var layer: Layer { head(outline.layer) }
-    package var specs: [Spec] { head(owner.text.value.parts[index].specs) }
-    package var tags: [String] { head(outline.tags) }
+    package var specs: [Spec] {
+        reads.record(.part(machine, index, .facts))
+        return owner.text.value.parts[index].specs
+    }
+
+    package var tags: [String] {
+        reads.record(.part(machine, index, .facts))
+        return outline.tags
+    }
 
     package var description: MarkdownSource? {
         reads.record(.part(machine, index, .description))

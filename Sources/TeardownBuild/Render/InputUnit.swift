@@ -40,7 +40,7 @@ package enum InputUnit: Hashable, Sendable {
     }
 
     package enum MachineAspect: UInt8, Sendable {
-        /// machine.yaml, and every part's part.yaml, slug and layer: what draws the machine.
+        /// machine.yaml, and every part's slug, name and layer: what draws the machine.
         case head
         /// The designer's description and the comments.
         case text
@@ -73,6 +73,11 @@ package enum InputUnit: Hashable, Sendable {
         case photos
         /// The description alone.
         case description
+        /// What part.yaml says beyond the name and layer that draw the machine: its tags and
+        /// specifications, which the part's own pages and files show. A part moved to another
+        /// tag changes this, not its machine's head, so the lists its machine's other parts
+        /// are in are not rendered again.
+        case facts
     }
 
     package enum ManualAspect: Hashable, Sendable {

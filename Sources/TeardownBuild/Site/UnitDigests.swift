@@ -165,6 +165,7 @@ private struct MachineKeys: Sendable {
         case .text: partPrefix + machine.outlines[index].slug + "/text"
         case .photos: partPrefix + machine.outlines[index].slug + "/photos"
         case .description: partPrefix + machine.outlines[index].slug + "/description"
+        case .facts: partPrefix + machine.outlines[index].slug + "/facts"
         }
     }
 
@@ -199,8 +200,8 @@ private struct MachineUnits: Sendable {
         let photos = Self.photos(machine.head.photos, images)
         parts = machine.outlines.map { part in
             let partPrefix = "p/" + machine.slug + "/" + part.slug + "/"
-            return ([partPrefix + "text", partPrefix + "photos", partPrefix + "description"],
-                    [part.textDigest, Self.photos(part.photos, images), part.descriptionDigest])
+            return ([partPrefix + "text", partPrefix + "photos", partPrefix + "description", partPrefix + "facts"],
+                    [part.textDigest, Self.photos(part.photos, images), part.descriptionDigest, part.source])
         }
         var feed = Self.recentComments(machine)
         var gallery = Fingerprint()
@@ -234,7 +235,14 @@ private struct MachineUnits: Sendable {
         counts.add(machine.head.photos.count)
         for part in machine.outlines {
             head.add(part.slug)
-            head.add(part.source)
+            // The rest of part.yaml is the part's facts, a unit of its own.
+            head.add(part.name)
+            head.add(part.layer.image.displayPath)
+            head.add(part.layer.z)
+            head.add(part.layer.x)
+            head.add(part.layer.y)
+            head.add(part.layer.size.width)
+            head.add(part.layer.size.height)
             // A layer's size and mask are read from the image, so the image is part of the head:
             // its processed key names its bytes.
             head.add(images.layer(part.layer.image.absolutePath)?.key)

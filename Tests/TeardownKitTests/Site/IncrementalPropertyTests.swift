@@ -101,7 +101,7 @@ private final class EditableSite {
         let parts = list("content/machines/\(machine)/parts")
         let part = parts.randomElement(using: &random)
         let owner = part.map { "content/machines/\(machine)/parts/\($0)" } ?? "content/machines/\(machine)"
-        switch Int.random(in: 0..<18, using: &random) {
+        switch Int.random(in: 0..<19, using: &random) {
         case 0, 1:
             let day = Int.random(in: 1...28, using: &random)
             try write("---\nauthor: Ada\ndate: 2024-05-\(String(format: "%02d", day))\n---\nComment \(counter).\n",
@@ -140,6 +140,19 @@ private final class EditableSite {
             try write("name: \"Part \(counter)\"\nlayer:\n  image: layer.svg\n  z: \(counter % 4)\nspecs:\n  Mass: \"\(counter) kg\"\ntags: [t\(counter % 3)]\n",
                       to: "content/machines/\(machine)/parts/\(part)/part.yaml")
             return "part \(machine)/\(part) renamed"
+        case 17:
+            // Its tags alone or its specs alone, its name and layer as they were: the part's
+            // facts, not its machine's head.
+            guard let part else { return "no part to retag" }
+            let path = "content/machines/\(machine)/parts/\(part)/part.yaml"
+            let lines = try String(contentsOfFile: root + "/" + path, encoding: .utf8).split(separator: "\n").map(String.init)
+            if counter % 2 == 0 {
+                let tags = counter % 3 == 0 ? [] : ["tags: [t\(counter % 4)]"]
+                try write((lines.filter { !$0.hasPrefix("tags:") } + tags).joined(separator: "\n") + "\n", to: path)
+                return "part \(machine)/\(part) retagged"
+            }
+            try write(lines.map { $0.hasPrefix("  Mass:") ? "  Mass: \"\(counter) g\"" : $0 }.joined(separator: "\n") + "\n", to: path)
+            return "specs of \(machine)/\(part) edited"
         case 9:
             try write("The description, version \(counter).\n", to: "\(owner)/description.md")
             return "description of \(owner) edited"
