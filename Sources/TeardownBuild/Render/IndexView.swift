@@ -12,8 +12,15 @@ package struct IndexView {
         return index.tags
     }
 
+    /// A tag, for its names and counts; its items are read through `tag(_:page:)`.
     package func tag(_ number: Int) -> SiteIndex.Tag {
         reads.record(.listing(.tag(number)))
+        return index.tags[number]
+    }
+
+    /// A tag, for its names and the items of its page `page`, with how many pages they take.
+    package func tag(_ number: Int, page: Int) -> SiteIndex.Tag {
+        reads.record(.listing(.tagPage(number, page)))
         return index.tags[number]
     }
 

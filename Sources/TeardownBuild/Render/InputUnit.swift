@@ -31,7 +31,12 @@ package enum InputUnit: Hashable, Sendable {
     package enum Listing: Hashable, Sendable {
         /// Every tag's name and counts (the tags page).
         case tags
+        /// A tag's names and counts, which its first page says.
         case tag(Int)
+        /// One page of a tag's list (by number, from 1): the items it shows, the tag's names and
+        /// how many pages the list takes. A part moved to another tag changes the pages of the
+        /// two lists from where it left and joined them, not the pages before.
+        case tagPage(Int, Int)
         /// Every letter's key and count (the A-Z tabs).
         case letters
         case letter(Int)

@@ -18,11 +18,16 @@ extension PageRenderer {
             return theme.render("tags-index", model(url, title: "Tags", description: "Machines and parts by tag.",
                                                     TagsModel(tags: tags, hasTags: !tags.isEmpty)))
         case .tag(let number, let page):
-            let tag = index.tag(number)
+            let tag = index.tag(number, page: page)
             let name = tag.names.joined(separator: ", ")
             // One list, paginated as one: the machines, then the parts.
             let items = tag.machines.map { SiteIndex.Item.machine($0) } + tag.parts.map { SiteIndex.Item.part($0) }
             let (listed, pagination) = self.page(page, of: items, at: url) { Routes.tag(tag.slug, page: $0) }
+            // The first page says how many; a later one says which page it is, so it changes
+            // only when the items it shows do.
+            let description = page == 1 ? counts(machines: index.tag(number).machines.count, parts: index.tag(number).parts.count)
+                : "Page \(page) of \(Pagination.pageCount(items.count, content.config.listPageSize)) of what is tagged “\(name)”."
+
             let machines = listed.compactMap { if case .machine(let m) = $0 { m } else { nil } }
             let parts = listed.compactMap { if case .part(let address) = $0 { address } else { nil } }
             let model = TagPageModel(
@@ -30,7 +35,7 @@ extension PageRenderer {
                 parts: parts.map { entry($0, at: url) }, hasParts: !parts.isEmpty,
                 all: Routes.tags.relative(from: url), pagination: pagination)
             return theme.render("tag", self.model(url, title: Self.title("Tagged \(name)", page: page),
-                                                  description: counts(machines: tag.machines.count, parts: tag.parts.count), model))
+                                                  description: description, model))
         case .collection(let number, let page):
             let collection = index.collections[number]  // Small, and read whole: site.yaml lists them.
             let (machines, pagination) = self.page(page, of: collection.machines, at: url) {

@@ -64,6 +64,21 @@ extension SiteIndex {
         list.storedDigest ?? Self.encoded { write(list, to: $0) }
     }
 
+    /// The digest of the items in `range` as the stored index holds them, without their count:
+    /// the same for a list made now and for it read back.
+    package static func digest(_ list: StoredList<PartAddress>, _ range: Range<Int>) -> ContentDigest {
+        list.storedDigest(of: range) ?? Self.encoded { sink in
+            for address in list.elements[range] {
+                sink.integer(UInt64(address.machine))
+                sink.integer(UInt64(address.part))
+            }
+        }
+    }
+
+    package static func digest(_ list: StoredList<Int>, _ range: Range<Int>) -> ContentDigest {
+        list.storedDigest(of: range) ?? Self.encoded { sink in list.elements[range].forEach { sink.integer(UInt64($0)) } }
+    }
+
     private static func encoded(_ write: (BinaryEncoder.Sink) -> Void) -> ContentDigest {
         let sink = BinaryEncoder.Sink()
         write(sink)
@@ -152,8 +167,16 @@ extension SiteIndex {
         func list<Value: Sendable>(_ read: @escaping @Sendable (BinaryDecoder.Source) throws -> Value) throws -> StoredList<Value> {
             let from = source.position
             let count = try Self.count(source), start = source.position
-            for _ in 0..<count { _ = try read(source) }
-            return StoredList(count: count, digest: ContentDigest(bytes: Data(bytes[from..<source.position]))) {
+            // Where each item starts, for the digests of a page's items.
+            guard bytes.count < Int(UInt32.max) else { throw BinaryDecoder.Source.corrupt }
+            var offsets = [UInt32(start)]
+            offsets.reserveCapacity(count + 1)
+            for _ in 0..<count {
+                _ = try read(source)
+                offsets.append(UInt32(source.position))
+            }
+            return StoredList(count: count, digest: ContentDigest(bytes: Data(bytes[from..<source.position])),
+                              slices: StoredList.Slices(bytes: bytes, offsets: offsets)) {
                 counters.count(.indexListsDecoded)
                 let again = BinaryDecoder.Source(bytes: bytes)
                 again.position = start

@@ -1,3 +1,4 @@
+import Foundation
 import TeardownBase
 
 /// A list of the site index, either made by this build or read from the stored index and
@@ -21,9 +22,21 @@ package struct StoredList<Element: Sendable>: RandomAccessCollection, Sendable {
         }
     }
 
+    /// The stored index's bytes, and where each element's start (and the last one's end).
+    final class Slices: Sendable {
+        let bytes: [UInt8]
+        let offsets: [UInt32]
+
+        init(bytes: [UInt8], offsets: [UInt32]) {
+            self.bytes = bytes
+            self.offsets = offsets
+        }
+    }
+
     package let count: Int
     private let made: [Element]?
     private let deferred: Deferred?
+    private let slices: Slices?
     /// The digest of the list's stored bytes, for a list read from the stored index: the pages
     /// that show it read it as a unit of this digest, which needs no decoding.
     let storedDigest: ContentDigest?
@@ -33,15 +46,25 @@ package struct StoredList<Element: Sendable>: RandomAccessCollection, Sendable {
         count = elements.count
         deferred = nil
         storedDigest = nil
+        slices = nil
     }
 
     /// `count` elements that `decode` gives when first asked for; it must give that many (the
     /// reader checked them when it read the index), stored as bytes of digest `digest`.
-    init(count: Int, digest: ContentDigest, decode: @escaping @Sendable () -> [Element]) {
+    /// `slices` has an offset for each element and one past the last.
+    init(count: Int, digest: ContentDigest, slices: Slices, decode: @escaping @Sendable () -> [Element]) {
         made = nil
         self.count = count
         deferred = Deferred(decode)
         storedDigest = digest
+        self.slices = slices
+    }
+
+    /// The digest of the stored bytes of the elements in `range`, for a list read from the
+    /// stored index: what one page of the list shows, without decoding it.
+    func storedDigest(of range: Range<Int>) -> ContentDigest? {
+        guard let slices else { return nil }
+        return ContentDigest(bytes: Data(slices.bytes[Int(slices.offsets[range.lowerBound])..<Int(slices.offsets[range.upperBound])]))
     }
 
     /// The elements, decoded now if they were not yet.

@@ -49,7 +49,8 @@ package struct UnitDigests: Sendable {
         for page in site.plan.sitemapPages.site { sitemap.add(page.value) }
         for listed in site.plan.sitemapPages.listed { sitemap.add(SitePlan.SitemapPages.parts(listed)) }
         all["sitemap"] = sitemap.digest
-        for (unit, key, digest) in Self.listings(site.index, machines: site.content.machines) {
+        for (unit, key, digest) in Self.listings(site.index, machines: site.content.machines,
+                                                 pageSize: site.content.config.listPageSize) {
             keys[.listing(unit)] = key
             all[key] = digest
         }
@@ -98,22 +99,21 @@ package struct UnitDigests: Sendable {
     /// holds them (by number: what an item is, its page reads through the item's machine,
     /// named by slug), with what the list's pages show of it as a whole. No stored list is
     /// decoded for it.
-    private static func listings(_ index: SiteIndex, machines: [Machine]) -> [(InputUnit.Listing, String, ContentDigest)] {
+    private static func listings(_ index: SiteIndex, machines: [Machine], pageSize: Int) -> [(InputUnit.Listing, String, ContentDigest)] {
         var lists: [(InputUnit.Listing, String, ContentDigest)] = []
         var summary = Fingerprint()
         for (number, tag) in index.tags.enumerated() {
-            // What every page of the tag and the tags page show of it.
-            var shown = Fingerprint()
-            shown.add(tag.slug)
-            shown.add(tag.names.count)
-            for name in tag.names { shown.add(name) }
+            var named = Fingerprint()
+            named.add(tag.slug)
+            named.add(tag.names.count)
+            for name in tag.names { named.add(name) }
+            // What the tags page and the tag's first page say of it.
+            var shown = named
             shown.add(tag.machines.count)
             shown.add(tag.parts.count)
             summary.add(shown.digest.description)
-            var list = shown
-            list.add(SiteIndex.digest(tag.machines).description)
-            list.add(SiteIndex.digest(tag.parts).description)
-            lists.append((.tag(number), "index/tag/" + tag.slug, list.digest))
+            lists.append((.tag(number), "index/tag/" + tag.slug, shown.digest))
+            lists += tagPages(tag, number: number, named: named, pageSize: pageSize)
         }
         lists.append((.tags, "index/tags", summary.digest))
         var letters = Fingerprint()
@@ -136,6 +136,27 @@ package struct UnitDigests: Sendable {
         }
         lists.append((.collections, "index/collections", collections.digest))
         return lists
+    }
+}
+
+extension UnitDigests {
+    /// Each page of a tag's list, paginated as one list, the machines then the parts: its
+    /// items as the stored index holds them (undecoded), where they are in the list and how
+    /// many pages it takes, with the tag's names.
+    fileprivate static func tagPages(_ tag: SiteIndex.Tag, number: Int, named: Fingerprint, pageSize: Int)
+        -> [(InputUnit.Listing, String, ContentDigest)] {
+        let machines = tag.machines.count, total = machines + tag.parts.count
+        let pages = Pagination.pageCount(total, pageSize)
+        return (1...pages).map { page in
+            let start = min(total, (page - 1) * pageSize), end = min(total, start + pageSize)
+            var listed = named
+            listed.add(pages)
+            listed.add(start)
+            listed.add(end)
+            listed.add(SiteIndex.digest(tag.machines, min(start, machines)..<min(end, machines)).description)
+            listed.add(SiteIndex.digest(tag.parts, max(start, machines) - machines..<max(end, machines) - machines).description)
+            return (.tagPage(number, page), "index/tag/\(tag.slug)/\(page)", listed.digest)
+        }
     }
 }
 

@@ -101,7 +101,7 @@ private final class EditableSite {
         let parts = list("content/machines/\(machine)/parts")
         let part = parts.randomElement(using: &random)
         let owner = part.map { "content/machines/\(machine)/parts/\($0)" } ?? "content/machines/\(machine)"
-        switch Int.random(in: 0..<19, using: &random) {
+        switch Int.random(in: 0..<20, using: &random) {
         case 0, 1:
             let day = Int.random(in: 1...28, using: &random)
             try write("---\nauthor: Ada\ndate: 2024-05-\(String(format: "%02d", day))\n---\nComment \(counter).\n",
@@ -153,6 +153,18 @@ private final class EditableSite {
             }
             try write(lines.map { $0.hasPrefix("  Mass:") ? "  Mass: \"\(counter) g\"" : $0 }.joined(separator: "\n") + "\n", to: path)
             return "specs of \(machine)/\(part) edited"
+        case 18:
+            // Two parts trade tags: every list keeps its length, and shows other parts.
+            let all = machines.flatMap { m in list("content/machines/\(m)/parts").map { "content/machines/\(m)/parts/\($0)/part.yaml" } }
+            guard all.count > 1 else { return "no parts to trade tags" }
+            let first = all.randomElement(using: &random)!, second = all.randomElement(using: &random)!
+            let texts = try [first, second].map { try String(contentsOfFile: root + "/" + $0, encoding: .utf8) }
+            let tags = texts.map { text in text.split(separator: "\n").first { $0.hasPrefix("tags:") }.map(String.init) }
+            for (path, (text, tag)) in zip([first, second], zip(texts, tags.reversed())) {
+                let kept = text.split(separator: "\n").filter { !$0.hasPrefix("tags:") }.map(String.init)
+                try write((kept + (tag.map { [$0] } ?? [])).joined(separator: "\n") + "\n", to: path)
+            }
+            return "\(first) and \(second) traded tags"
         case 9:
             try write("The description, version \(counter).\n", to: "\(owner)/description.md")
             return "description of \(owner) edited"
