@@ -22,6 +22,8 @@ public final class ChangeWatcher: @unchecked Sendable {
 
     /// How often the fallback walks the folders.
     private let pollInterval: Double
+    /// Files written to and not closed since (`isBeingWritten`).
+    private let open = Locked<Set<String>>([])
 
     /// `forcePolling` is for tests of the fallback.
     public init(folders: [String], forcePolling: Bool = false, pollInterval: Double = 0.3,
@@ -49,6 +51,11 @@ public final class ChangeWatcher: @unchecked Sendable {
         thread.name = "teardown-watch"
         thread.start()
     }
+
+    /// Whether the file at `path` was written to and has not been closed since, as inotify
+    /// tells: an upload over FTP or scp, which writes a file in steps through one descriptor,
+    /// is whole once it is closed. False while polling, which cannot tell.
+    public func isBeingWritten(_ path: String) -> Bool { open.withLock { $0.contains(path) } }
 
     /// Watches `folder` (named `name` in the folder `parent` watches) and every folder below it.
     private func addWatches(below folder: String, parent: Int32, name: String) -> Bool {
@@ -107,8 +114,12 @@ public final class ChangeWatcher: @unchecked Sendable {
                     ? String(cString: (buffer + offset + MemoryLayout<inotify_event>.size).assumingMemoryBound(to: CChar.self)) : nil
                 if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
                     paths = nil
+                    // Closes were lost with the queue: a file is no longer taken for open forever.
+                    open.withLock { $0.removeAll() }
                 } else if let parent = path(of: event.wd) {
-                    paths?.append(name.map { parent + "/" + $0 } ?? parent)
+                    let path = name.map { parent + "/" + $0 } ?? parent
+                    paths?.append(path)
+                    note(event.mask, of: path)
                 }
                 if event.mask & UInt32(IN_ISDIR) != 0, event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0,
                    let parent = path(of: event.wd), let name {
@@ -120,6 +131,17 @@ public final class ChangeWatcher: @unchecked Sendable {
                 offset += MemoryLayout<inotify_event>.size + nameLength
             }
             onChange(paths)
+        }
+    }
+
+    /// Keeps `open` up to date: a write opens a file, a close, a rename or a removal ends it.
+    /// A file made by a link or a rename is never written to through its new name.
+    private func note(_ mask: UInt32, of path: String) {
+        guard mask & UInt32(IN_ISDIR) == 0 else { return }
+        if mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE) != 0 {
+            open.withLock { _ = $0.remove(path) }
+        } else if mask & UInt32(IN_MODIFY) != 0 {
+            open.withLock { _ = $0.insert(path) }
         }
     }
 

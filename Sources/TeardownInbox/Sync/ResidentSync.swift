@@ -103,8 +103,13 @@ public final class ResidentSync: @unchecked Sendable {
         Allocator.mapLargeBlocks()
         // The first round publishes even when its build changed nothing: the bucket may be behind the output.
         var memory = Memory(publishPending: options.publish != nil)
+        // A submission with a file still being written is not listed yet: its close wakes a listing.
+        let unfinished = { (submission: InboxSubmission) in
+            inbox.map { inbox in submission.files.contains { watcher.isBeingWritten(inbox + "/" + $0) } } ?? false
+        }
         while let next = nextRound(due: memory.due(listing: inbox == nil), idle: { onEvent(.idle) }) {
-            let built = round(next, listsInbox: next.inboxTouched || next.walk || inbox == nil, memory: &memory, onEvent: onEvent)
+            let built = round(next, listsInbox: next.inboxTouched || next.walk || inbox == nil, unfinished: unfinished,
+                              memory: &memory, onEvent: onEvent)
             // A round's pages, content and plan are freed, but the allocator keeps their pages
             // for the process; given back, a process up for weeks holds what it holds between rounds.
             // The heads decoded are let go too: decoding them again costs the next round a few
@@ -154,14 +159,14 @@ public final class ResidentSync: @unchecked Sendable {
     }
 
     /// One round; true when it synced or built.
-    private func round(_ next: (paths: [String], walk: Bool, inboxTouched: Bool), listsInbox: Bool, memory: inout Memory,
-                       onEvent: (Event) -> Void) -> Bool {
+    private func round(_ next: (paths: [String], walk: Bool, inboxTouched: Bool), listsInbox: Bool,
+                       unfinished: (InboxSubmission) -> Bool, memory: inout Memory, onEvent: (Event) -> Void) -> Bool {
         let source = source()
         var listing: [InboxSubmission]?
         if listsInbox {
             memory.nextListing = Date(timeIntervalSinceNow: options.interval)
             do {
-                listing = try source.submissions()
+                listing = try source.submissions().filter { !unfinished($0) }
             } catch {
                 onEvent(.unreachable(error))
             }

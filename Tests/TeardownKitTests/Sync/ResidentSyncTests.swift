@@ -157,6 +157,33 @@ struct ResidentSyncTests {
         #expect(following.rounds.count == 1, "the retries publish without building")
     }
 
+    @Test("A comment written into the inbox in two steps, as an FTP or scp upload writes it, is filed whole")
+    func waitsForAnUploadToFinish() throws {
+        let following = try Following()
+        try following.wait("the first round") { following.rounds.count == 1 }
+        let text = "---\nmachine: box\npart: lid\nauthor: Ada\ndate: 2025-03-01\n---\nThe first half, "
+            + "and the second half after a pause.\n"
+        let cut = text.index(text.startIndex, offsetBy: text.count - 30)
+        let path = following.inbox + "/upload.comment.md"
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let idle = { following.log.filter { $0 == "idle" }.count }
+        try following.wait("idle after the first round") { idle() == 1 }
+        let upload = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try upload.write(contentsOf: Data(text[..<cut].utf8))
+        // The inbox was looked at while the file was half there, and the follower is idle again.
+        try following.wait("a look at the inbox while the upload is open") { idle() >= 2 }
+        usleep(300_000)
+        try upload.write(contentsOf: Data(text[cut...].utf8))
+        try upload.close()
+        try following.wait("the comment on the lid's page") { following.lidPage.contains("after a pause.") }
+        try following.stop()
+        let comments = following.site + "/content/machines/box/parts/lid/comments"
+        let filed = try FileManager.default.contentsOfDirectory(atPath: comments).filter { $0 != "hello.md" }
+            .map { try String(contentsOfFile: comments + "/" + $0, encoding: .utf8) }
+        #expect(filed.count == 1 && filed.allSatisfy { $0.contains("after a pause.") }, "filed: \(filed)")
+        #expect(!FileSystem.exists(following.site + "/content/.quarantine"), "nothing is quarantined")
+    }
+
     @Test("Where inotify cannot watch, edits are found by a walk on an interval")
     func polls() throws {
         let following = try Following(forcePolling: true)
