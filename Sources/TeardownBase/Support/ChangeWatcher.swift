@@ -19,6 +19,12 @@ public final class ChangeWatcher: @unchecked Sendable {
     /// Names, not paths: a name of up to 15 bytes is held in the String itself, where a path
     /// is an allocation of its own for every folder, kept as long as `sync --follow` stays up.
     private var watches: [Int32: (parent: Int32, name: String)] = [:]
+    /// The folder each root lies in, watched for the root's own name: a root moved away and
+    /// another put in its place (restored from a backup, an inbox rotated) is watched anew,
+    /// where the watches below the old one would follow it away and see nothing more.
+    private var rootParents: [Int32: [String]] = [:]
+    /// The watch of each root that exists.
+    private var rootWatches: [String: Int32] = [:]
 
     /// How often the fallback walks the folders.
     private let pollInterval: Double
@@ -38,7 +44,7 @@ public final class ChangeWatcher: @unchecked Sendable {
             if descriptor < 0 {
                 mode = .polling(reason: "inotify is unavailable: \(Errno(rawValue: errno))")
             } else {
-                for folder in folders where !addWatches(below: folder, parent: -1, name: folder) {
+                for folder in folders where !addWatches(below: folder, parent: -1, name: folder) || !watchParent(of: folder) {
                     close(descriptor)
                     descriptor = -1
                     break
@@ -72,11 +78,59 @@ public final class ChangeWatcher: @unchecked Sendable {
                 continue
             }
             watches[watch] = (next.parent, next.name)
+            if next.parent < 0 { rootWatches[next.path] = watch }
             for name in FileSystem.names(in: next.path) {
                 pending.append((next.path + "/" + name, watch, name))
             }
         }
         return true
+    }
+
+    /// Watches the folder `root` lies in for entries coming and going under the root's name.
+    /// Added to whatever watch that folder has already (it may be watched as part of a root).
+    private func watchParent(of root: String) -> Bool {
+        let parent = (root as NSString).deletingLastPathComponent
+        let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ONLYDIR) | UInt32(IN_MASK_ADD)
+        let watch = inotify_add_watch(descriptor, parent, mask)
+        if watch < 0 {
+            if errno == ENOSPC || errno == ENOMEM {
+                mode = .polling(reason: "the inotify watch limit is reached (fs.inotify.max_user_watches)")
+                return false
+            }
+            // A root whose folder cannot be watched is watched as it is, as before.
+            return true
+        }
+        rootParents[watch, default: []].append(root)
+        return true
+    }
+
+    /// A root's name came or went in its folder: the watches of the one that was there are
+    /// dropped (their events would name paths that now lie elsewhere), and the one there now,
+    /// if any, is watched. True when the root's name was the event's.
+    private func rootEvent(_ mask: UInt32, watch: Int32, name: String?) -> Bool {
+        guard let name, let roots = rootParents[watch] else { return false }
+        guard let root = roots.first(where: { ($0 as NSString).lastPathComponent == name }) else { return false }
+        if let old = rootWatches.removeValue(forKey: root) { dropWatches(below: old) }
+        // At the watch limit the mode says so, and the reader goes on polling.
+        if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { _ = addWatches(below: root, parent: -1, name: root) }
+        return true
+    }
+
+    /// Stops watching the folder of `watch` and every folder below it.
+    private func dropWatches(below watch: Int32) {
+        var dropped: Set<Int32> = [watch]
+        var grew = true
+        while grew {
+            grew = false
+            for (child, entry) in watches where !dropped.contains(child) && dropped.contains(entry.parent) {
+                dropped.insert(child)
+                grew = true
+            }
+        }
+        for dead in dropped {
+            watches[dead] = nil
+            inotify_rm_watch(descriptor, dead)
+        }
     }
 
     /// The path of a watched folder, from its name and its parents'.
@@ -116,6 +170,13 @@ public final class ChangeWatcher: @unchecked Sendable {
                     paths = nil
                     // Closes were lost with the queue: a file is no longer taken for open forever.
                     open.withLock { $0.removeAll() }
+                } else if rootEvent(event.mask, watch: event.wd, name: name) {
+                    // What is under the root now is not known until it is looked at.
+                    paths = nil
+                    if case .polling = mode {
+                        poll()
+                        return
+                    }
                 } else if let parent = path(of: event.wd) {
                     let path = name.map { parent + "/" + $0 } ?? parent
                     paths?.append(path)
@@ -130,7 +191,8 @@ public final class ChangeWatcher: @unchecked Sendable {
                 }
                 offset += MemoryLayout<inotify_event>.size + nameLength
             }
-            onChange(paths)
+            // Events of the roots' folders under other names concern nothing watched.
+            if paths?.isEmpty != true { onChange(paths) }
         }
     }
 

@@ -24,7 +24,7 @@ extension SyncCommand {
         let signals = Self.stopOnSignals(resident)
         defer { signals.forEach { $0.cancel() } }
         let printer = FollowPrinter(location: location, site: options.site, timings: timings, interval: interval,
-                                    pollInterval: settings.pollInterval)
+                                    pollInterval: settings.pollInterval, watched: settings.folder != nil)
         resident.run { event in
             printer.show(event)
             // Each round's lines go out as it ends, to a terminal or a service's log alike.
@@ -58,11 +58,14 @@ extension SyncCommand {
 /// inbox once until it answers again.
 private final class FollowPrinter {
     let location: String, site: String, timings: Bool, interval: Int, pollInterval: Double
+    /// A folder inbox, watched rather than listed on the interval.
+    let watched: Bool
     private var warned: [String] = []
     private var unreachable = false
 
-    init(location: String, site: String, timings: Bool, interval: Int, pollInterval: Double) {
+    init(location: String, site: String, timings: Bool, interval: Int, pollInterval: Double, watched: Bool) {
         (self.location, self.site, self.timings, self.interval, self.pollInterval) = (location, site, timings, interval, pollInterval)
+        self.watched = watched
     }
 
     func show(_ event: ResidentSync.Event) {
@@ -93,7 +96,8 @@ private final class FollowPrinter {
         case .unreachable(let error):
             guard !unreachable else { return }
             unreachable = true
-            Terminal.report("\(ErrorText.text(error)); listing it again every \(interval) ms.")
+            Terminal.report("\(ErrorText.text(error)); "
+                            + (watched ? "listed again as soon as it is there." : "listing it again every \(interval) ms."))
         case .publishFailed:
             // The deploy said why.
             Terminal.report("The deploy is tried again after a pause, or with the next round.")

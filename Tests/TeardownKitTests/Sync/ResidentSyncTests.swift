@@ -184,6 +184,38 @@ struct ResidentSyncTests {
         #expect(!FileSystem.exists(following.site + "/content/.quarantine"), "nothing is quarantined")
     }
 
+    @Test("An inbox rotated, moved away and made anew, is watched anew")
+    func watchesARotatedInbox() throws {
+        let following = try Following()
+        try following.wait("the first round") { following.rounds.count == 1 }
+        let files = FileManager.default
+        try files.moveItem(atPath: following.inbox, toPath: following.inbox + ".1")
+        try files.createDirectory(atPath: following.inbox, withIntermediateDirectories: false)
+        try "---\nmachine: box\npart: lid\nauthor: Ada\ndate: 2025-03-01\n---\nPosted after the rotation.\n"
+            .write(toFile: following.inbox + "/r1.comment.md", atomically: true, encoding: .utf8)
+        try following.wait("the comment on the lid's page") { following.lidPage.contains("Posted after the rotation.") }
+        try following.stop()
+    }
+
+    @Test("content/ put back from a copy, the old one moved away, is watched anew")
+    func watchesAReplacedContentFolder() throws {
+        let following = try Following()
+        try following.wait("the first round") { following.rounds.count == 1 }
+        let files = FileManager.default
+        let content = following.site + "/content"
+        try files.copyItem(atPath: content, toPath: content + ".restored")
+        try "Restored from a backup.\n".write(toFile: content + ".restored/machines/box/parts/lid/description.md",
+                                            atomically: false, encoding: .utf8)
+        try files.moveItem(atPath: content, toPath: content + ".old")
+        try files.moveItem(atPath: content + ".restored", toPath: content)
+        try following.wait("the restored description on the lid's page") { following.lidPage.contains("Restored from a backup.") }
+        // Edits in the folder now in place are seen too, and those in the one moved away are not inputs.
+        try "Edited after the restore.\n".write(toFile: content + "/machines/box/parts/lid/description.md",
+                                              atomically: false, encoding: .utf8)
+        try following.wait("the later edit on the lid's page") { following.lidPage.contains("Edited after the restore.") }
+        try following.stop()
+    }
+
     @Test("Where inotify cannot watch, edits are found by a walk on an interval")
     func polls() throws {
         let following = try Following(forcePolling: true)
