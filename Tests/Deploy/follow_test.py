@@ -159,6 +159,43 @@ class FollowTest(unittest.TestCase):
         follow.send_signal(signal.SIGINT)
         self.assertIn(follow.wait(timeout=60), (0, 130), read(log)[-3000:])
 
+    def test_the_watch_limit_met_while_following_is_said_and_loses_no_change(self):
+        """In a user namespace of its own whose inotify watch limit is what the site takes at the
+        start (the kernel's own ENOSPC, as a large site meets it): the part folder moved in next
+        meets the limit. The switch to walking is said, and the part is published."""
+        if shutil.which("unshare") is None:
+            self.skipTest("unshare is not installed")
+        site = os.path.join(self.scratch, "limit-site")
+        shutil.copytree(self.site, site)
+        inbox = os.path.join(self.scratch, "limit-inbox")
+        os.makedirs(inbox, exist_ok=True)
+        command = [deploy_test.TEARDOWN, "sync", "--site", site, "--from", inbox, "--follow"]
+        # How many watches it takes, read from its inotify descriptor (unshare execs it: one process).
+        follow, log = self.start(["unshare", "--user", "--map-root-user", *command], "Following")
+        wait_for("the first round", lambda: "Built" in read(log) or "Up to date" in read(log))
+        watches = 0
+        for descriptor in os.listdir(f"/proc/{follow.pid}/fdinfo"):
+            with open(f"/proc/{follow.pid}/fdinfo/{descriptor}") as handle:
+                watches += sum(1 for line in handle if line.startswith("inotify wd:"))
+        self.assertGreater(watches, 10, read(log))
+        follow.send_signal(signal.SIGINT)
+        self.assertEqual(follow.wait(timeout=60), 0, read(log)[-3000:])
+        limited = f"echo {watches} > /proc/sys/user/max_inotify_watches && exec \"$@\""
+        follow, log = self.start(["unshare", "--user", "--map-root-user", "sh", "-c", limited, "sh", *command], "Following")
+        self.assertIn("published as they come", read(log), "it starts with every folder watched")
+        wait_for("the first round", lambda: "Built" in read(log) or "Up to date" in read(log))
+        # Made beside the site, then moved in at once: one folder more than the limit.
+        part = os.path.join(self.scratch, "dial")
+        shutil.copytree(os.path.join(site, "content/machines/desk-fan/parts/switch"), part)
+        with open(os.path.join(part, "part.yaml"), "w") as handle:
+            handle.write('name: "Timer dial"\nlayer: {image: switch.svg, z: 2}\ntags: [electrical]\n')
+        os.rename(part, os.path.join(site, "content/machines/desk-fan/parts/dial"))
+        page = os.path.join(site, "public/machines/desk-fan/parts/dial/index.html")
+        wait_for("the new part's page", lambda: os.path.exists(page), 60)
+        self.assertIn("inotify watch limit is reached", read(log))
+        follow.send_signal(signal.SIGINT)
+        self.assertEqual(follow.wait(timeout=60), 0, read(log)[-3000:])
+
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()

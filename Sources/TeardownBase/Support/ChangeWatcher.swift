@@ -13,7 +13,9 @@ public final class ChangeWatcher: @unchecked Sendable {
 
     private let folders: [String]
     private let onChange: @Sendable (_ paths: [String]?) -> Void
-    public private(set) var mode: Mode = .inotify
+    /// Read by the process the watcher reports to, set by the watcher's thread when it falls back to polling.
+    public var mode: Mode { modeState.withLock { $0 } }
+    private let modeState = Locked<Mode>(.inotify)
     private var descriptor: Int32 = -1
     /// Each watched folder by its watch: its parent's watch and its name (a root's: its path).
     /// Names, not paths: a name of up to 15 bytes is held in the String itself, where a path
@@ -38,11 +40,11 @@ public final class ChangeWatcher: @unchecked Sendable {
         self.onChange = onChange
         self.pollInterval = pollInterval
         if forcePolling {
-            mode = .polling(reason: "polling was asked for")
+            modeState.withLock { $0 = .polling(reason: "polling was asked for") }
         } else {
             descriptor = inotify_init1(Int32(IN_CLOEXEC))
             if descriptor < 0 {
-                mode = .polling(reason: "inotify is unavailable: \(Errno(rawValue: errno))")
+                modeState.withLock { $0 = .polling(reason: "inotify is unavailable: \(Errno(rawValue: errno))") }
             } else {
                 for folder in folders where !addWatches(below: folder, parent: -1, name: folder) || !watchParent(of: folder) {
                     close(descriptor)
@@ -72,7 +74,7 @@ public final class ChangeWatcher: @unchecked Sendable {
             let watch = inotify_add_watch(descriptor, next.path, mask)
             if watch < 0 {
                 if errno == ENOSPC || errno == ENOMEM {
-                    mode = .polling(reason: "the inotify watch limit is reached (fs.inotify.max_user_watches)")
+                    modeState.withLock { $0 = .polling(reason: "the inotify watch limit is reached (fs.inotify.max_user_watches)") }
                     return false
                 }
                 continue
@@ -94,7 +96,7 @@ public final class ChangeWatcher: @unchecked Sendable {
         let watch = inotify_add_watch(descriptor, parent, mask)
         if watch < 0 {
             if errno == ENOSPC || errno == ENOMEM {
-                mode = .polling(reason: "the inotify watch limit is reached (fs.inotify.max_user_watches)")
+                modeState.withLock { $0 = .polling(reason: "the inotify watch limit is reached (fs.inotify.max_user_watches)") }
                 return false
             }
             // A root whose folder cannot be watched is watched as it is, as before.
@@ -155,8 +157,8 @@ public final class ChangeWatcher: @unchecked Sendable {
             do {
                 count = try FileDescriptor(rawValue: descriptor).read(into: events)
             } catch {
-                mode = .polling(reason: "inotify failed: \(error)")
-                poll()
+                modeState.withLock { $0 = .polling(reason: "inotify failed: \(error)") }
+                fallBack()
                 return
             }
             var offset = 0
@@ -173,20 +175,14 @@ public final class ChangeWatcher: @unchecked Sendable {
                 } else if rootEvent(event.mask, watch: event.wd, name: name) {
                     // What is under the root now is not known until it is looked at.
                     paths = nil
-                    if case .polling = mode {
-                        poll()
-                        return
-                    }
+                    if case .polling = mode { return fallBack() }
                 } else if let parent = path(of: event.wd) {
                     let path = name.map { parent + "/" + $0 } ?? parent
                     paths?.append(path)
                     note(event.mask, of: path)
-                }
-                if event.mask & UInt32(IN_ISDIR) != 0, event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0,
-                   let parent = path(of: event.wd), let name {
-                    if !addWatches(below: parent + "/" + name, parent: event.wd, name: name) {
-                        poll()
-                        return
+                    if event.mask & UInt32(IN_ISDIR) != 0, event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, let name,
+                       !addWatches(below: path, parent: event.wd, name: name) {
+                        return fallBack()
                     }
                 }
                 offset += MemoryLayout<inotify_event>.size + nameLength
@@ -194,6 +190,13 @@ public final class ChangeWatcher: @unchecked Sendable {
             // Events of the roots' folders under other names concern nothing watched.
             if paths?.isEmpty != true { onChange(paths) }
         }
+    }
+
+    /// Goes on by polling, from a walk: the change that met the watch limit, and any since
+    /// the events read last, are found by looking at everything.
+    private func fallBack() {
+        onChange(nil)
+        poll()
     }
 
     /// Keeps `open` up to date: a write opens a file, a close, a rename or a removal ends it.

@@ -107,7 +107,13 @@ public final class ResidentSync: @unchecked Sendable {
         let unfinished = { (submission: InboxSubmission) in
             inbox.map { inbox in submission.files.contains { watcher.isBeingWritten(inbox + "/" + $0) } } ?? false
         }
+        var watching = watcher.mode
         while let next = nextRound(due: memory.due(listing: inbox == nil), idle: { onEvent(.idle) }) {
+            // The watch limit met while following: said once, and the walk that follows finds the change.
+            if watcher.mode != watching {
+                watching = watcher.mode
+                onEvent(.watching(watching))
+            }
             let built = round(next, listsInbox: next.inboxTouched || next.walk || inbox == nil, unfinished: unfinished,
                               memory: &memory, onEvent: onEvent)
             // A round's pages, content and plan are freed, but the allocator keeps their pages
