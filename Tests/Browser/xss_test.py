@@ -69,6 +69,11 @@ def make_site(root):
         (part / "p.svg").write_text(LAYER)
         (part / "description.md").write_text(payload + "\n")
         (part / "comments/c.md").write_text(f"---\nauthor: {quoted(payload)}\ndate: 2026-01-0{1 + number % 9}\n---\n{payload}\n")
+        if number == 1:
+            # A visitor's pictures from another host: a tracking pixel, a picture no moderation saw.
+            (part / "comments/pixel.md").write_text(
+                "---\nauthor: Eve\ndate: 2026-01-02\n---\nLook: ![a pixel](https://tracker.attacker.invalid/p.gif) "
+                "<img src=\"//tracker.attacker.invalid/q.png\" alt=\"q\"> <img src=\"http://tracker.attacker.invalid/r.png\">\n")
         shutil.copy(PHOTO, part / "photos/shot.jpg")
         (part / "photos/shot.yaml").write_text(
             f"caption: {quoted(payload)}\nauthor: {quoted(payload)}\ncredit: {quoted(payload)}\n"
@@ -168,6 +173,13 @@ class XSSTest(SiteTestCase):
         first = (self.output / "machines/m01/parts/p/index.html").read_text()
         self.assertIn(html.escape(PAYLOADS[0]["payload"], quote=False), first)
 
+    def test_a_visitors_pictures_from_another_host_are_links(self):
+        page = (self.output / "machines/m01/parts/p/discussion/index.html")
+        page = page if page.exists() else self.output / "machines/m01/parts/p/index.html"
+        text = page.read_text()
+        self.assertNotIn("<img src=\"https://tracker", text)
+        self.assertIn('<a rel="nofollow ugc" href="https://tracker.attacker.invalid/p.gif">a pixel</a>', text)
+
     def test_no_page_holds_anything_executable(self):
         findings = []
         for page in self.pages:
@@ -185,6 +197,9 @@ class XSSTest(SiteTestCase):
             wait_for(self.browser, "return document.readyState", "complete")
             if re.fullmatch(r"machines/m\d+/", path):
                 self.open_details()
+            # Every request a page made went to the site itself.
+            asked = self.browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+            fired += [f"{path}: asked {url}" for url in asked or [] if not url.startswith(self.base)]
             calls = self.browser.execute_script("return window.__fired")
             if calls is None:
                 fired.append(f"{path}: the trap was not installed")

@@ -30,6 +30,8 @@ struct HTMLAllowlist {
     struct Dropped: Equatable {
         let what: String
         let line: Int
+        /// A visitor's image by a path (`what` is its address).
+        var isImage = false
     }
 
     /// The elements open so far in a text, across its pieces of HTML.
@@ -38,6 +40,9 @@ struct HTMLAllowlist {
         /// Inside an element left out with its content, until its closing tag.
         var skipping: String?
         var dropped: [Dropped] = []
+        /// A visitor's text: an image is written as a link to its address, or as its alt text
+        /// (`MarkdownRenderer.imagesAsLinks` says why).
+        var imagesAsLinks = false
 
         /// The closing tags of what is still open.
         mutating func closeAll() -> String {
@@ -105,8 +110,53 @@ struct HTMLAllowlist {
             }
         }
         if tag.name == "img", !written.contains(" src=\"") { return "" }
+        if tag.name == "img", balance.imagesAsLinks { return imageAsLink(tag, line: line, balance: &balance) }
         if !void.contains(tag.name) { balance.open.append(tag.name) }
         return written + ">"
+    }
+
+    /// A visitor's Markdown images, in the HTML cmark-gfm wrote (`<img src="…" alt="…" />`,
+    /// its attributes escaped; a raw `<img>` became a link already): each is a link to an
+    /// address elsewhere, named by its alt text, or its alt text alone. A visitor's image
+    /// loads nothing: a reader's address would go to whoever runs that server, and the
+    /// picture would pass no photo moderation; a comment's pictures are the photos sent with it.
+    static func imagesAsLinks(_ html: [UInt8]) -> [UInt8] {
+        let opening = Array("<img src=\"".utf8), alt = Array("\" alt=\"".utf8), close = Array(" />".utf8)
+        var out: [UInt8] = [], from = 0
+        while let start = ByteSearch.find(opening, in: html, from: from),
+              let sourceEnd = ByteSearch.find(alt, in: html, from: start + opening.count),
+              let altEnd = html[(sourceEnd + alt.count)...].firstIndex(of: UInt8(ascii: "\"")),
+              let end = ByteSearch.find(close, in: html, from: altEnd) {
+            out += html[from..<start]
+            let source = html[(start + opening.count)..<sourceEnd], text = html[(sourceEnd + alt.count)..<altEnd]
+            // The text was escaped for an attribute, which is as good for an element's content.
+            out += isElsewhere(String(decoding: source, as: UTF8.self))
+                ? Array("<a href=\"".utf8) + source + Array("\">".utf8) + (text.isEmpty ? source : text) + Array("</a>".utf8)
+                : Array(text)
+            from = end + close.count
+        }
+        return from == 0 ? html : out + html[from...]
+    }
+
+    /// A visitor's `<img>`: a link to an address elsewhere, named by its alt text, or the alt
+    /// text alone (inside a link, or for a path, which is left out with a note).
+    private static func imageAsLink(_ tag: HTMLTagReader.Tag, line: Int, balance: inout Balance) -> String {
+        let source = tag.attributes.first { $0.name == "src" }.flatMap { safeURL($0.value) } ?? ""
+        let alt = tag.attributes.first { $0.name == "alt" }?.value ?? ""
+        guard isElsewhere(source) else {
+            balance.dropped.append(Dropped(what: String(source.prefix(60)), line: line, isImage: true))
+            return escapeText(alt)
+        }
+        guard !balance.open.contains("a") else { return escapeText(alt.isEmpty ? source : alt) }
+        return "<a href=\"\(HTMLEscaping.escape(source))\">\(escapeText(alt.isEmpty ? source : alt))</a>"
+    }
+
+    /// Whether an address names another site (a scheme, or `//host`) rather than a path of this one.
+    static func isElsewhere(_ address: String) -> Bool {
+        let text = address.trimmingWhitespace
+        if text.hasPrefix("//") { return true }
+        guard let colon = text.firstIndex(of: ":") else { return false }
+        return !text[..<colon].contains { "/?#".contains($0) }
     }
 
     /// A link or image address that cannot run script: one with no scheme (a path, `#anchor`,
@@ -190,10 +240,20 @@ extension MarkdownSource {
     /// warned of) is rendered to find them, once, as it is loaded.
     func warnLeftOutHTML(diagnostics: inout [Diagnostic]) {
         let bytes = text.utf8
-        guard zip(bytes, bytes.dropFirst()).contains(where: { $0 == UInt8(ascii: "<") && ($1 | 0x20) >= 0x61 && ($1 | 0x20) <= 0x7A })
+        // A tag (`<` and a letter) or an image (`![`): the only text that can be left out.
+        guard zip(bytes, bytes.dropFirst()).contains(where: { pair in
+            pair.0 == UInt8(ascii: "<") && (pair.1 | 0x20) >= 0x61 && (pair.1 | 0x20) <= 0x7A
+                || pair.0 == UInt8(ascii: "!") && pair.1 == UInt8(ascii: "[")
+        })
         else { return }
-        for dropped in MarkdownRenderer().document(text, trust: .community).droppedHTML {
-            diagnostics.append(.warning(.rawHTMLLeftOut(dropped.what), at: location(line: dropped.line, column: 1)))
+        let document = MarkdownRenderer().document(text, trust: .community)
+        for dropped in document.droppedHTML {
+            let problem: Problem = dropped.isImage ? .communityImageLeftOut(dropped.what) : .rawHTMLLeftOut(dropped.what)
+            diagnostics.append(.warning(problem, at: location(line: dropped.line, column: 1)))
+        }
+        for image in document.links where image.isImage && !HTMLAllowlist.isElsewhere(image.destination) {
+            diagnostics.append(.warning(.communityImageLeftOut(String(image.destination.prefix(60))),
+                                        at: location(line: image.line, column: image.column)))
         }
     }
 }

@@ -11,6 +11,8 @@ public struct MarkdownDocument: Sendable {
         /// Where the link starts, counted from the start of the Markdown.
         public let line: Int
         public let column: Int
+        /// An image's source, not a link's.
+        public var isImage = false
     }
     /// HTML as cmark-gfm writes it: headings are plain `<h2>` tags, in the order of `headings`.
     public let html: String
@@ -20,6 +22,8 @@ public struct MarkdownDocument: Sendable {
     public struct DroppedHTML: Sendable, Hashable {
         public let what: String
         public let line: Int
+        /// A visitor's image by a path, `what` its address.
+        public var isImage = false
     }
     public let droppedHTML: [DroppedHTML]
 }

@@ -83,7 +83,7 @@ public struct MarkdownRenderer: Sendable {
                     } else if event == CMARK_EVENT_ENTER, type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE {
                         if let url = cmark_node_get_url(node) {
                             links.append(.init(destination: String(cString: url), line: Int(cmark_node_get_start_line(node)),
-                                               column: Int(cmark_node_get_start_column(node))))
+                                               column: Int(cmark_node_get_start_column(node)), isImage: type == CMARK_NODE_IMAGE))
                         }
                     } else if heading != nil, type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE {
                         heading!.text += cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
@@ -94,7 +94,7 @@ public struct MarkdownRenderer: Sendable {
             }
             return MarkdownDocument(html: html(document, parser: parser, options: options, trust: trust),
                                     headings: headings, links: links,
-                                    droppedHTML: dropped.map { .init(what: $0.what, line: $0.line) })
+                                    droppedHTML: dropped.map { .init(what: $0.what, line: $0.line, isImage: $0.isImage) })
         } ?? MarkdownDocument(html: "", headings: [], links: [], droppedHTML: [])
     }
 
@@ -133,7 +133,8 @@ public struct MarkdownRenderer: Sendable {
         // only once the HTML is written.
         defer { emptied.forEach { cmark_node_free($0) } }
         var dropped: [HTMLAllowlist.Dropped] = []
-        if case .designer(allowHTML: true) = trust {} else { dropped = Self.keepAllowedHTML(document) }
+        let community = if case .community = trust { true } else { false }
+        if case .designer(allowHTML: true) = trust {} else { dropped = Self.keepAllowedHTML(document, imagesAsLinks: community) }
         return body(document, parser, options, dropped)
     }
 
@@ -141,7 +142,7 @@ public struct MarkdownRenderer: Sendable {
     /// which safe mode writes as it is (it writes raw HTML as a comment saying it was left out,
     /// and keeps refusing a Markdown link to `javascript:`); the elements still open at the end
     /// are closed after the last block. Returns what was left out, by line in the text.
-    private static func keepAllowedHTML(_ document: OpaquePointer) -> [HTMLAllowlist.Dropped] {
+    private static func keepAllowedHTML(_ document: OpaquePointer, imagesAsLinks: Bool) -> [HTMLAllowlist.Dropped] {
         var pieces: [OpaquePointer] = []
         if let iterator = cmark_iter_new(document) {
             while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
@@ -153,12 +154,14 @@ public struct MarkdownRenderer: Sendable {
         }
         guard !pieces.isEmpty else { return [] }
         var balance = HTMLAllowlist.Balance()
+        balance.imagesAsLinks = imagesAsLinks
         for node in pieces {
             let block = cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK
             let first = balance.dropped.count, line = Int(cmark_node_get_start_line(node))
             let kept = HTMLAllowlist.sanitize(cmark_node_get_literal(node).map { String(cString: $0) } ?? "", balance: &balance)
             for index in first..<balance.dropped.count {
-                balance.dropped[index] = .init(what: balance.dropped[index].what, line: line + balance.dropped[index].line)
+                balance.dropped[index] = .init(what: balance.dropped[index].what, line: line + balance.dropped[index].line,
+                                               isImage: balance.dropped[index].isImage)
             }
             guard let custom = cmark_node_new(block ? CMARK_NODE_CUSTOM_BLOCK : CMARK_NODE_CUSTOM_INLINE) else { continue }
             _ = cmark_node_set_on_enter(custom, kept)
@@ -381,6 +384,7 @@ public struct MarkdownRenderer: Sendable {
         var html = CodeHighlighter.highlight(html: Array(UnsafeBufferPointer(
             start: UnsafeRawPointer(rendered).assumingMemoryBound(to: UInt8.self), count: strlen(rendered))))
         if case .community = trust {
+            html = HTMLAllowlist.imagesAsLinks(html)
             // Every anchor here came from a Markdown link or was written by `HTMLAllowlist`
             // (`<a href=` first): all of them are the visitor's.
             html = ByteSearch.replacing(Self.anchor, with: Self.untrustedAnchor, in: html)

@@ -1,5 +1,6 @@
 import Testing
 @testable import TeardownContent
+import TeardownBase
 
 @Suite("Markdown safety")
 struct MarkdownSafetyTests {
@@ -12,11 +13,33 @@ struct MarkdownSafetyTests {
         #expect(html.contains("Hi"))
     }
 
-    @Test("An <img onerror> in a comment loses its handler")
+    @Test("An <img onerror> in a comment loses its handler, and loads nothing")
     func imageHandlerIsOmitted() {
         let html = markdown.render("<img src=x onerror=\"alert(1)\">", trust: .community)
         #expect(!html.contains("onerror"))
-        #expect(html.contains("<img src=\"x\">"))
+        #expect(!html.contains("<img"), "\(html)")
+        // A designer's is kept.
+        #expect(markdown.render("<img src=x onerror=\"alert(1)\">", trust: .designer(allowHTML: false)).contains("<img src=\"x\">"))
+    }
+
+    @Test("A comment's image on another site is a link to it; one by a path is its text alone, with a warning")
+    func communityImagesLoadNothing() {
+        let text = "![the pixel](https://tracker.example/p.gif) ![local](x.png)\n\n"
+            + "<img src=\"//evil.example/a.png\" alt=\"evil\"> <img src=\"photo.jpg\" alt=\"mine\"> <img src=https://b.example/c.png>\n"
+        let html = markdown.render(text, trust: .community)
+        #expect(!html.contains("<img"), "\(html)")
+        #expect(html.contains("<a rel=\"nofollow ugc\" href=\"https://tracker.example/p.gif\">the pixel</a>"), "\(html)")
+        #expect(html.contains("<a rel=\"nofollow ugc\" href=\"//evil.example/a.png\">evil</a>"), "\(html)")
+        #expect(html.contains("<a rel=\"nofollow ugc\" href=\"https://b.example/c.png\">https://b.example/c.png</a>"), "\(html)")
+        #expect(html.contains("local") && html.contains("mine") && !html.contains("x.png") && !html.contains("photo.jpg"), "\(html)")
+        var diagnostics: [Diagnostic] = []
+        MarkdownSource(text: text, file: SourceFile(root: "/site", relative: "c.md"), firstLine: 5).warnLeftOutHTML(diagnostics: &diagnostics)
+        #expect(diagnostics.map(\.description).sorted() == [
+            "c.md:5:45: warning: the image 'x.png' is left out: a comment's pictures are the photos sent with it (an image on another site is shown as a link to it)",
+            "c.md:7:1: warning: the image 'photo.jpg' is left out: a comment's pictures are the photos sent with it (an image on another site is shown as a link to it)",
+        ], "\(diagnostics.map(\.description))")
+        // A designer's images stay images.
+        #expect(markdown.render(text, trust: .designer(allowHTML: false)).contains("<img src=\"https://tracker.example/p.gif\""))
     }
 
     @Test("javascript:, vbscript: and data: links in comments lose their target")
@@ -28,10 +51,10 @@ struct MarkdownSafetyTests {
         }
     }
 
-    @Test("Images with data:image URLs and ordinary links stay; comment links are nofollow")
+    @Test("A data:image in a comment is a link, loading nothing; ordinary links stay; comment links are nofollow")
     func safeContentStays() {
         let html = markdown.render("![dot](data:image/png;base64,iVBORw0KGgo=) [site](https://example.org)", trust: .community)
-        #expect(html.contains("src=\"data:image/png;base64,iVBORw0KGgo=\""))
+        #expect(html.contains("href=\"data:image/png;base64,iVBORw0KGgo=\">dot</a>") && !html.contains("<img"), "\(html)")
         #expect(html.contains("<a rel=\"nofollow ugc\" href=\"https://example.org\">site</a>"))
     }
 
