@@ -4,8 +4,8 @@ PORT ?= 8080
 # Debian packages the build and the preview need.
 PREVIEW_APT := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-openssl-dev nettle-dev libvips-dev zlib1g-dev curl python3
 # ...and those only the tests need: Chromium for the browser tests, Java for the Nu HTML checker,
-# wrk to load the intake service.
-APT_PACKAGES := $(PREVIEW_APT) chromium chromium-driver openjdk-17-jre-headless wrk
+# wrk to load the intake service, exiftool to read the positions a photo hides.
+APT_PACKAGES := $(PREVIEW_APT) chromium chromium-driver openjdk-17-jre-headless wrk libimage-exiftool-perl
 # Python packages, as module:package: Pagefind for search (the preview has it too); a real FTP
 # server for the sync tests, Selenium for the browser tests, jsonschema to check catalog.json
 # against its schema; the Nu HTML checker, LinkChecker and axe-core for make check-site; an

@@ -2,11 +2,14 @@ import Foundation
 import ZIPFoundation
 import TeardownMedia
 
-/// Removes where a photo was taken from its bytes, losslessly: the entries of the EXIF GPS
-/// directory (and the values they point to) are zeroed in place, and XMP packets, which can
-/// repeat the position, are dropped. The pixels, the orientation and the rest of the EXIF data
-/// stay as they were. Used by intake when the sender did not tick "share location", so the
-/// position is never stored, not merely left unpublished.
+/// Removes where a photo was taken from its bytes, losslessly: the entries of every EXIF GPS
+/// directory (and the values they point to) are zeroed in place, wherever a directory points
+/// to one (IFD0, the Exif directory, IFD1 and the directories they chain to), and XMP packets
+/// and Photoshop's resources (APP13, which can hold XMP and IPTC places), which can repeat the
+/// position, are dropped, as is whatever follows a JPEG's end (a phone's second picture, with
+/// its own position) with the index that names it (MPF). The pixels, the orientation and the
+/// rest of the EXIF data stay as they were. Used by intake when the sender did not tick "share
+/// location", so the position is never stored, not merely left unpublished.
 package enum LocationScrubber {
     /// The image without its location, or nil when its structure cannot be walked safely.
     package static func scrub(_ data: Data, format: ImageFormat) -> Data? {
@@ -31,29 +34,48 @@ package enum LocationScrubber {
     private static func jpeg(_ bytes: inout Data) -> Bool {
         guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return false }
         var offset = 2
-        while offset + 4 <= bytes.count {
+        while offset + 2 <= bytes.count {
             guard bytes[offset] == 0xFF else { return false }
             let marker = bytes[offset + 1]
             // Fill bytes before a marker.
             if marker == 0xFF { offset += 1; continue }
-            // Start of scan: metadata only comes before it.
-            if marker == 0xDA || marker == 0xD9 { return true }
+            // The end of the picture: nothing after it is kept.
+            if marker == 0xD9 {
+                bytes.removeSubrange((offset + 2)...)
+                return true
+            }
             if (0xD0...0xD7).contains(marker) || marker == 0x01 { offset += 2; continue }
+            guard offset + 4 <= bytes.count else { return false }
             let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             let end = offset + 2 + length
             guard length >= 2, end <= bytes.count else { return false }
             let payload = offset + 4
-            if marker == 0xE1 {
-                if starts(bytes, at: payload, with: exifHeader) {
-                    guard tiff(&bytes, start: payload + exifHeader.count, end: end) else { return false }
-                } else if xmpHeaders.contains(where: { starts(bytes, at: payload, with: $0) }) {
-                    bytes.removeSubrange(offset..<end)
-                    continue
-                }
+            if marker == 0xDA {
+                // A scan's data runs to the next marker that is not a stuffed byte or a restart.
+                offset = nextMarker(bytes, after: end) ?? bytes.count
+                continue
+            }
+            if marker == 0xE1, starts(bytes, at: payload, with: exifHeader) {
+                guard tiff(&bytes, start: payload + exifHeader.count, end: end) else { return false }
+            } else if marker == 0xE1 && xmpHeaders.contains(where: { starts(bytes, at: payload, with: $0) })
+                        || marker == 0xED || marker == 0xE2 && starts(bytes, at: payload, with: Array("MPF\0".utf8)) {
+                bytes.removeSubrange(offset..<end)
+                continue
             }
             offset = end
         }
-        return false
+        // A picture cut short keeps what it has.
+        return offset >= bytes.count
+    }
+
+    /// Where the marker after a scan's entropy-coded data starts, if any.
+    private static func nextMarker(_ bytes: Data, after start: Int) -> Int? {
+        var at = start
+        while at + 1 < bytes.count {
+            if bytes[at] == 0xFF, bytes[at + 1] != 0x00, !(0xD0...0xD7).contains(bytes[at + 1]), bytes[at + 1] != 0xFF { return at }
+            at += 1
+        }
+        return nil
     }
 
     private static func png(_ bytes: inout Data) -> Bool {
@@ -134,29 +156,42 @@ package enum LocationScrubber {
             guard at >= start, at + 4 <= end else { return nil }
             return Int(read32(bytes, at, bigEndian: bigEndian))
         }
-        guard let first = u32(start + 4), let count = u16(start + first) else { return false }
-        var gps: Int?
-        for index in 0..<count {
-            let entry = start + first + 2 + index * 12
-            guard let tag = u16(entry) else { return false }
-            if tag == 0x8825 { gps = u32(entry + 8) }
+        guard let first = u32(start + 4), u16(start + first) != nil else { return false }
+        // Every directory that can be reached: IFD0 and the ones it chains to, the Exif and
+        // interoperability directories, each GPS pointer in any of them.
+        var pending = [first], visited = Set<Int>(), gps = Set<Int>()
+        while let directory = pending.popLast() {
+            guard visited.insert(directory).inserted, visited.count <= 64, let count = u16(start + directory) else { continue }
+            for index in 0..<count {
+                let entry = start + directory + 2 + index * 12
+                guard let tag = u16(entry) else { return false }
+                if tag == 0x8825, let at = u32(entry + 8) { gps.insert(at) }
+                if tag == 0x8769 || tag == 0xA005, let at = u32(entry + 8) { pending.append(at) }
+            }
+            if let next = u32(start + directory + 2 + count * 12), next > 0 { pending.append(next) }
         }
-        guard let gps else { return true }
-        let directory = start + gps
-        guard let entries = u16(directory), directory + 2 + entries * 12 <= end else { return false }
+        var zeroed: [Range<Int>] = []
+        for directory in gps {
+            guard let ranges = gpsRanges(at: start + directory, end: end, start: start, u16: u16, u32: u32) else { return false }
+            zeroed += ranges
+        }
+        for range in zeroed { bytes.replaceSubrange(range, with: Data(count: range.count)) }
+        return true
+    }
+
+    /// The bytes of one GPS directory at `directory` (an empty directory: readers see no
+    /// entries, and nothing else moves) and of the values over four bytes it points to.
+    private static func gpsRanges(at directory: Int, end: Int, start: Int, u16: (Int) -> Int?, u32: (Int) -> Int?) -> [Range<Int>]? {
+        guard let entries = u16(directory), directory + 2 + entries * 12 <= end else { return nil }
         let sizes: [Int: Int] = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8]
+        var ranges = [directory..<directory + 2 + entries * 12]
         for index in 0..<entries {
             let entry = directory + 2 + index * 12
-            guard let type = u16(entry + 2), let items = u32(entry + 4) else { return false }
+            guard let type = u16(entry + 2), let items = u32(entry + 4) else { return nil }
             let size = (sizes[type] ?? 1) * items
-            // Values over four bytes live elsewhere in the block: zero them too.
-            if size > 4, let at = u32(entry + 8), at + size <= end - start {
-                for byte in start + at..<start + at + size { bytes[byte] = 0 }
-            }
+            if size > 4, let at = u32(entry + 8), at + size <= end - start { ranges.append(start + at..<start + at + size) }
         }
-        // An empty directory: readers see no entries, and nothing else moves.
-        for byte in directory..<directory + 2 + entries * 12 { bytes[byte] = 0 }
-        return true
+        return ranges
     }
 
     // MARK: Bytes

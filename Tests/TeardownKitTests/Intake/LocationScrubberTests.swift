@@ -74,3 +74,108 @@ import ZIPFoundation
         #expect(LocationScrubber.scrub(Data("RIFF\u{10}\0\0\0WEBPEXIF".utf8) + Data([0xFF, 0xFF, 0, 0]), format: .webp) == nil)
     }
 }
+
+/// The places a position hides in a JPEG beyond IFD0's one GPS directory, each as a real reader
+/// (exiftool) finds it, and gone after scrubbing.
+@Suite struct HiddenLocationTests {
+    /// What exiftool reads of GPS in `data`, every copy of every tag (`-a`), by group.
+    private func gps(_ data: Data) throws -> String {
+        let path = Fixtures.temporaryFolder() + "/image.jpg"
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        try data.write(to: URL(fileURLWithPath: path))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        process.arguments = ["-a", "-G1", "-n", "-ee", "-GPS*", "-XMP:GPS*", "-Photoshop:all", path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// A picture with no metadata at all: the fixture, with exiftool's `-all=`.
+    private func bare() throws -> Data {
+        let folder = Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        process.arguments = ["-q", "-all=", "-o", folder + "/bare.jpg", LocationScrubberTests.photos + "orientation-1.jpg"]
+        try process.run()
+        process.waitUntilExit()
+        return try Data(contentsOf: URL(fileURLWithPath: folder + "/bare.jpg"))
+    }
+
+    private static func le(_ value: Int, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8(value >> (8 * $0) & 0xFF) } }
+
+    /// A directory of (tag, type, count, value or offset) entries, then the next directory's offset.
+    private static func directory(_ entries: [(Int, Int, Int, Int)], next: Int = 0) -> [UInt8] {
+        le(entries.count, 2) + entries.flatMap { le($0.0, 2) + le($0.1, 2) + le($0.2, 4) + le($0.3, 4) } + le(next, 4)
+    }
+
+    /// A GPS directory at `at` whose latitude's three rationals follow it: 30 + 24 bytes.
+    private static func gpsDirectory(at: Int, degrees: Int) -> [UInt8] {
+        directory([(0x0001, 2, 2, 0x4E), (0x0002, 5, 3, at + 30)]) + [degrees, 51, 30].flatMap { le($0, 4) + le(1, 4) }
+    }
+
+    /// `bare` with an APP1 Exif segment holding `tiff`.
+    private static func withExif(_ bare: Data, _ tiff: [UInt8]) -> Data {
+        let payload = Array("Exif\0\0".utf8) + tiff
+        return bare[..<2] + Data([0xFF, 0xE1] + [UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload) + bare[2...]
+    }
+
+    @Test("Two GPS pointers in IFD0, one in the Exif directory and one in IFD1: every one is emptied")
+    func everyDirectoryIsScrubbed() throws {
+        let bare = try bare()
+        let header = Array("II*\0".utf8) + Self.le(8, 4)
+        // IFD0 at 8 with two GPS pointers (30 bytes), then the two directories.
+        let twice = header + Self.directory([(0x8825, 4, 1, 38), (0x8825, 4, 1, 92)])
+            + Self.gpsDirectory(at: 38, degrees: 48) + Self.gpsDirectory(at: 92, degrees: 12)
+        // IFD0 at 8 points to the Exif directory at 26, which points to GPS at 44.
+        let inExif = header + Self.directory([(0x8769, 4, 1, 26)]) + Self.directory([(0x8825, 4, 1, 44)])
+            + Self.gpsDirectory(at: 44, degrees: 48)
+        // An empty IFD0 at 8 chains to IFD1 at 14, which points to GPS at 32.
+        let inIFD1 = header + Self.directory([], next: 14) + Self.directory([(0x8825, 4, 1, 32)]) + Self.gpsDirectory(at: 32, degrees: 48)
+        for (name, tiff) in [("two pointers", twice), ("in the Exif directory", inExif), ("in IFD1", inIFD1)] {
+            let photo = Self.withExif(bare, tiff)
+            let scrubbed = try #require(LocationScrubber.scrub(photo, format: .jpeg), "\(name)")
+            let found = try gps(scrubbed)
+            #expect(!found.contains("GPS Latitude"), "\(name): \(found)")
+            // Byte by byte: no latitude's rationals are left for any reader.
+            for degrees in [48, 12] {
+                #expect(scrubbed.range(of: Data(Self.le(degrees, 4) + Self.le(1, 4) + Self.le(51, 4))) == nil, "\(name)")
+            }
+            #expect(scrubbed.count == photo.count, "\(name): zeroed in place")
+        }
+        #expect(try gps(Self.withExif(bare, twice)).contains("GPS Latitude"), "the reader finds the position before")
+    }
+
+    @Test("XMP inside Photoshop's APP13 resources is dropped")
+    func photoshopResourcesAreDropped() throws {
+        let bare = try bare()
+        let xmp = Array(("<x:xmpmeta xmlns:x='adobe:ns:meta/'><rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'>"
+            + "<rdf:Description xmlns:exif='http://ns.adobe.com/exif/1.0/' exif:GPSLatitude='48,51.5N' "
+            + "exif:GPSLongitude='2,17.67E'/></rdf:RDF></x:xmpmeta> ").utf8)
+        let resource = Array("8BIM".utf8) + [0x04, 0x24, 0, 0] + [0, 0, UInt8(xmp.count >> 8), UInt8(xmp.count & 0xFF)] + xmp
+        let payload = Array("Photoshop 3.0\0".utf8) + resource
+        let photo = bare[..<2] + Data([0xFF, 0xED, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload)
+            + bare[2...]
+        let before = try gps(photo)
+        #expect(before.contains("GPS Latitude"), "the reader finds the position before: \(before)")
+        let scrubbed = try #require(LocationScrubber.scrub(photo, format: .jpeg))
+        let after = try gps(scrubbed)
+        #expect(!after.contains("GPS"), "\(after)")
+        #expect(scrubbed == bare)
+    }
+
+    @Test("A second picture after the first one's end, as phones' motion and multi-picture photos carry, is dropped")
+    func trailingPictureIsDropped() throws {
+        let bare = try bare()
+        let second = try Data(contentsOf: URL(fileURLWithPath: LocationScrubberTests.photos + "workbench.jpg"))
+        let photo = bare + second
+        #expect(photo.range(of: Data("Exif\0\0".utf8)) != nil)
+        let scrubbed = try #require(LocationScrubber.scrub(photo, format: .jpeg))
+        #expect(scrubbed == bare, "\(scrubbed.count) bytes against \(bare.count)")
+        #expect(!(try gps(scrubbed)).contains("GPS"))
+    }
+}
