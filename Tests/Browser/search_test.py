@@ -5,6 +5,8 @@ per machine or part however long its discussion, and more than the first twenty 
     python3 Tests/Browser/run.py --teardown .build/debug/teardown search_test
 """
 import contextlib
+import json
+import html
 import re
 
 from selenium.webdriver.common.by import By
@@ -96,6 +98,32 @@ class SearchTest(SiteTestCase):
                 lambda b: "could not be loaded" in b.find_element(By.CSS_SELECTOR, ".search-status").text)
             links = [a.text for a in self.browser.find_elements(By.CSS_SELECTOR, ".search-results > li > a")]
         self.assertIn("Motherboard", links)
+
+    def test_the_search_page_tells_words_apart_as_the_build_does(self):
+        # The shared vectors, through the page's own functions: the first answer's (as the served
+        # page holds it) and search.js's.
+        vectors = json.loads((ROOT / "Tests/Vectors/search-words.json").read_text())["vectors"]
+        self.browser.get(self.base + "search/")
+        page = self.browser.page_source
+        script = (ROOT / "Themes/default/assets/search.js").read_text()
+        for source in [page, script]:
+            function = re.search(r"  function words\(text\) \{.*?\n  \}", source, re.S).group(0)
+            found = self.browser.execute_script(
+                "var words = new Function(arguments[0] + '; return words;')();"
+                "return arguments[1].map(function (v) { return words(v.text).filter(function (w) { return Array.from(w).length > 1; }); });",
+                html.unescape(function) if source is page else function, vectors)
+            for vector, words in zip(vectors, found):
+                self.assertEqual(words, vector["words"], vector["what"])
+        # A page holds them (the manual's search page), and the first answer finds them.
+        for word in ["설명서", "निर्देश", "がっこう"]:
+            with self.first_visit_without("*/pagefind/*"):
+                self.browser.get(self.base + "search/?q=" + word)
+                WebDriverWait(self.browser, 30).until(
+                    lambda b: b.find_element(By.CSS_SELECTOR, ".search-status").text.strip() not in ("", "Searching…"))
+                status = self.browser.find_element(By.CSS_SELECTOR, ".search-status").text
+            self.assertNotIn("No results", status, word)
+            self.assertIn("/manual/search/", " ".join(a.get_attribute("href") for a in
+                                                     self.browser.find_elements(By.CSS_SELECTOR, ".search-results > li > a")), word)
 
     def test_a_word_no_page_holds_says_no_results_without_asking_pagefind(self):
         # The first answer's vocabulary knows no page holds the word, nor a word it begins or

@@ -5,22 +5,30 @@ import TeardownContent
 /// How the first-answer index (`FirstAnswer`) files words, as search.js looks them up: the
 /// words of a text, the file a word is in, and the file of the words starting with a letter.
 package enum SearchWords {
-    /// The words of `text`: runs of letters and digits, two or more, without case or accents.
-    /// search.js splits a query the same way (lower case, accents taken off, split at anything
-    /// neither a letter nor a digit).
+    /// The words of `text`, as the search page tells them apart too (first-answer.mustache;
+    /// both are held to `Tests/Vectors/search-words.json`): lower case, canonical decomposition,
+    /// nonspacing marks (accents, dakuten, a virama) taken off, runs of letters, digits and
+    /// spacing or enclosing marks (a Devanagari vowel sign is part of its word), composed again
+    /// (Hangul syllables), of two code points or more.
     package static func words(of text: String) -> [String] {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiWords(text.utf8) }
-        let folded = text.folding(options: [.diacriticInsensitive], locale: nil).lowercased()
         var words: [String] = [], word = String.UnicodeScalarView()
-        for scalar in folded.unicodeScalars {
-            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
-                if scalar.properties.generalCategory != .nonspacingMark { word.append(scalar) }
-            } else {
-                if word.count > 1 { words.append(String(word)) }
-                word.removeAll()
+        func end() {
+            let composed = String(word).precomposedStringWithCanonicalMapping
+            if composed.unicodeScalars.count > 1 { words.append(composed) }
+            word.removeAll()
+        }
+        for scalar in text.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark: continue
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                 .decimalNumber, .letterNumber, .otherNumber, .spacingMark, .enclosingMark:
+                word.append(scalar)
+            default:
+                end()
             }
         }
-        if word.count > 1 { words.append(String(word)) }
+        end()
         return words
     }
 

@@ -256,7 +256,11 @@
   // Pagefind answers a word that no page holds with the pages holding its first letters:
   // "zzzzqqq" finds every "z". A search whose best result holds no word near the query's
   // words is reported as finding nothing, rather than as three results that do not match.
-  function words(text) { return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean); }
+  // Words as the build and the first answer tell them apart (first-answer.mustache).
+  function words(text) {
+    return text.toLowerCase().normalize("NFD").replace(/\p{Mn}/gu, "").split(/[^\p{L}\p{N}\p{Mc}\p{Me}]+/u)
+      .filter(Boolean).map(function (word) { return word.normalize("NFC"); });
+  }
   function near(word, term) {
     if (word.indexOf(term) === 0) return true; // a word being typed: "gea" finds "gear"
     var shared = 0;
