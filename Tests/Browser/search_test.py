@@ -125,6 +125,26 @@ class SearchTest(SiteTestCase):
             self.assertIn("/manual/search/", " ".join(a.get_attribute("href") for a in
                                                      self.browser.find_elements(By.CSS_SELECTOR, ".search-results > li > a")), word)
 
+    def test_the_nearest_word_costs_a_long_word_its_length(self):
+        # The first answer's own distance, as the served page holds it: right on slips, and
+        # reading each letter of two 20,000-letter words a few times only (counted through
+        # arrays that count their reads), where it read them once for every pair.
+        self.browser.get(self.base + "search/")
+        function = re.search(r"  function distance\(a, b, limit\) \{.*?\n  \}", self.browser.page_source, re.S).group(0)
+        result = self.browser.execute_script(
+            "var distance = new Function(arguments[0] + '; return distance;')();"
+            "var pairs = [['heatsnk', 'heatsink', 2], ['rpocessor', 'processor', 2], ['fna', 'fan', 1], ['batery', 'battery', 2],"
+            " ['gear', 'gear', 1], ['motor', 'rotor', 2], ['abc', 'xyz', 2], ['short', 'shortest', 2]];"
+            "var found = pairs.map(function (p) { return distance(p[0], p[1], p[2]); });"
+            "var reads = 0;"
+            "function counted(text) { var letters = text.split('');"
+            "  return new Proxy(letters, { get: function (t, k) { if (k !== 'length') reads++; return t[k]; } }); }"
+            "var long = new Array(20001).join('a'), other = long.slice(0, 12345) + 'b' + long.slice(12346);"
+            "found.push(distance(counted(long), counted(other), 2));"
+            "return { found: found, reads: reads };", function)
+        self.assertEqual(result["found"], [1, 1, 1, 1, 0, 1, 3, 3, 1])
+        self.assertLess(result["reads"], 100 * 20000, "a few reads of each letter, not one for every pair")
+
     def test_a_word_no_page_holds_says_no_results_without_asking_pagefind(self):
         # The first answer's vocabulary knows no page holds the word, nor a word it begins or
         # shares a stem with: "No results" at once, and Pagefind is not asked for the word's chunk.
