@@ -138,8 +138,17 @@ extension SiteBuilder {
         let machines = units.computedMachines.map { site.content.machines[$0].slug } + goneSlugs
         let stored = try store.units(keys: UnitDigests.siteKeys,
                                      prefixes: UnitDigests.sitePrefixes + machines.flatMap(UnitDigests.keyPrefixes(ofMachine:)))
-        let changed = stored.compactMap { units.computed[$0.key] != $0.value ? $0.key : nil }
-            + units.computed.keys.filter { stored[$0] == nil }
+        var changed = stored.compactMap { units.computed[$0.key] != $0.value ? $0.key : nil }
+            + units.computed.keys.filter { stored[$0] == nil && !$0.hasPrefix(UnitDigests.pagePrefix) }
+        // A tag's pages are compared only where its list changed.
+        let prefixes = UnitDigests.pagePrefixes(changed: changed)
+        if !prefixes.isEmpty {
+            let pages = try store.units(keys: [], prefixes: prefixes)
+            changed += pages.compactMap { units.computed[$0.key] != $0.value ? $0.key : nil }
+            changed += units.computed.keys.filter { key in
+                pages[key] == nil && prefixes.contains { key.hasPrefix($0) }
+            }
+        }
         return (changed, goneSlugs)
     }
 

@@ -51,7 +51,7 @@ package struct UnitDigests: Sendable {
         all["sitemap"] = sitemap.digest
         for (unit, key, digest) in Self.listings(site.index, machines: site.content.machines,
                                                  pageSize: site.content.config.listPageSize) {
-            keys[.listing(unit)] = key
+            if let unit { keys[.listing(unit)] = key }
             all[key] = digest
         }
         for (name, digest) in site.theme.templateDigests {
@@ -99,8 +99,8 @@ package struct UnitDigests: Sendable {
     /// holds them (by number: what an item is, its page reads through the item's machine,
     /// named by slug), with what the list's pages show of it as a whole. No stored list is
     /// decoded for it.
-    private static func listings(_ index: SiteIndex, machines: [Machine], pageSize: Int) -> [(InputUnit.Listing, String, ContentDigest)] {
-        var lists: [(InputUnit.Listing, String, ContentDigest)] = []
+    private static func listings(_ index: SiteIndex, machines: [Machine], pageSize: Int) -> [(InputUnit.Listing?, String, ContentDigest)] {
+        var lists: [(InputUnit.Listing?, String, ContentDigest)] = []
         var summary = Fingerprint()
         for (number, tag) in index.tags.enumerated() {
             var named = Fingerprint()
@@ -113,7 +113,15 @@ package struct UnitDigests: Sendable {
             shown.add(tag.parts.count)
             summary.add(shown.digest.description)
             lists.append((.tag(number), "index/tag/" + tag.slug, shown.digest))
-            lists += tagPages(tag, number: number, named: named, pageSize: pageSize)
+            // The whole list, which no page reads: its pages' units are compared with the
+            // stored ones only when it changed (`pagePrefix`), so a build that moves no part
+            // reads a row a tag, not a row a page.
+            var items = named
+            items.add(pageSize)
+            items.add(SiteIndex.digest(tag.machines).description)
+            items.add(SiteIndex.digest(tag.parts).description)
+            lists.append((nil, "index/tag/" + tag.slug + "/items", items.digest))
+            lists += tagPages(tag, number: number, named: named, pageSize: pageSize).map { ($0.0, $0.1, $0.2) }
         }
         lists.append((.tags, "index/tags", summary.digest))
         var letters = Fingerprint()
@@ -155,7 +163,19 @@ extension UnitDigests {
             listed.add(end)
             listed.add(SiteIndex.digest(tag.machines, min(start, machines)..<min(end, machines)).description)
             listed.add(SiteIndex.digest(tag.parts, max(start, machines) - machines..<max(end, machines) - machines).description)
-            return (.tagPage(number, page), "index/tag/\(tag.slug)/\(page)", listed.digest)
+            return (.tagPage(number, page), pagePrefix + tag.slug + "/\(page)", listed.digest)
+        }
+    }
+
+    /// Where the units of tags' pages are named: apart from `sitePrefixes`, read by tag.
+    package static let pagePrefix = "index-page/tag/"
+
+    /// The ranges of page units to compare for the changed keys: those of each tag whose
+    /// whole list changed (its `items` key).
+    package static func pagePrefixes(changed: [String]) -> [String] {
+        changed.compactMap { key in
+            guard key.hasPrefix("index/tag/"), key.hasSuffix("/items") else { return nil }
+            return pagePrefix + key.dropFirst("index/tag/".count).dropLast("items".count)
         }
     }
 }
