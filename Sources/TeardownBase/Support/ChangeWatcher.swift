@@ -28,6 +28,8 @@ public final class ChangeWatcher: @unchecked Sendable {
     /// The watch of each root that exists.
     private var rootWatches: [String: Int32] = [:]
 
+    private static let limitReached = "the inotify watch limit is reached (fs.inotify.max_user_watches)"
+
     /// How often the fallback walks the folders.
     private let pollInterval: Double
     /// Files written to and not closed since (`isBeingWritten`).
@@ -74,7 +76,7 @@ public final class ChangeWatcher: @unchecked Sendable {
             let watch = inotify_add_watch(descriptor, next.path, mask)
             if watch < 0 {
                 if errno == ENOSPC || errno == ENOMEM {
-                    modeState.withLock { $0 = .polling(reason: "the inotify watch limit is reached (fs.inotify.max_user_watches)") }
+                    modeState.withLock { $0 = .polling(reason: Self.limitReached) }
                     return false
                 }
                 continue
@@ -96,7 +98,7 @@ public final class ChangeWatcher: @unchecked Sendable {
         let watch = inotify_add_watch(descriptor, parent, mask)
         if watch < 0 {
             if errno == ENOSPC || errno == ENOMEM {
-                modeState.withLock { $0 = .polling(reason: "the inotify watch limit is reached (fs.inotify.max_user_watches)") }
+                modeState.withLock { $0 = .polling(reason: Self.limitReached) }
                 return false
             }
             // A root whose folder cannot be watched is watched as it is, as before.

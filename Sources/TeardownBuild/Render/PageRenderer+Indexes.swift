@@ -25,8 +25,9 @@ extension PageRenderer {
             let (listed, pagination) = self.page(page, of: items, at: url) { Routes.tag(tag.slug, page: $0) }
             // The first page says how many; a later one says which page it is, so it changes
             // only when the items it shows do.
-            let description = page == 1 ? counts(machines: index.tag(number).machines.count, parts: index.tag(number).parts.count)
-                : "Page \(page) of \(Pagination.pageCount(items.count, content.config.listPageSize)) of what is tagged “\(name)”."
+            let counted = page == 1 ? index.tag(number) : nil
+            let description = counted.map { counts(machines: $0.machines.count, parts: $0.parts.count) }
+                ?? "Page \(page) of \(Pagination.pageCount(items.count, content.config.listPageSize)) of what is tagged “\(name)”."
 
             let machines = listed.compactMap { if case .machine(let m) = $0 { m } else { nil } }
             let parts = listed.compactMap { if case .part(let address) = $0 { address } else { nil } }

@@ -121,7 +121,7 @@ package struct UnitDigests: Sendable {
             items.add(SiteIndex.digest(tag.machines).description)
             items.add(SiteIndex.digest(tag.parts).description)
             lists.append((nil, "index/tag/" + tag.slug + "/items", items.digest))
-            lists += tagPages(tag, number: number, named: named, pageSize: pageSize).map { ($0.0, $0.1, $0.2) }
+            lists += tagPages(tag, number: number, named: named, pageSize: pageSize)
         }
         lists.append((.tags, "index/tags", summary.digest))
         var letters = Fingerprint()
@@ -152,7 +152,7 @@ extension UnitDigests {
     /// items as the stored index holds them (undecoded), where they are in the list and how
     /// many pages it takes, with the tag's names.
     fileprivate static func tagPages(_ tag: SiteIndex.Tag, number: Int, named: Fingerprint, pageSize: Int)
-        -> [(InputUnit.Listing, String, ContentDigest)] {
+        -> [(InputUnit.Listing?, String, ContentDigest)] {
         let machines = tag.machines.count, total = machines + tag.parts.count
         let pages = Pagination.pageCount(total, pageSize)
         return (1...pages).map { page in

@@ -165,13 +165,16 @@ struct ResidentSyncTests {
             + "and the second half after a pause.\n"
         let cut = text.index(text.startIndex, offsetBy: text.count - 30)
         let path = following.inbox + "/upload.comment.md"
-        FileManager.default.createFile(atPath: path, contents: nil)
         let idle = { following.log.filter { $0 == "idle" }.count }
-        try following.wait("idle after the first round") { idle() == 1 }
-        let upload = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        // Idle after the first round and whatever rounds its own writes woke.
+        try following.wait("idle after the first round") { following.log.last == "idle" }
+        usleep(200_000)
+        let before = idle()
+        // Made and written through one descriptor, as an FTP or scp server writes an upload.
+        let upload = FileHandle(fileDescriptor: open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644), closeOnDealloc: true)
         try upload.write(contentsOf: Data(text[..<cut].utf8))
         // The inbox was looked at while the file was half there, and the follower is idle again.
-        try following.wait("a look at the inbox while the upload is open") { idle() >= 2 }
+        try following.wait("a look at the inbox while the upload is open") { idle() > before }
         usleep(300_000)
         try upload.write(contentsOf: Data(text[cut...].utf8))
         try upload.close()
