@@ -47,9 +47,13 @@ package struct UnitDigests: Sendable {
         all["shared-image"] = shared.digest
         var sitemap = Fingerprint()
         for page in site.plan.sitemapPages.site { sitemap.add(page.value) }
-        for listed in site.plan.sitemapPages.listed { sitemap.add(SitePlan.SitemapPages.parts(listed)) }
+        // The sitemap index names each machine's files by its slug.
+        for (machine, listed) in zip(site.content.machines, site.plan.sitemapPages.listed) {
+            sitemap.add(machine.slug)
+            sitemap.add(SitePlan.SitemapPages.parts(listed))
+        }
         all["sitemap"] = sitemap.digest
-        for (unit, key, digest) in Self.listings(site.index, machines: site.content.machines,
+        for (unit, key, digest) in Self.listings(site.index, machines: site.content.machines, numbering: list.digest,
                                                  pageSize: site.content.config.listPageSize) {
             if let unit { keys[.listing(unit)] = key }
             all[key] = digest
@@ -98,8 +102,11 @@ package struct UnitDigests: Sendable {
     /// Each list of the site index with its key and digest: its items as the stored index
     /// holds them (by number: what an item is, its page reads through the item's machine,
     /// named by slug), with what the list's pages show of it as a whole. No stored list is
-    /// decoded for it.
-    private static func listings(_ index: SiteIndex, machines: [Machine], pageSize: Int) -> [(InputUnit.Listing?, String, ContentDigest)] {
+    /// decoded for it. An item names its machine by number, so a list holding the same numbers
+    /// is the same list only while the numbers name the same machines: each list's digest
+    /// holds the machines' order (`numbering`).
+    private static func listings(_ index: SiteIndex, machines: [Machine], numbering: ContentDigest, pageSize: Int)
+        -> [(InputUnit.Listing?, String, ContentDigest)] {
         var lists: [(InputUnit.Listing?, String, ContentDigest)] = []
         var summary = Fingerprint()
         for (number, tag) in index.tags.enumerated() {
@@ -117,11 +124,14 @@ package struct UnitDigests: Sendable {
             // stored ones only when it changed (`pagePrefix`), so a build that moves no part
             // reads a row a tag, not a row a page.
             var items = named
+            items.add(numbering.description)
             items.add(pageSize)
             items.add(SiteIndex.digest(tag.machines).description)
             items.add(SiteIndex.digest(tag.parts).description)
             lists.append((nil, "index/tag/" + tag.slug + "/items", items.digest))
-            lists += tagPages(tag, number: number, named: named, pageSize: pageSize)
+            var numbered = named
+            numbered.add(numbering.description)
+            lists += tagPages(tag, number: number, named: numbered, pageSize: pageSize)
         }
         lists.append((.tags, "index/tags", summary.digest))
         var letters = Fingerprint()
@@ -129,6 +139,7 @@ package struct UnitDigests: Sendable {
             letters.add(letter.key)
             letters.add(letter.parts.count)
             var list = Fingerprint()
+            list.add(numbering.description)
             list.add(letter.key)
             list.add(SiteIndex.digest(letter.parts).description)
             lists.append((.letter(number), "index/letter/" + letter.key, list.digest))

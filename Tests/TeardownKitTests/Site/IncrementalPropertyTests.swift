@@ -101,7 +101,7 @@ private final class EditableSite {
         let parts = list("content/machines/\(machine)/parts")
         let part = parts.randomElement(using: &random)
         let owner = part.map { "content/machines/\(machine)/parts/\($0)" } ?? "content/machines/\(machine)"
-        switch Int.random(in: 0..<20, using: &random) {
+        switch Int.random(in: 0..<21, using: &random) {
         case 0, 1:
             let day = Int.random(in: 1...28, using: &random)
             try write("---\nauthor: Ada\ndate: 2024-05-\(String(format: "%02d", day))\n---\nComment \(counter).\n",
@@ -165,6 +165,13 @@ private final class EditableSite {
                 try write((kept + (tag.map { [$0] } ?? [])).joined(separator: "\n") + "\n", to: path)
             }
             return "\(first) and \(second) traded tags"
+        case 19:
+            // One machine in, the last one out: every list holds the same numbers, which now
+            // name other machines.
+            guard let last = machines.last else { return "no machine to replace" }
+            try remove("content/machines/\(last)")
+            try addMachine("a\(counter)")
+            return "machine \(last) replaced by a\(counter), first in order"
         case 9:
             try write("The description, version \(counter).\n", to: "\(owner)/description.md")
             return "description of \(owner) edited"
