@@ -106,6 +106,32 @@ package enum FirstAnswer {
 
     // MARK: Stored forms
 
+    /// Whether `item` is what `page` writes for the page at `path`. The store's rows are
+    /// published into files visitors read, so one that a restored or copied cache forged is
+    /// found here, as damage, not passed on.
+    package static func isItem(_ item: String, path: String) -> Bool {
+        guard let value = try? JSONSerialization.jsonObject(with: Data(item.utf8)) else { return false }  // not JSON: forged
+        return isItem(value, url: String(path.dropLast("index.html".count)))
+    }
+
+    /// Whether `entry` is what `entry(_:postings:items:)` writes for `word`: its pages each an
+    /// item of a page of the site (an address inside it).
+    package static func isEntry(_ entry: String, of word: String) -> Bool {
+        guard let value = try? JSONSerialization.jsonObject(with: Data(("{" + entry + "}").utf8)) as? [String: Any],  // as above
+              value.count == 1, let fields = value[word] as? [String: Any], fields["n"] is Int,
+              let pages = fields["p"] as? [Any], Set(fields.keys).isSubset(of: ["n", "all", "p"]) else { return false }
+        return pages.allSatisfy { isItem($0, url: nil) }
+    }
+
+    /// `[url, title, kinds, machine]`, with `url` (nil: any address of a page inside the site).
+    private static func isItem(_ value: Any, url: String?) -> Bool {
+        guard let item = value as? [Any], item.count == 4, let address = item[0] as? String, item[1] is String,
+              let kinds = item[2] as? [Any], kinds.allSatisfy({ $0 is String }), item[3] is String || item[3] is NSNull
+        else { return false }
+        if let url { return address == url }
+        return !address.hasPrefix("/") && !address.contains(":") && !address.split(separator: "/").contains("..")
+    }
+
     /// Postings as the store keeps them: a varint of the page's row, its weight, its kind's order.
     package static func blob(_ postings: [Posting]) -> Data {
         var bytes: [UInt8] = []

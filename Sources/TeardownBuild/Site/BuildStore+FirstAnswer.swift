@@ -66,8 +66,13 @@ extension BuildStore {
     package func searchItems(_ ids: some Sequence<UInt32>) throws -> [UInt32: String] {
         try reading { db in
             var found: [UInt32: String] = [:]
-            let one = try db.cachedStatement(sql: "SELECT item FROM search_pages WHERE id = ?")
-            for id in ids { found[id] = try String.fetchOne(one, arguments: [Int64(id)]) }
+            let one = try db.cachedStatement(sql: "SELECT path, item FROM search_pages WHERE id = ?")
+            for id in ids {
+                guard let row = try Row.fetchOne(one, arguments: [Int64(id)]) else { continue }
+                let path: String = row[0], item: String = row[1]
+                guard FirstAnswer.isItem(item, path: path) else { throw Damaged(path: self.path, reason: "search_pages row of \(path)") }
+                found[id] = item
+            }
             return found
         }
     }
@@ -91,7 +96,9 @@ extension BuildStore {
         try reading { db in
             var found: [String: String] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT word, entry FROM search_words WHERE file = ?", arguments: [file]) {
-                found[row[0]] = row[1]
+                let word: String = row[0], entry: String = row[1]
+                guard FirstAnswer.isEntry(entry, of: word) else { throw Damaged(path: path, reason: "search_words row of \(word)") }
+                found[word] = entry
             }
             return found
         }

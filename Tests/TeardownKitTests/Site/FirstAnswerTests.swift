@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import TeardownBase
 @testable import TeardownBuild
@@ -84,6 +85,31 @@ struct FirstAnswerTests {
         #expect((try site.entry("hello")?["p"] as? [[Any]])?.first?[1] as? String == "Lid, hinged")
         try site.build(full: true, into: full)
         #expect(site.files(in: full) == site.files())
+    }
+
+    @Test("Forged rows in a restored store (entries and results pointing off the site) are found as damage, not published: the build starts over once and its files are a full build's")
+    func forgedRows() throws {
+        let site = Site()
+        try site.build()
+        let queue = try DatabaseQueue(path: CacheLayout(root: site.output + ".cache").output(site.output).store)
+        try queue.write { db in
+            try db.execute(sql: """
+                UPDATE search_words SET entry = json_quote(word) || ':{"n":1,"all":1,"p":[["https://tracker.example/","Lid",["part"],null]]}';
+                UPDATE search_pages SET item = '["https://tracker.example/","Forged",["part"],null]'
+                """)
+        }
+        try queue.close()
+        let forged = site.files()
+        // A comment with a word the site already holds: its file's entries are read from the store.
+        try site.write("---\nauthor: Grace\ndate: 2024-06-01\n---\nThe lid, again.\n", to: "content/machines/box/parts/lid/comments/new.md")
+        let report = try SiteBuilder(siteRoot: site.root, output: site.output, cacheFolder: site.output + ".cache").build()
+        #expect(report.notices.contains(BuildStore.Notice.damaged.rawValue), "\(report.notices)")
+        let published = site.files()
+        #expect(!published.values.contains { $0.contains("tracker.example") })
+        #expect(published != forged)
+        let full = site.root + "-full"
+        try site.build(full: true, into: full)
+        #expect(site.files(in: full) == published)
     }
 
     @Test("A page's indexed text: Pagefind's body without what it ignores, weights, title, kinds and machine")
