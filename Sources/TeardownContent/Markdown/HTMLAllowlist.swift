@@ -8,8 +8,10 @@ import TeardownBase
 /// It reads the HTML leniently and writes it strictly: an allowed tag is written again from its
 /// name and its allowed attributes' values, escaped; every other `<` is written as text, so the
 /// browser sees no markup but these tags, whatever the input's quirks. The elements are balanced
-/// over the whole text (`Balance`): a closing tag with nothing open is dropped, and what is still
-/// open at the end is closed there, so no text closes an element of the page around it.
+/// (`Balances`): a closing tag with nothing open is dropped, and what is still open is closed
+/// where its part of the text ends (a line of text's tags at the end of the paragraph, link or
+/// emphasis they are in; a block's at the end of the text), so no text closes an element of the
+/// page around it, and the page stays valid HTML.
 struct HTMLAllowlist {
     /// Each element kept, with the attributes kept on it.
     static let elements: [String: Set<String>] = [
@@ -21,6 +23,9 @@ struct HTMLAllowlist {
     ]
     /// Elements without content or closing tag.
     static let void: Set<String> = ["br", "wbr", "img", "hr"]
+    /// Elements that make blocks: kept where raw HTML makes a block, left out of a line of text
+    /// (a paragraph holds none); a `<dt>` or `<dd>` only inside a `<dl>`.
+    static let blocks: Set<String> = ["details", "summary", "dl", "dt", "dd", "hr", "div", "figure", "figcaption"]
     /// Elements whose content is not text to show either: left out whole.
     static let withContent: Set<String> = ["script", "style", "iframe", "textarea", "title", "xmp", "noembed",
                                            "noframes", "noscript", "plaintext", "template", "object", "embed",
@@ -34,9 +39,13 @@ struct HTMLAllowlist {
         var isImage = false
     }
 
-    /// The elements open so far in a text, across its pieces of HTML.
+    /// The elements open so far in one part of a text, across its pieces of HTML.
     struct Balance {
         var open: [String] = []
+        /// A line of text's (inline HTML): no block elements.
+        var inline = false
+        /// Inside a Markdown link: an image is not made a link.
+        var inLink = false
         /// Inside an element left out with its content, until its closing tag.
         var skipping: String?
         var dropped: [Dropped] = []
@@ -48,6 +57,45 @@ struct HTMLAllowlist {
         mutating func closeAll() -> String {
             defer { open.removeAll() }
             return open.reversed().map { "</\($0)>" }.joined()
+        }
+    }
+
+    /// The balances of a text: one for its blocks of raw HTML, so that a `<details>` may hold
+    /// Markdown paragraphs, and one for each node (`Parent`: a paragraph, a link, an emphasis)
+    /// whose lines of text hold raw HTML, closed at that node's end.
+    struct Balances<Parent: Hashable> {
+        private var blocks = Balance()
+        private var inline: [Parent: Balance] = [:]
+        private var parents: [Parent] = []
+        private let imagesAsLinks: Bool
+        /// What was left out, by line in the text.
+        private(set) var dropped: [Dropped] = []
+
+        init(imagesAsLinks: Bool) {
+            self.imagesAsLinks = imagesAsLinks
+            blocks.imagesAsLinks = imagesAsLinks
+        }
+
+        /// A piece of raw HTML starting at `line`: a block (`parent` nil) or in a line of text.
+        mutating func sanitize(_ html: String, line: Int, parent: Parent?, inLink: Bool) -> String {
+            var balance = blocks
+            if let parent {
+                if inline[parent] == nil { parents.append(parent) }
+                balance = inline[parent] ?? Balance(inline: true, inLink: inLink, imagesAsLinks: imagesAsLinks)
+            }
+            let kept = HTMLAllowlist.sanitize(html, balance: &balance)
+            dropped += balance.dropped.map { Dropped(what: $0.what, line: line + $0.line, isImage: $0.isImage) }
+            balance.dropped.removeAll()
+            if let parent { inline[parent] = balance } else { blocks = balance }
+            return kept
+        }
+
+        /// The closing tags of what each node's lines left open, to end it; then the blocks'.
+        mutating func closeAll() -> (inline: [(Parent, String)], blocks: String) {
+            let closing = parents.compactMap { parent in inline[parent]?.closeAll().nonEmpty.map { (parent, $0) } }
+            inline.removeAll()
+            parents.removeAll()
+            return (closing, blocks.closeAll())
         }
     }
 
@@ -80,6 +128,11 @@ struct HTMLAllowlist {
             }
             return ""
         }
+        if !tag.closing, balance.inline && blocks.contains(tag.name)
+            || ["dt", "dd"].contains(tag.name) && balance.open.last != "dl" {
+            balance.dropped.append(Dropped(what: "<\(tag.name)> " + (balance.inline ? "inside a line of text" : "outside a <dl>"), line: line))
+            return ""
+        }
         if tag.closing {
             guard !void.contains(tag.name), let at = balance.open.lastIndex(of: tag.name) else { return "" }
             let closed = balance.open[at...].reversed().map { "</\($0)>" }.joined()
@@ -110,6 +163,8 @@ struct HTMLAllowlist {
             }
         }
         if tag.name == "img", !written.contains(" src=\"") { return "" }
+        // An image says what it shows, if only that it is a picture without words.
+        if tag.name == "img", !wrote.contains("alt") { written += " alt=\"\"" }
         if tag.name == "img", balance.imagesAsLinks { return imageAsLink(tag, line: line, balance: &balance) }
         if !void.contains(tag.name) { balance.open.append(tag.name) }
         return written + ">"
@@ -147,7 +202,7 @@ struct HTMLAllowlist {
             balance.dropped.append(Dropped(what: String(source.prefix(60)), line: line, isImage: true))
             return escapeText(alt)
         }
-        guard !balance.open.contains("a") else { return escapeText(alt.isEmpty ? source : alt) }
+        guard !balance.inLink, !balance.open.contains("a") else { return escapeText(alt.isEmpty ? source : alt) }
         return "<a href=\"\(HTMLEscaping.escape(source))\">\(escapeText(alt.isEmpty ? source : alt))</a>"
     }
 
@@ -228,6 +283,8 @@ struct HTMLAllowlist {
 }
 
 private extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
+
     var trimmingWhitespace: String {
         String(unicodeScalars.drop { $0.properties.isWhitespace }.reversed().drop { $0.properties.isWhitespace }.reversed()
             .map(Character.init))

@@ -140,8 +140,8 @@ public struct MarkdownRenderer: Sendable {
 
     /// Each piece of raw HTML becomes a custom node holding what `HTMLAllowlist` keeps of it,
     /// which safe mode writes as it is (it writes raw HTML as a comment saying it was left out,
-    /// and keeps refusing a Markdown link to `javascript:`); the elements still open at the end
-    /// are closed after the last block. Returns what was left out, by line in the text.
+    /// and keeps refusing a Markdown link to `javascript:`); what a line of text left open is
+    /// closed at the end of its node, what blocks left open after the last block.
     private static func keepAllowedHTML(_ document: OpaquePointer, imagesAsLinks: Bool) -> [HTMLAllowlist.Dropped] {
         var pieces: [OpaquePointer] = []
         if let iterator = cmark_iter_new(document) {
@@ -153,28 +153,30 @@ public struct MarkdownRenderer: Sendable {
             cmark_iter_free(iterator)
         }
         guard !pieces.isEmpty else { return [] }
-        var balance = HTMLAllowlist.Balance()
-        balance.imagesAsLinks = imagesAsLinks
+        var balances = HTMLAllowlist.Balances<OpaquePointer>(imagesAsLinks: imagesAsLinks)
         for node in pieces {
-            let block = cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK
-            let first = balance.dropped.count, line = Int(cmark_node_get_start_line(node))
-            let kept = HTMLAllowlist.sanitize(cmark_node_get_literal(node).map { String(cString: $0) } ?? "", balance: &balance)
-            for index in first..<balance.dropped.count {
-                balance.dropped[index] = .init(what: balance.dropped[index].what, line: line + balance.dropped[index].line,
-                                               isImage: balance.dropped[index].isImage)
-            }
+            let block = cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK, parent = block ? nil : cmark_node_parent(node)
+            let kept = balances.sanitize(cmark_node_get_literal(node).map { String(cString: $0) } ?? "",
+                                         line: Int(cmark_node_get_start_line(node)), parent: parent, inLink: parent.map(isInLink) ?? false)
             guard let custom = cmark_node_new(block ? CMARK_NODE_CUSTOM_BLOCK : CMARK_NODE_CUSTOM_INLINE) else { continue }
             _ = cmark_node_set_on_enter(custom, kept)
             _ = cmark_node_insert_before(node, custom)
             cmark_node_unlink(node)
             cmark_node_free(node)
         }
-        let closing = balance.closeAll()
-        if !closing.isEmpty, let custom = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) {
-            _ = cmark_node_set_on_enter(custom, closing)
-            _ = cmark_node_append_child(document, custom)
+        let closing = balances.closeAll()
+        for (parent, tags) in closing.inline + [(document, closing.blocks)] where !tags.isEmpty {
+            guard let custom = cmark_node_new(parent == document ? CMARK_NODE_CUSTOM_BLOCK : CMARK_NODE_CUSTOM_INLINE) else { continue }
+            _ = cmark_node_set_on_enter(custom, tags)
+            _ = cmark_node_append_child(parent, custom)
         }
-        return balance.dropped
+        return balances.dropped
+    }
+
+    private static func isInLink(_ node: OpaquePointer) -> Bool {
+        var up: OpaquePointer? = node
+        while let at = up, cmark_node_get_type(at) != CMARK_NODE_LINK { up = cmark_node_parent(at) }
+        return up != nil
     }
 
     /// GitHub's alerts: a quote whose first line is `[!NOTE]`, `[!TIP]`, `[!IMPORTANT]`,

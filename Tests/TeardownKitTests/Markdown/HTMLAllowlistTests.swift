@@ -70,6 +70,56 @@ struct HTMLAllowlistTests {
         #expect(crossed.contains("<b><i>x</i></b> y"), "\(crossed)")
     }
 
+    @Test("What raw HTML leaves open is closed where its paragraph, link or emphasis ends, no block sits in a line of text, and the page stays well nested", arguments: [
+        MarkdownRenderer.Trust.designer(allowHTML: false), .community,
+    ])
+    func validWhereItEnds(trust: MarkdownRenderer.Trust) {
+        let cases = [
+            // cmark-gfm's own raw HTML examples, and what visitors write.
+            "<a href=\"bar\">baz\n\nNext paragraph.",
+            "*a <b>b* c</b> d",
+            "Foo <a href=\"x\">*bar\n\n* item <i>one\n* two</i>",
+            "<del>*foo*\n\n</del>",
+            "Text <div>in a line</div> and <details><summary>no</summary></details> more.",
+            "<dt>Term</dt>\n\n<dd>Said</dd>",
+            "| a | b |\n|---|---|\n| <b>open | <i>x</i> |",
+            "[a link <b>bold](https://example.org) after</b>",
+            "<details>\n<summary>Wiring</summary>\n\nThe **red** <kbd>wire\n\n</details>",
+        ]
+        for text in cases {
+            let document = markdown.document(text, trust: trust)
+            #expect(Self.wellNested(document.html), "\(text) -> \(document.html)")
+            #expect(!document.html.contains("<div") && !document.html.contains("<dt") && !document.html.contains("<dd"),
+                    "\(text) -> \(document.html)")
+        }
+        let link = markdown.render("<a href=\"bar\">baz\n\nNext.", trust: trust)
+        #expect(link.contains(">baz</a></p>"), "\(link)")
+        let crossed = markdown.render("*a <b>b* c</b> d", trust: trust)
+        #expect(crossed.contains("<em>a <b>b</b></em> c d"), "\(crossed)")
+        let inLine = markdown.document("Text <div>in a line</div>.", trust: trust)
+        #expect(inLine.droppedHTML.contains { $0.what == "<div> inside a line of text" && $0.line == 1 }, "\(inLine.droppedHTML)")
+        #expect(markdown.render("<img src=\"a.png\">", trust: .designer(allowHTML: false)).contains("<img src=\"a.png\" alt=\"\">"))
+        // Blocks of raw HTML still hold Markdown paragraphs.
+        let details = markdown.render("<details>\n<summary>More</summary>\n\nText\n\n</details>", trust: trust)
+        #expect(details.contains("<p>Text</p>") && details.contains("</details>"), "\(details)")
+    }
+
+    /// Whether every element closes after those opened inside it.
+    static func wellNested(_ html: String) -> Bool {
+        var open: [String] = []
+        var rest = Substring(html)
+        while let start = rest.firstIndex(of: "<") {
+            let tag = rest[rest.index(after: start)...].prefix { $0 != ">" && $0 != " " && $0 != "\n" }
+            rest = rest[rest.index(after: start)...]
+            let closing = tag.hasPrefix("/"), name = String(closing ? tag.dropFirst() : tag).lowercased()
+            guard let first = name.first, first.isLetter, !HTMLAllowlist.void.contains(name), !["input", "/"].contains(name) else { continue }
+            if !closing { open.append(name); continue }
+            guard open.last == name else { return false }
+            open.removeLast()
+        }
+        return open.isEmpty
+    }
+
     @Test("Text between tags is escaped, entities kept; a comment's anchors are nofollow")
     func escaping() {
         let html = markdown.render("<span>a < b & c &copy; <notatag</span> <a href=\"https://example.org\" title='x\"y'>site</a>",
