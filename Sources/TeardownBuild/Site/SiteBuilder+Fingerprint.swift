@@ -62,9 +62,9 @@ extension SiteBuilder {
                          publisher: Publisher, signatures: [String: ContentDigest],
                          racySignatures: [String: ContentDigest]) throws -> Fingerprinted {
         let context = Self.unitContext(site.content, vipsVersion: site.images.vipsVersion)
-        let units = UnitDigests(site, carried: readsKnown ? site.carried : [])
+        var units = UnitDigests(site, carried: readsKnown ? site.carried : [], allTagPages: !readsKnown)
         let (changedUnits, goneSlugs) = try readsKnown
-            ? Self.changedUnits(site, units: units, store: trees.store) : (nil, [])
+            ? Self.changedUnits(site, units: &units, store: trees.store) : (nil, [])
         let stale = try changedUnits.map { try trees.store.readers(of: $0) }
         // Each output's path, worked out once on all cores; the render step picks its outputs by them too.
         let pagePaths = ParallelMap.map(site.plan.pages) { $0.url.outputPath }
@@ -131,7 +131,7 @@ extension SiteBuilder {
 
     /// The units whose digests differ from the stored ones, and the machines gone since. Only
     /// the units of machines digested now are read from the store, the carried ones' are not.
-    static func changedUnits(_ site: PlannedSite, units: UnitDigests, store: BuildStore) throws
+    static func changedUnits(_ site: PlannedSite, units: inout UnitDigests, store: BuildStore) throws
         -> (units: [String]?, goneSlugs: [String]) {
         let slugs = Set(site.content.machines.map(\.slug))
         let goneSlugs = try store.machineSlugs().subtracting(slugs).sorted()
@@ -143,6 +143,7 @@ extension SiteBuilder {
         // A tag's pages are compared only where its list changed.
         let prefixes = UnitDigests.pagePrefixes(changed: changed)
         if !prefixes.isEmpty {
+            units.addTagPages(under: prefixes)
             let pages = try store.units(keys: [], prefixes: prefixes)
             changed += pages.compactMap { units.computed[$0.key] != $0.value ? $0.key : nil }
             changed += units.computed.keys.filter { key in

@@ -12,15 +12,20 @@ import TeardownMedia
 /// units keep the digests the store holds, and only their keys are made, for the pages that
 /// read them, so a comment digests its own machine's units.
 package struct UnitDigests: Sendable {
-    /// The digests worked out by this build: the site's units and those of every machine not carried.
-    package let computed: [String: ContentDigest]
+    /// The digests worked out by this build: the site's units and those of every machine not
+    /// carried; a tag's pages' only where they are compared (`addTagPages`) or all are written.
+    package private(set) var computed: [String: ContentDigest]
     /// The machines (by index) whose units were digested.
     package let computedMachines: [Int]
     private let site: [InputUnit: String]
     private let named: [MachineKeys]
     private let siteManual: ManualUnits
+    private let index: SiteIndex
+    private let pageSize: Int
+    private let numbering: ContentDigest
 
-    package init(_ site: PlannedSite, carried: Set<Int> = []) {
+    /// `carried`: the machines whose stored digests stand; with none, every unit is digested.
+    package init(_ site: PlannedSite, carried: Set<Int> = [], allTagPages: Bool = true) {
         var keys: [InputUnit: String] = [.settings: "settings", .search: "search", .machineList: "machines",
                                          .sharedImage: "shared-image", .sitemap: "sitemap"]
         var all: [String: ContentDigest] = [:]
@@ -53,10 +58,11 @@ package struct UnitDigests: Sendable {
             sitemap.add(SitePlan.SitemapPages.parts(listed))
         }
         all["sitemap"] = sitemap.digest
+        (index, pageSize, numbering) = (site.index, site.content.config.listPageSize, list.digest)
         for (unit, key, digest) in Self.listings(site.index, machines: site.content.machines, numbering: list.digest,
-                                                 pageSize: site.content.config.listPageSize) {
+                                                 pageSize: pageSize, pages: allTagPages) {
             if let unit { keys[.listing(unit)] = key }
-            all[key] = digest
+            if let digest { all[key] = digest }
         }
         for (name, digest) in site.theme.templateDigests {
             keys[.template(name)] = "template/" + name
@@ -105,9 +111,9 @@ package struct UnitDigests: Sendable {
     /// decoded for it. An item names its machine by number, so a list holding the same numbers
     /// is the same list only while the numbers name the same machines: each list's digest
     /// holds the machines' order (`numbering`).
-    private static func listings(_ index: SiteIndex, machines: [Machine], numbering: ContentDigest, pageSize: Int)
-        -> [(InputUnit.Listing?, String, ContentDigest)] {
-        var lists: [(InputUnit.Listing?, String, ContentDigest)] = []
+    private static func listings(_ index: SiteIndex, machines: [Machine], numbering: ContentDigest, pageSize: Int, pages: Bool)
+        -> [(InputUnit.Listing?, String, ContentDigest?)] {
+        var lists: [(InputUnit.Listing?, String, ContentDigest?)] = []
         var summary = Fingerprint()
         for (number, tag) in index.tags.enumerated() {
             var named = Fingerprint()
@@ -129,9 +135,7 @@ package struct UnitDigests: Sendable {
             items.add(SiteIndex.digest(tag.machines).description)
             items.add(SiteIndex.digest(tag.parts).description)
             lists.append((nil, "index/tag/" + tag.slug + "/items", items.digest))
-            var numbered = named
-            numbered.add(numbering.description)
-            lists += tagPages(tag, number: number, named: numbered, pageSize: pageSize)
+            lists += tagPages(tag, number: number, numbering: numbering, pageSize: pageSize, digested: pages)
         }
         lists.append((.tags, "index/tags", summary.digest))
         var letters = Fingerprint()
@@ -162,11 +166,18 @@ extension UnitDigests {
     /// Each page of a tag's list, paginated as one list, the machines then the parts: its
     /// items as the stored index holds them (undecoded), where they are in the list and how
     /// many pages it takes, with the tag's names.
-    fileprivate static func tagPages(_ tag: SiteIndex.Tag, number: Int, named: Fingerprint, pageSize: Int)
-        -> [(InputUnit.Listing?, String, ContentDigest)] {
+    fileprivate static func tagPages(_ tag: SiteIndex.Tag, number: Int, numbering: ContentDigest, pageSize: Int, digested: Bool)
+        -> [(InputUnit.Listing?, String, ContentDigest?)] {
         let machines = tag.machines.count, total = machines + tag.parts.count
         let pages = Pagination.pageCount(total, pageSize)
+        var named = Fingerprint()
+        named.add(tag.slug)
+        named.add(tag.names.count)
+        for name in tag.names { named.add(name) }
+        named.add(numbering.description)
         return (1...pages).map { page in
+            let key = pagePrefix + tag.slug + "/\(page)"
+            guard digested else { return (.tagPage(number, page), key, nil) }
             let start = min(total, (page - 1) * pageSize), end = min(total, start + pageSize)
             var listed = named
             listed.add(pages)
@@ -174,7 +185,18 @@ extension UnitDigests {
             listed.add(end)
             listed.add(SiteIndex.digest(tag.machines, min(start, machines)..<min(end, machines)).description)
             listed.add(SiteIndex.digest(tag.parts, max(start, machines) - machines..<max(end, machines) - machines).description)
-            return (.tagPage(number, page), pagePrefix + tag.slug + "/\(page)", listed.digest)
+            return (.tagPage(number, page), key, listed.digest)
+        }
+    }
+
+    /// Digests the pages of the tags under `prefixes` (`pagePrefixes`): a build that carried
+    /// machines works out only the pages it compares.
+    package mutating func addTagPages(under prefixes: [String]) {
+        let slugs = Set(prefixes.map { String($0.dropFirst(Self.pagePrefix.count).dropLast()) })
+        for (number, tag) in index.tags.enumerated() where slugs.contains(tag.slug) {
+            for (_, key, digest) in Self.tagPages(tag, number: number, numbering: numbering, pageSize: pageSize, digested: true) {
+                computed[key] = digest
+            }
         }
     }
 
@@ -192,7 +214,7 @@ extension UnitDigests {
 }
 
 /// The keys of one machine's units, made without digesting them.
-private struct MachineKeys: Sendable {
+struct MachineKeys: Sendable {
     package static let aspects = ["head", "text", "photos", "counts", "cover", "download", "feed", "comments-download", "gallery",
                           "description", "sitemap"]
 
@@ -229,118 +251,8 @@ private struct MachineKeys: Sendable {
     }
 }
 
-/// The units of one machine, its parts and its manual.
-private struct MachineUnits: Sendable {
-    /// By `InputUnit.MachineAspect`.
-    package let keys: [String]
-    package let parts: [(keys: [String], digests: [ContentDigest])]
-    package let manual: ManualUnits
-    package let all: [String: ContentDigest]
-
-    package init(_ machine: Machine, manual book: RenderedManual?, images: ProcessedImages, download: MachineDownload?,
-         sitemap listed: [URLPath]) {
-        let prefix = "m/" + machine.slug + "/"
-        let (head, counts) = Self.headAndCounts(machine, images)
-        var cover = Fingerprint()
-        cover.add(images.cover(of: machine)?.key)
-        var downloaded = Fingerprint()
-        downloaded.add(download?.bundle.sha256)
-        downloaded.add(download?.bundle.size ?? 0)
-        var commentsDownloaded = Fingerprint()
-        commentsDownloaded.add(download?.comments.sha256)
-        commentsDownloaded.add(download?.comments.size ?? 0)
-        let photos = Self.photos(machine.head.photos, images)
-        parts = machine.outlines.map { part in
-            let partPrefix = "p/" + machine.slug + "/" + part.slug + "/"
-            return ([partPrefix + "text", partPrefix + "photos", partPrefix + "description", partPrefix + "facts"],
-                    [part.textDigest, Self.photos(part.photos, images), part.descriptionDigest, part.source])
-        }
-        var feed = Self.recentComments(machine)
-        var gallery = Fingerprint()
-        gallery.add(photos)
-        for part in parts { gallery.add(part.digests[1]) }
-        feed.add(gallery.digest)
-        // In `InputUnit.MachineAspect` order: head, text, photos, counts, cover, download, feed,
-        var sitemap = Fingerprint()
-        for page in listed { sitemap.add(page.value) }
-        // comments download, gallery, description, sitemap.
-        let digests = [head.digest, machine.head.textDigest, photos, counts.digest, cover.digest, downloaded.digest, feed.digest,
-                       commentsDownloaded.digest, gallery.digest, machine.head.descriptionDigest, sitemap.digest]
-        keys = MachineKeys.aspects.map { prefix + $0 }
-        manual = book.map { ManualUnits($0, scope: machine.slug) } ?? ManualUnits(empty: machine.slug)
-        var all = Dictionary(uniqueKeysWithValues: zip(keys, digests))
-        for part in parts {
-            for (key, digest) in zip(part.keys, part.digests) { all[key] = digest }
-        }
-        all.merge(manual.all) { first, _ in first }
-        self.all = all
-    }
-
-    /// The machine's head (its parts, their sources and layers) and its counts.
-    private static func headAndCounts(_ machine: Machine, _ images: ProcessedImages) -> (head: Fingerprint, counts: Fingerprint) {
-        var head = Fingerprint()
-        head.add(machine.slug)
-        head.add(machine.folder.displayPath)
-        head.add(machine.source)
-        var counts = Fingerprint()
-        counts.add(machine.head.commentCount)
-        counts.add(machine.head.photos.count)
-        for part in machine.outlines {
-            head.add(part.slug)
-            // The rest of part.yaml is the part's facts, a unit of its own.
-            head.add(part.name)
-            head.add(part.layer.image.displayPath)
-            head.add(part.layer.z)
-            head.add(part.layer.x)
-            head.add(part.layer.y)
-            head.add(part.layer.size.width)
-            head.add(part.layer.size.height)
-            // A layer's size and mask are read from the image, so the image is part of the head:
-            // its processed key names its bytes.
-            head.add(images.layer(part.layer.image.absolutePath)?.key)
-            // Whether the layer is published as an optimized copy changes its URL.
-            head.add(images.isOptimized(part.layer))
-            counts.add(part.commentCount)
-            counts.add(part.photos.count)
-        }
-        return (head, counts)
-    }
-
-    /// What feeds show of the newest comments: each one's place gives its discussion page.
-    private static func recentComments(_ machine: Machine) -> Fingerprint {
-        var feed = Fingerprint()
-        for recent in machine.head.recent.all {
-            feed.add(recent.part ?? -1)
-            feed.add(recent.position)
-            feed.add(recent.comment.id)
-            feed.add(recent.comment.author)
-            feed.add(recent.comment.date.text)
-            feed.add(recent.comment.body.text)
-        }
-        return feed
-    }
-
-    private static func photos(_ photos: [Photo], _ images: ProcessedImages) -> ContentDigest {
-        var fingerprint = Fingerprint()
-        fingerprint.add(photos.count)
-        for photo in photos {
-            fingerprint.add(photo.file.name)
-            fingerprint.add(photo.caption)
-            fingerprint.add(photo.author)
-            fingerprint.add(photo.date?.text)
-            fingerprint.add(photo.credit)
-            fingerprint.add(photo.license)
-            fingerprint.add(photo.showsLocation)
-            // The processed image's key names its sizes, metadata and files.
-            fingerprint.add(images.photo(photo.file.absolutePath)?.key)
-        }
-        return fingerprint.digest
-    }
-
-}
-
 /// The units of one manual: its navigation, and each page's text.
-private struct ManualUnits: Sendable {
+struct ManualUnits: Sendable {
     package let navigationKey: String
     package let pageKeys: [String]
     package let all: [String: ContentDigest]
