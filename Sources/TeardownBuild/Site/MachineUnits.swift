@@ -109,5 +109,4 @@ struct MachineUnits: Sendable {
         }
         return fingerprint.digest
     }
-
 }

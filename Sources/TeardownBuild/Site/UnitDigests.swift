@@ -116,10 +116,7 @@ package struct UnitDigests: Sendable {
         var lists: [(InputUnit.Listing?, String, ContentDigest?)] = []
         var summary = Fingerprint()
         for (number, tag) in index.tags.enumerated() {
-            var named = Fingerprint()
-            named.add(tag.slug)
-            named.add(tag.names.count)
-            for name in tag.names { named.add(name) }
+            let named = names(of: tag)
             // What the tags page and the tag's first page say of it.
             var shown = named
             shown.add(tag.machines.count)
@@ -170,10 +167,7 @@ extension UnitDigests {
         -> [(InputUnit.Listing?, String, ContentDigest?)] {
         let machines = tag.machines.count, total = machines + tag.parts.count
         let pages = Pagination.pageCount(total, pageSize)
-        var named = Fingerprint()
-        named.add(tag.slug)
-        named.add(tag.names.count)
-        for name in tag.names { named.add(name) }
+        var named = names(of: tag)
         named.add(numbering.description)
         return (1...pages).map { page in
             let key = pagePrefix + tag.slug + "/\(page)"
@@ -187,6 +181,15 @@ extension UnitDigests {
             listed.add(SiteIndex.digest(tag.parts, max(start, machines) - machines..<max(end, machines) - machines).description)
             return (.tagPage(number, page), key, listed.digest)
         }
+    }
+
+    /// What a tag's pages say of it whatever they list: its slug and its names.
+    fileprivate static func names(of tag: SiteIndex.Tag) -> Fingerprint {
+        var named = Fingerprint()
+        named.add(tag.slug)
+        named.add(tag.names.count)
+        for name in tag.names { named.add(name) }
+        return named
     }
 
     /// Digests the pages of the tags under `prefixes` (`pagePrefixes`): a build that carried

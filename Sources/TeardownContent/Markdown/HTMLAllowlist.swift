@@ -92,7 +92,7 @@ struct HTMLAllowlist {
 
         /// The closing tags of what each node's lines left open, to end it; then the blocks'.
         mutating func closeAll() -> (inline: [(Parent, String)], blocks: String) {
-            let closing = parents.compactMap { parent in inline[parent]?.closeAll().nonEmpty.map { (parent, $0) } }
+            let closing = parents.map { parent in (parent, inline[parent]?.closeAll() ?? "") }
             inline.removeAll()
             parents.removeAll()
             return (closing, blocks.closeAll())
@@ -283,8 +283,6 @@ struct HTMLAllowlist {
 }
 
 private extension String {
-    var nonEmpty: String? { isEmpty ? nil : self }
-
     var trimmingWhitespace: String {
         String(unicodeScalars.drop { $0.properties.isWhitespace }.reversed().drop { $0.properties.isWhitespace }.reversed()
             .map(Character.init))
