@@ -36,6 +36,8 @@ public enum Problem: Hashable, Sendable, Codable {
     case brokenLink(String, reason: String)
     /// Raw HTML that may run script, left out of Markdown (`unsafe_html: false`).
     case rawHTMLLeftOut(String)
+    /// Raw HTML kept where it would make the page invalid: a block in a line of text, a `<dt>` outside a `<dl>`.
+    case rawHTMLMisplaced(String)
     /// An image of a visitor's text named by a path: a comment shows the photos sent with it.
     case communityImageLeftOut(String)
     /// An mdBook directive Teardown does not expand (`{{#title}}`, a preprocessor's own).
@@ -95,6 +97,8 @@ public enum Problem: Hashable, Sendable, Codable {
         case .brokenLink(let link, let reason): "broken link '\(link)': \(reason)"
         case .rawHTMLLeftOut(let what):
             "raw HTML \(what) is left out: only the HTML that cannot run script is kept (set 'unsafe_html: true' in site.yaml to trust it all)"
+        case .rawHTMLMisplaced(let what):
+            "raw HTML \(what) is left out: it would make the page invalid HTML (a block element goes on a line of its own, a <dt> or <dd> inside a <dl>)"
         case .communityImageLeftOut(let address):
             "the image '\(address)' is left out: a comment's pictures are the photos sent with it (an image on another site is shown as a link to it)"
         case .unsupportedDirective(let name):

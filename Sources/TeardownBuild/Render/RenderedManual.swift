@@ -40,7 +40,7 @@ package struct RenderedManual: Sendable {
         for (index, document) in documents.enumerated() {
             let page = manual.pages[index]
             for dropped in document.droppedHTML {
-                diagnostics.append(.warning(.rawHTMLLeftOut(dropped.what), at: page.body.location(line: dropped.line, column: 1)))
+                diagnostics.append(.warning(dropped.problem, at: page.body.location(line: dropped.line, column: 1)))
             }
             for link in document.links {
                 if case .broken(let reason) = resolve(link.destination, from: index) {

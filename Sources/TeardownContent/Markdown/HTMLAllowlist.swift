@@ -31,13 +31,8 @@ struct HTMLAllowlist {
                                            "noframes", "noscript", "plaintext", "template", "object", "embed",
                                            "svg", "math", "select", "frameset", "head"]
 
-    /// What was left out, for a warning: a tag or an attribute, with its line in the HTML.
-    struct Dropped: Equatable {
-        let what: String
-        let line: Int
-        /// A visitor's image by a path (`what` is its address).
-        var isImage = false
-    }
+    /// What was left out, for a warning, by line in the piece of HTML (then in the text).
+    typealias Dropped = MarkdownDocument.DroppedHTML
 
     /// The elements open so far in one part of a text, across its pieces of HTML.
     struct Balance {
@@ -84,7 +79,7 @@ struct HTMLAllowlist {
                 balance = inline[parent] ?? Balance(inline: true, inLink: inLink, imagesAsLinks: imagesAsLinks)
             }
             let kept = HTMLAllowlist.sanitize(html, balance: &balance)
-            dropped += balance.dropped.map { Dropped(what: $0.what, line: line + $0.line, isImage: $0.isImage) }
+            dropped += balance.dropped.map { Dropped(what: $0.what, line: line + $0.line, isImage: $0.isImage, isMisplaced: $0.isMisplaced) }
             balance.dropped.removeAll()
             if let parent { inline[parent] = balance } else { blocks = balance }
             return kept
@@ -130,7 +125,8 @@ struct HTMLAllowlist {
         }
         if !tag.closing, balance.inline && blocks.contains(tag.name)
             || ["dt", "dd"].contains(tag.name) && balance.open.last != "dl" {
-            balance.dropped.append(Dropped(what: "<\(tag.name)> " + (balance.inline ? "inside a line of text" : "outside a <dl>"), line: line))
+            balance.dropped.append(Dropped(what: "<\(tag.name)> " + (balance.inline ? "inside a line of text" : "outside a <dl>"), line: line,
+                                           isMisplaced: true))
             return ""
         }
         if tag.closing {
@@ -303,8 +299,7 @@ extension MarkdownSource {
         else { return }
         let document = MarkdownRenderer().document(text, trust: .community)
         for dropped in document.droppedHTML {
-            let problem: Problem = dropped.isImage ? .communityImageLeftOut(dropped.what) : .rawHTMLLeftOut(dropped.what)
-            diagnostics.append(.warning(problem, at: location(line: dropped.line, column: 1)))
+            diagnostics.append(.warning(dropped.problem, at: location(line: dropped.line, column: 1)))
         }
         for image in document.links where image.isImage && !HTMLAllowlist.isElsewhere(image.destination) {
             diagnostics.append(.warning(.communityImageLeftOut(String(image.destination.prefix(60))),

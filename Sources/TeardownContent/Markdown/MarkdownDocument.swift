@@ -1,3 +1,4 @@
+import TeardownBase
 /// Rendered Markdown with what a manual needs to know about it.
 public struct MarkdownDocument: Sendable {
     public struct Heading: Sendable, Hashable {
@@ -19,11 +20,19 @@ public struct MarkdownDocument: Sendable {
     public let headings: [Heading]
     public let links: [Link]
     /// Raw HTML left out (`HTMLAllowlist`): a tag or attribute, and its line in the Markdown.
+    /// What was left out of the raw HTML, a tag or an attribute, with its line in the text.
     public struct DroppedHTML: Sendable, Hashable {
         public let what: String
         public let line: Int
         /// A visitor's image by a path, `what` its address.
         public var isImage = false
+        /// Kept HTML in a place that would make the page invalid (`what` says where).
+        public var isMisplaced = false
+
+        /// The warning it is.
+        public var problem: Problem {
+            isImage ? .communityImageLeftOut(what) : isMisplaced ? .rawHTMLMisplaced(what) : .rawHTMLLeftOut(what)
+        }
     }
     public let droppedHTML: [DroppedHTML]
 }

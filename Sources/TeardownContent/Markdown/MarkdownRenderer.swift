@@ -94,7 +94,7 @@ public struct MarkdownRenderer: Sendable {
             }
             return MarkdownDocument(html: html(document, parser: parser, options: options, trust: trust),
                                     headings: headings, links: links,
-                                    droppedHTML: dropped.map { .init(what: $0.what, line: $0.line, isImage: $0.isImage) })
+                                    droppedHTML: dropped)
         } ?? MarkdownDocument(html: "", headings: [], links: [], droppedHTML: [])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import TeardownBase
 @testable import TeardownContent
 @testable import TeardownBuild
 
@@ -98,6 +99,8 @@ struct HTMLAllowlistTests {
         #expect(crossed.contains("<em>a <b>b</b></em> c d"), "\(crossed)")
         let inLine = markdown.document("Text <div>in a line</div>.", trust: trust)
         #expect(inLine.droppedHTML.contains { $0.what == "<div> inside a line of text" && $0.line == 1 }, "\(inLine.droppedHTML)")
+        // Said as what it is: markup that would break the page, not markup that could run script.
+        #expect(inLine.droppedHTML.contains { $0.problem == .rawHTMLMisplaced("<div> inside a line of text") }, "\(inLine.droppedHTML)")
         #expect(markdown.render("<img src=\"a.png\">", trust: .designer(allowHTML: false)).contains("<img src=\"a.png\" alt=\"\">"))
         // Blocks of raw HTML still hold Markdown paragraphs.
         let details = markdown.render("<details>\n<summary>More</summary>\n\nText\n\n</details>", trust: trust)
