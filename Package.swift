@@ -138,7 +138,7 @@ let package = Package(
         .target(name: "CFuzzDriver"),
         .executableTarget(
             name: "teardown-fuzz",
-            dependencies: kit + ["CFuzzDriver", .product(name: "Yams", package: "Yams")],
+            dependencies: kit + ["CFuzzDriver", grdb, .product(name: "Yams", package: "Yams")],
             path: "Sources/TeardownFuzz"
         ),
         .testTarget(

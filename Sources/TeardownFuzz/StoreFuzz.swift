@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import TeardownBase
 @testable import TeardownBuild
 
@@ -9,6 +10,11 @@ import TeardownBase
 /// The first input byte picks the file (bit 0), the content's variant (bit 1) and the kind of
 /// damage (bits 2-3): a page of random bytes, a page of zeros, or the file cut short at a page.
 /// The next two bytes pick the page; the rest are the random bytes.
+///
+/// With bit 4 set, a search row is forged instead, in a site built with Pagefind: bits 2-3 pick
+/// the column (a word's entry or postings, a page's result item or words), the next two bytes
+/// the row, and the rest are what it is set to. Those rows are published into files visitors
+/// read, so a forged one must be found as damage, never published.
 enum StoreFuzz {
     private struct Built {
         let root: String
@@ -16,32 +22,37 @@ enum StoreFuzz {
         var output: String { root + "/public" }
         var cache: String { root + "/cache" }
         var sentinel: String { root + "/outside/kept.txt" }
+        let pagefind: SiteBuilder.PagefindLookup
         let references: [[String: Data]]
     }
 
-    static let variants = ["A box.\n", "A box, edited with a second line.\n\nAnd a paragraph.\n"]
+    static let variants = ["A box.\n", "A box, edited with a second line.\n\nAnd a paragraph on its lid.\n"]
 
-    private static let built: Built = {
-        let root = NSTemporaryDirectory() + "teardown-fuzz-store-\(getpid())"
+    private static let built = build(named: "store", pagefind: .notInstalled)
+    /// The same site with its search index, for forged search rows.
+    private static let searched = build(named: "search", pagefind: .automatic)
+
+    private static func build(named name: String, pagefind: SiteBuilder.PagefindLookup) -> Built {
+        let root = NSTemporaryDirectory() + "teardown-fuzz-\(name)-\(getpid())"
+        atexit { for name in ["store", "search"] { FileSystem.discard(NSTemporaryDirectory() + "teardown-fuzz-\(name)-\(getpid())") } }
         try! FileManager.default.copyItem(atPath: FuzzTargets.site, toPath: root + "/site")
         try! FileManager.default.createDirectory(atPath: root + "/outside", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: root + "/outside/kept.txt", contents: Data("kept\n".utf8))
-        atexit { FileSystem.discard(NSTemporaryDirectory() + "teardown-fuzz-store-\(getpid())") }
         var references: [[String: Data]] = []
         for index in variants.indices {
             setVariant(index, site: root + "/site")
             let folder = root + "/reference-\(index)"
             _ = try! SiteBuilder(siteRoot: root + "/site", output: folder, full: true, cacheFolder: folder + ".cache",
-                                 pagefind: .notInstalled).build()
-            references.append(snapshot(folder))
+                                 pagefind: pagefind).build()
+            references.append(snapshot(folder, search: pagefind))
         }
-        let built = Built(root: root, references: references)
+        let built = Built(root: root, pagefind: pagefind, references: references)
         _ = try! builder(built).build()
         return built
-    }()
+    }
 
     private static func builder(_ built: Built) -> SiteBuilder {
-        SiteBuilder(siteRoot: built.site, output: built.output, cacheFolder: built.cache, pagefind: .notInstalled)
+        SiteBuilder(siteRoot: built.site, output: built.output, cacheFolder: built.cache, pagefind: built.pagefind)
     }
 
     private static func setVariant(_ index: Int, site: String) {
@@ -50,10 +61,16 @@ enum StoreFuzz {
 
     static func run(_ input: [UInt8]) {
         guard input.count >= 3 else { return }
-        let built = built
+        let forging = input[0] & 0x10 != 0
+        let built = forging ? searched : built
         let layout = CacheLayout(root: built.cache)
-        let path = input[0] & 1 == 0 ? layout.output(built.output).store : layout.images + "/index.sqlite"
-        damage(path, kind: Int(input[0] >> 2) % 3, page: Int(input[1]) << 8 | Int(input[2]), bytes: Array(input.dropFirst(3)))
+        let path = forging || input[0] & 1 == 0 ? layout.output(built.output).store : layout.images + "/index.sqlite"
+        let row = Int(input[1]) << 8 | Int(input[2]), bytes = Array(input.dropFirst(3))
+        if forging {
+            forge(path, column: Int(input[0] >> 2) & 3, row: row, bytes: bytes)
+        } else {
+            damage(path, kind: Int(input[0] >> 2) % 3, page: row, bytes: bytes)
+        }
         let variant = Int(input[0] >> 1) & 1
         setVariant(variant, site: built.site)
         do {
@@ -62,7 +79,7 @@ enum StoreFuzz {
             fatalError("a build after damage to \(path) failed: \(error)")
         }
         precondition(FileManager.default.fileExists(atPath: built.sentinel), "a file outside the output was deleted")
-        let published = snapshot(built.output)
+        let published = snapshot(built.output, search: built.pagefind)
         precondition(published == built.references[variant],
                      "the site differs from a full build at \(Set(published.keys).union(built.references[variant].keys).filter { published[$0] != built.references[variant][$0] }.sorted())")
     }
@@ -89,10 +106,27 @@ enum StoreFuzz {
         }
     }
 
-    private static func snapshot(_ root: String) -> [String: Data] {
+    /// Sets one search row's `column` to `bytes`, as a restored or copied store could hold it.
+    private static func forge(_ path: String, column: Int, row: Int, bytes: [UInt8]) {
+        let (table, key, name) = [("search_words", "word", "entry"), ("search_words", "word", "postings"),
+                                  ("search_pages", "id", "item"), ("search_pages", "id", "words")][column]
+        let value: any DatabaseValueConvertible = name == "postings" ? Data(bytes) : String(decoding: bytes, as: UTF8.self)
+        guard let queue = try? DatabaseQueue(path: path) else { return }  // a store that cannot be opened is made anew
+        defer { try? queue.close() }  // the build opens it again either way
+        _ = try? queue.write { db in  // a row not forged (a store without one) is a build like any other
+            guard let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)"), count > 0 else { return }
+            try db.execute(sql: "UPDATE \(table) SET \(name) = ? WHERE \(key) = (SELECT \(key) FROM \(table) ORDER BY \(key) LIMIT 1 OFFSET ?)",
+                           arguments: [value, row % count])
+        }
+    }
+
+    /// Every file of the site at `root`; with a search index, but for Pagefind's files and the search
+    /// page naming them, whose names depend on the order Pagefind read the pages in.
+    private static func snapshot(_ root: String, search: SiteBuilder.PagefindLookup) -> [String: Data] {
         var files: [String: Data] = [:]
         let enumerator = FileManager.default.enumerator(atPath: root)
         while let path = enumerator?.nextObject() as? String {
+            if case .automatic = search, path.hasPrefix("pagefind/") || path == "search/index.html" { continue }
             if let data = FileManager.default.contents(atPath: root + "/" + path), !FileSystem.isDirectory(root + "/" + path) {
                 files[path] = data
             }

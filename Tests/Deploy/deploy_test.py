@@ -754,6 +754,42 @@ class DeployTest(unittest.TestCase):
             os.remove(path)
         self.build()
 
+    def test_17_a_sync_whose_search_index_fails_after_its_pages_are_published_still_deploys_them(self):
+        site = os.path.join(self.scratch, "searched")
+        shutil.copytree(os.path.join(ROOT, "content"), os.path.join(site, "content"))
+        with open(os.path.join(site, "content/site.yaml"), "a") as handle:
+            handle.write(f"\ndeploy:\n  to: s3://{BUCKET}/searched\n  endpoint: {self.store.endpoint}\n")
+        env = {name: value for name, value in os.environ.items() if name != "TEARDOWN_PAGEFIND"}
+        first = subprocess.run([TEARDOWN, "build", "--site", site], capture_output=True, text=True, env=env, timeout=600)
+        self.assertEqual(first.returncode, 0, first.stderr)
+        remembered = os.path.join(site, ".teardown-cache/pagefind-location")
+        real = read(remembered) if os.path.exists(remembered) else shutil.which("pagefind") or shutil.which("pagefind_extended")
+        self.assertTrue(real, "Pagefind is installed")
+        # Pagefind itself, refusing to index while the file `fail` is there (a full disk, a crash).
+        wrapper, fail = os.path.join(self.scratch, "pagefind"), os.path.join(self.scratch, "fail")
+        with open(wrapper, "w") as handle:
+            handle.write(f"#!/bin/sh\nif [ -e '{fail}' ]; then echo 'the index was refused' >&2; exit 3; fi\nexec '{real}' \"$@\"\n")
+        os.chmod(wrapper, 0o755)
+        env = {**env, "TEARDOWN_PAGEFIND": wrapper, "AWS_ACCESS_KEY_ID": self.store.key_id,
+               "AWS_SECRET_ACCESS_KEY": self.store.secret, "NO_COLOR": "1"}
+        inbox = os.path.join(self.scratch, "searched-inbox")
+        os.makedirs(inbox)
+        with open(os.path.join(inbox, "indexless.comment.md"), "w") as handle:
+            handle.write("---\nmachine: desk-fan\npart: switch\nauthor: Cron\ndate: 2025-02-03\n---\nPublished before its index.\n")
+        open(fail, "w").close()
+        try:
+            result = subprocess.run([TEARDOWN, "sync", "--site", site, "--from", inbox, "--deploy"],
+                                    capture_output=True, text=True, env=env, timeout=600)
+        finally:
+            os.remove(fail)
+        self.assertNotEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertIn("its pages were published", result.stderr)
+        self.assertNotIn("the output was not changed", result.stderr)
+        self.assertIn("Deployed to s3://catalog/searched/", result.stdout, result.stdout + result.stderr)
+        page = self.store.s3.get_object(Bucket=BUCKET, Key="searched/machines/desk-fan/parts/switch/index.html")
+        self.assertIn("Published before its index.", gzip.decompress(page["Body"].read()).decode())
+        self.assertEqual(self.store.contents("searched/"), local_files(os.path.join(site, "public")))
+
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()

@@ -20,24 +20,32 @@ package enum FirstAnswer {
     /// A word on at most this many pages lists them all.
     package static let whole = 50
 
-    /// One page holding a word: its row in the store, its weight for the word, and its kind's order.
+    /// One page holding a word: its key (`key(of:)`), its weight for the word, and its kind's order.
     package struct Posting: Sendable, Equatable {
-        package let page: UInt32
+        package let page: Int64
         package let weight: UInt8
         package let order: UInt8
     }
 
     /// An indexed page as the store keeps it: its words (`wordsText`), and what a result shows (`item`).
     package struct Page: Sendable, Equatable {
-        package let id: UInt32
+        package let id: Int64
         package let path: String
         package let item: String
         package let order: UInt8
         package let words: String
     }
 
+    /// A page's key: 63 bits of the SHA-256 of its path. Pages that rank alike are listed in
+    /// the order of their keys, so a word's entry is the same whatever order the pages were
+    /// indexed in (a renamed machine's pages are new to the store, not to a full build).
+    package static func key(of path: String) -> Int64 {
+        let digest = SHA256.hash(data: Data(path.utf8))
+        return Int64(bitPattern: digest.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }) & Int64.max
+    }
+
     /// The page at `path` (an `index.html`), as a result shows it: `[url, title, kinds, machine]`.
-    package static func page(id: UInt32, path: String, text: IndexedText) -> Page {
+    package static func page(path: String, text: IndexedText) -> Page {
         let url = String(path.dropLast("index.html".count))
         var json = JSONWriter(capacity: 128)
         json.raw("[")
@@ -49,7 +57,7 @@ package enum FirstAnswer {
         json.raw(",")
         if let machine = text.machine { json.string(machine) } else { json.raw("null") }
         json.raw("]")
-        return Page(id: id, path: path, item: json.text, order: order(text.types), words: wordsText(text.words))
+        return Page(id: key(of: path), path: path, item: json.text, order: order(text.types), words: wordsText(text.words))
     }
 
     /// Machines first, then parts, then the rest: a name's own page leads.
@@ -59,19 +67,19 @@ package enum FirstAnswer {
         return types.contains("manual") ? 2 : 3
     }
 
-    /// The postings best first: by weight, kind, then the order pages were first indexed in.
+    /// The postings best first: by weight, kind, then key.
     package static func ranked(_ postings: [Posting]) -> [Posting] {
-        postings.sorted { ($0.weight, 255 - $0.order, UInt32.max - $0.page) > ($1.weight, 255 - $1.order, UInt32.max - $1.page) }
+        postings.sorted { ($0.weight, 255 - $0.order, Int64.max - $0.page) > ($1.weight, 255 - $1.order, Int64.max - $1.page) }
     }
 
     /// The pages a word's entry lists: every one for a rare word, else the best.
-    package static func listed(_ postings: [Posting]) -> [UInt32] {
+    package static func listed(_ postings: [Posting]) -> [Int64] {
         let ranked = ranked(postings)
         return (postings.count <= whole ? ranked : Array(ranked.prefix(best))).map(\.page)
     }
 
     /// A word's member of its words' file: `"fan":{"n":12,"all":1,"p":[item, ...]}`.
-    package static func entry(_ word: String, postings: [Posting], items: [UInt32: String]) -> String {
+    package static func entry(_ word: String, postings: [Posting], items: [Int64: String]) -> String {
         var json = JSONWriter(capacity: 256)
         json.object { json in
             json.key(word)
@@ -132,7 +140,7 @@ package enum FirstAnswer {
         return !address.hasPrefix("/") && !address.contains(":") && !address.split(separator: "/").contains("..")
     }
 
-    /// Postings as the store keeps them: a varint of the page's row, its weight, its kind's order.
+    /// Postings as the store keeps them: a varint of the page's key, its weight, its kind's order.
     package static func blob(_ postings: [Posting]) -> Data {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(postings.count * 4)
@@ -154,12 +162,12 @@ package enum FirstAnswer {
         var postings: [Posting] = [], value: UInt64 = 0, shift: UInt64 = 0
         var iterator = blob.makeIterator()
         while let byte = iterator.next() {
-            guard shift < 32 else { return nil }
+            guard shift < 63 else { return nil }
             value |= UInt64(byte & 0x7F) << shift
             if byte & 0x80 != 0 { shift += 7; continue }
             guard let weight = iterator.next(), let order = iterator.next() else { return nil }
-            guard value <= UInt64(UInt32.max) else { return nil }
-            postings.append(Posting(page: UInt32(value), weight: weight, order: order))
+            guard let page = Int64(exactly: value), order <= 3 else { return nil }
+            postings.append(Posting(page: page, weight: weight, order: order))
             value = 0
             shift = 0
         }

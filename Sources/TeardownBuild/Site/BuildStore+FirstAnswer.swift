@@ -15,7 +15,7 @@ extension BuildStore {
         /// and the rows are cleared.
         package var files: Int?
         package var pages: [FirstAnswer.Page] = []
-        package var gonePages: [UInt32] = []
+        package var gonePages: [Int64] = []
         /// Each changed word's row, or nil when no page holds it now.
         package var words: [String: Word?] = [:]
         /// Pages changed by a publish whose entries wait for the next one (`deferIndex`): a
@@ -50,25 +50,20 @@ extension BuildStore {
             for path in paths {
                 guard let row = try Row.fetchOne(one, arguments: [path]) else { continue }
                 let id: Int64 = row[0]
-                guard let page = UInt32(exactly: id) else { throw Damaged(path: self.path, reason: "search_pages row of \(path)") }
-                found[path] = FirstAnswer.Page(id: page, path: path, item: row[1], order: UInt8(truncatingIfNeeded: row[2] as Int), words: row[3])
+                guard id == FirstAnswer.key(of: path) else { throw Damaged(path: self.path, reason: "search_pages row of \(path)") }
+                found[path] = FirstAnswer.Page(id: id, path: path, item: row[1], order: UInt8(truncatingIfNeeded: row[2] as Int), words: row[3])
             }
             return found
         }
     }
 
-    /// The highest page row given so far.
-    package func lastSearchPage() throws -> UInt32 {
-        try reading { db in UInt32(truncatingIfNeeded: try Int64.fetchOne(db, sql: "SELECT max(id) FROM search_pages") ?? 0) }
-    }
-
-    /// What a result shows of each page, by row.
-    package func searchItems(_ ids: some Sequence<UInt32>) throws -> [UInt32: String] {
+    /// What a result shows of each page, by key.
+    package func searchItems(_ ids: some Sequence<Int64>) throws -> [Int64: String] {
         try reading { db in
-            var found: [UInt32: String] = [:]
+            var found: [Int64: String] = [:]
             let one = try db.cachedStatement(sql: "SELECT path, item FROM search_pages WHERE id = ?")
             for id in ids {
-                guard let row = try Row.fetchOne(one, arguments: [Int64(id)]) else { continue }
+                guard let row = try Row.fetchOne(one, arguments: [id]) else { continue }
                 let path: String = row[0], item: String = row[1]
                 guard FirstAnswer.isItem(item, path: path) else { throw Damaged(path: self.path, reason: "search_pages row of \(path)") }
                 found[id] = item
@@ -136,10 +131,10 @@ extension BuildStore {
         }
         if change.whole { try db.execute(sql: "DELETE FROM search_pages; DELETE FROM search_words") }
         let forget = try db.cachedStatement(sql: "DELETE FROM search_pages WHERE id = ?")
-        for id in change.gonePages { try forget.execute(arguments: [Int64(id)]) }
+        for id in change.gonePages { try forget.execute(arguments: [id]) }
         let page = try db.cachedStatement(sql: "INSERT OR REPLACE INTO search_pages(id, path, item, ord, words) VALUES (?, ?, ?, ?, ?)")
         for row in change.pages {
-            try page.execute(arguments: [Int64(row.id), row.path, row.item, Int(row.order), row.words])
+            try page.execute(arguments: [row.id, row.path, row.item, Int(row.order), row.words])
         }
         let word = try db.cachedStatement(sql: "INSERT OR REPLACE INTO search_words(word, file, postings, pages, entry) VALUES (?, ?, ?, ?, ?)")
         let drop = try db.cachedStatement(sql: "DELETE FROM search_words WHERE word = ?")

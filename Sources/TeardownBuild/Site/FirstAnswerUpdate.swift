@@ -37,18 +37,17 @@ struct FirstAnswerUpdate {
 
     /// Indexes every page in `owners` (first pages, in a stable order).
     mutating func indexWhole(_ owners: [String]) throws {
-        var postings: [String: [Posting]] = [:], items: [UInt32: String] = [:], id: UInt32 = 0
+        var postings: [String: [Posting]] = [:], items: [Int64: String] = [:]
         // In batches: a page's words are held only until they are filed.
         for start in stride(from: 0, to: owners.count, by: 512) {
             let batch = Array(owners[start..<min(owners.count, start + 512)])
             let texts = ParallelMap.map(batch) { [self] in text(of: $0) }
             for (owner, text) in zip(batch, texts) {
                 guard let text else { continue }
-                id += 1
-                let page = FirstAnswer.page(id: id, path: owner, text: text)
+                let page = FirstAnswer.page(path: owner, text: text)
                 change.pages.append(page)
-                items[id] = page.item
-                for (word, weight) in text.words { postings[word, default: []].append(Posting(page: id, weight: weight, order: page.order)) }
+                items[page.id] = page.item
+                for (word, weight) in text.words { postings[word, default: []].append(Posting(page: page.id, weight: weight, order: page.order)) }
             }
         }
         var entries: [Int: [String: String]] = [:], vocabulary: [String: [String: Int]] = [:]
@@ -71,7 +70,7 @@ struct FirstAnswerUpdate {
         var (edits, items) = try self.edits(owners, store: store)
         guard !edits.isEmpty else { return }
         let before = try store.searchPostings(edits.keys)
-        var after: [String: [Posting]] = [:], listed = Set<UInt32>()
+        var after: [String: [Posting]] = [:], listed = Set<Int64>()
         for (word, changes) in edits {
             let edited = Set(changes.map(\.page))
             let list = (before[word] ?? []).filter { !edited.contains($0.page) } + changes.compactMap(\.posting)
@@ -79,6 +78,8 @@ struct FirstAnswerUpdate {
             listed.formUnion(FirstAnswer.listed(list))
         }
         items.merge(try store.searchItems(listed.filter { items[$0] == nil })) { own, _ in own }
+        // A word's entry names its pages by their items: a posting of a page the store does not hold is forged.
+        guard listed.allSatisfy({ items[$0] != nil }) else { throw BuildStore.Damaged(path: store.path, reason: "search_words postings") }
         var changedFiles: [Int: [String: String?]] = [:], vocabularyKeys = Set<String>()
         for (word, list) in after {
             let file = SearchWords.file(of: word, count: files)
@@ -106,10 +107,9 @@ struct FirstAnswerUpdate {
     /// What changed of each page in `owners` against its stored row: the postings to add (or,
     /// nil, to take out) by word, and the results' items of the pages written.
     private mutating func edits(_ owners: [String], store: BuildStore) throws
-        -> ([String: [(page: UInt32, posting: Posting?)]], [UInt32: String]) {
+        -> ([String: [(page: Int64, posting: Posting?)]], [Int64: String]) {
         let stored = try store.searchPages(at: owners)
-        var lastID = try store.lastSearchPage()
-        var edits: [String: [(page: UInt32, posting: Posting?)]] = [:], items: [UInt32: String] = [:]
+        var edits: [String: [(page: Int64, posting: Posting?)]] = [:], items: [Int64: String] = [:]
         for owner in owners {
             let old = stored[owner]
             guard let oldWords = old.map({ FirstAnswer.words($0.words) }) ?? [:] else {
@@ -121,9 +121,7 @@ struct FirstAnswerUpdate {
                 for word in oldWords.keys { edits[word, default: []].append((old.id, nil)) }
                 continue
             }
-            let id: UInt32
-            if let old { id = old.id } else { lastID += 1; id = lastID }
-            let page = FirstAnswer.page(id: id, path: owner, text: text)
+            let page = FirstAnswer.page(path: owner, text: text), id = page.id
             let retitled = old?.item != page.item || old?.order != page.order
             guard retitled || page.words != old?.words else { continue }
             items[id] = page.item

@@ -87,6 +87,25 @@ struct FirstAnswerTests {
         #expect(site.files(in: full) == site.files())
     }
 
+    @Test("Pages that rank alike list in the same order after a machine is renamed as in a clean full build: the order is the pages', not the build history's")
+    func renamedTies() throws {
+        let site = Site()
+        let machines = site.root + "/content/machines/"
+        // Two lids alike, so that only the tie-break orders them in the entry of "lid".
+        try FileManager.default.copyItem(atPath: machines + "box", toPath: machines + "crate")
+        try site.write("name: \"Crate\"\nsummary: \"A crate.\"\ncanvas: {width: 200, height: 100}\ntags: [test]\n",
+                       to: "content/machines/crate/machine.yaml")
+        try site.build()
+        // Renamed to a name before the other's, and it comes back as a page first seen now.
+        try FileManager.default.moveItem(atPath: machines + "crate", toPath: machines + "abox")
+        try site.build()
+        let lids = try #require(try site.entry("lid")?["p"] as? [[Any]]).compactMap { $0[0] as? String }
+        #expect(Set(lids).isSuperset(of: ["machines/box/parts/lid/", "machines/abox/parts/lid/"]), "\(lids)")
+        let full = site.root + "-full"
+        try site.build(full: true, into: full)
+        #expect(site.files(in: full) == site.files())
+    }
+
     @Test("Forged rows in a restored store (entries and results pointing off the site) are found as damage, not published: the build starts over once and its files are a full build's")
     func forgedRows() throws {
         let site = Site()
