@@ -171,7 +171,7 @@ package enum FirstAnswer {
             value = 0
             shift = 0
         }
-        return shift == 0 ? postings : nil
+        return shift == 0 && !postings.isEmpty ? postings : nil  // a word no page holds has no row
     }
 
     /// A page's words as the store keeps them: "word weight" lines.

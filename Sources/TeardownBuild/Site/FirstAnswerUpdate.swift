@@ -94,13 +94,23 @@ struct FirstAnswerUpdate {
         }
         for (file, changed) in changedFiles {
             var held = try store.searchEntries(file: file)
+            try checkPublished(SearchWords.wordsPath(file), held.isEmpty ? nil : FirstAnswer.wordsFile(held.keys.sorted().map { held[$0]! }), store)
             for (word, entry) in changed { held[word] = entry }
             outputFiles[SearchWords.wordsPath(file)] = .some(held.isEmpty ? nil : FirstAnswer.wordsFile(held.keys.sorted().map { held[$0]! }))
         }
         for key in vocabularyKeys {
             var words = try store.vocabulary(startingWith: key == "other" ? nil : key).filter { SearchWords.vocabularyKey(of: $0.key) == key }
+            try checkPublished(SearchWords.vocabularyPath(key), words.isEmpty ? nil : Self.vocabularyFile(words), store)
             for (word, list) in after where SearchWords.vocabularyKey(of: word) == key { words[word] = list.isEmpty ? nil : list.count }
             outputFiles[SearchWords.vocabularyPath(key)] = .some(words.isEmpty ? nil : Self.vocabularyFile(words))
+        }
+    }
+
+    /// The stored rows a file is made from must make the file as published (they are written in
+    /// the publish's transaction): rows a restored or copied store forged are damage, not passed on.
+    private func checkPublished(_ path: String, _ text: String?, _ store: BuildStore) throws {
+        guard target[path] == text.map(ContentDigest.init(of:)) else {
+            throw BuildStore.Damaged(path: store.path, reason: "search rows of \(path)")
         }
     }
 
