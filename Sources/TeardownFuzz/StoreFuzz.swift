@@ -14,7 +14,8 @@ import TeardownBase
 /// With bit 4 set, a search row is forged instead, in a site built with Pagefind: bits 2-3 pick
 /// the column (a word's entry or postings, a page's result item or words), the next two bytes
 /// the row, and the rest are what it is set to. Those rows are published into files visitors
-/// read, so a forged one must be found as damage, never published.
+/// read: a forged one is found as damage, or, if it has the very form the build writes, names
+/// only the site's own pages (`checkFirstAnswer`).
 enum StoreFuzz {
     private struct Built {
         let root: String

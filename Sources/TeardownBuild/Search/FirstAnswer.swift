@@ -143,7 +143,7 @@ package enum FirstAnswer {
     /// Postings as the store keeps them: a varint of the page's key, its weight, its kind's order.
     package static func blob(_ postings: [Posting]) -> Data {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(postings.count * 4)
+        bytes.reserveCapacity(postings.count * 11)
         for posting in postings {
             var value = UInt64(posting.page)
             while value >= 0x80 {

@@ -92,11 +92,12 @@ struct FirstAnswerUpdate {
                 vocabularyKeys.insert(SearchWords.vocabularyKey(of: word))
             }
         }
+        let wordsFile = { (held: [String: String]) in held.isEmpty ? nil : FirstAnswer.wordsFile(held.keys.sorted().map { held[$0]! }) }
         for (file, changed) in changedFiles {
             var held = try store.searchEntries(file: file)
-            try checkPublished(SearchWords.wordsPath(file), held.isEmpty ? nil : FirstAnswer.wordsFile(held.keys.sorted().map { held[$0]! }), store)
+            try checkPublished(SearchWords.wordsPath(file), wordsFile(held), store)
             for (word, entry) in changed { held[word] = entry }
-            outputFiles[SearchWords.wordsPath(file)] = .some(held.isEmpty ? nil : FirstAnswer.wordsFile(held.keys.sorted().map { held[$0]! }))
+            outputFiles[SearchWords.wordsPath(file)] = .some(wordsFile(held))
         }
         for key in vocabularyKeys {
             var words = try store.vocabulary(startingWith: key == "other" ? nil : key).filter { SearchWords.vocabularyKey(of: $0.key) == key }
