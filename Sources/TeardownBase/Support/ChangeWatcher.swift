@@ -32,19 +32,27 @@ public final class ChangeWatcher: @unchecked Sendable {
 
     /// How often the fallback walks the folders.
     private let pollInterval: Double
-    /// Files written to and not closed since (`isBeingWritten`).
-    private let open = Locked<Set<String>>([])
+    /// Files made or written to and not closed since, with the time of the last event of each
+    /// (`isBeingWritten`). Held, with the watches, under `reading`: the events the kernel has
+    /// queued are read and noted in one hold of it, so `settle` knows when all are noted.
+    private var open: [String: Double] = [:]
+    private let reading = NSCondition()
+    /// Seconds without an event after which a file taken for open is taken for whole: a
+    /// writer that stalls that long, or a file made in a way that sends no close, is not
+    /// waited for forever.
+    private let stallLimit: Double
 
     /// `forcePolling` is for tests of the fallback.
-    public init(folders: [String], forcePolling: Bool = false, pollInterval: Double = 0.3,
+    public init(folders: [String], forcePolling: Bool = false, pollInterval: Double = 0.3, stallLimit: Double = 300,
                 onChange: @escaping @Sendable (_ paths: [String]?) -> Void) {
         self.folders = folders
         self.onChange = onChange
         self.pollInterval = pollInterval
+        self.stallLimit = stallLimit
         if forcePolling {
             modeState.withLock { $0 = .polling(reason: "polling was asked for") }
         } else {
-            descriptor = inotify_init1(Int32(IN_CLOEXEC))
+            descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
             if descriptor < 0 {
                 modeState.withLock { $0 = .polling(reason: "inotify is unavailable: \(Errno(rawValue: errno))") }
             } else {
@@ -62,10 +70,35 @@ public final class ChangeWatcher: @unchecked Sendable {
         thread.start()
     }
 
-    /// Whether the file at `path` was written to and has not been closed since, as inotify
-    /// tells: an upload over FTP or scp, which writes a file in steps through one descriptor,
-    /// is whole once it is closed. False while polling, which cannot tell.
-    public func isBeingWritten(_ path: String) -> Bool { open.withLock { $0.contains(path) } }
+    /// Whether the file at `path` was made or written to and has not been closed since, as
+    /// inotify tells: an upload over FTP or scp, which writes a file in steps through one
+    /// descriptor, is whole once it is closed. Asked after `settle`, it knows of every write
+    /// made before. False while polling, which cannot tell.
+    public func isBeingWritten(_ path: String) -> Bool {
+        reading.lock()
+        defer { reading.unlock() }
+        return open[path].map { Self.now() - $0 < stallLimit } ?? false
+    }
+
+    /// Returns once the events the kernel queued before the call are noted (or after a
+    /// second, should the reader be held up): a file listed before it is known to be open
+    /// if it is. Without it a listing can read a file whose first write is still queued.
+    public func settle() {
+        guard descriptor >= 0 else { return }
+        let give = Date(timeIntervalSinceNow: 1)
+        reading.lock()
+        defer { reading.unlock() }
+        while case .inotify = mode, Self.hasEvents(descriptor), Date() < give {
+            _ = reading.wait(until: min(give, Date(timeIntervalSinceNow: 0.05)))
+        }
+    }
+
+    private static func hasEvents(_ descriptor: Int32, wait milliseconds: Int32 = 0) -> Bool {
+        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return Glibc.poll(&ready, 1, milliseconds) > 0
+    }
+
+    private static func now() -> Double { ProcessInfo.processInfo.systemUptime }
 
     /// Watches `folder` (named `name` in the folder `parent` watches) and every folder below it.
     private func addWatches(below folder: String, parent: Int32, name: String) -> Bool {
@@ -153,45 +186,70 @@ public final class ChangeWatcher: @unchecked Sendable {
     private func readEvents() {
         let events = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
         defer { events.deallocate() }
-        let buffer = events.baseAddress!
         while true {
-            let count: Int
-            do {
-                count = try FileDescriptor(rawValue: descriptor).read(into: events)
-            } catch {
-                modeState.withLock { $0 = .polling(reason: "inotify failed: \(error)") }
-                fallBack()
-                return
+            // Woken by an event, or when the first file taken for open stalls.
+            let stalls = reading.withLock { open.values.min() }.map { $0 + stallLimit - Self.now() }
+            let wait = stalls.map { Int32(max(0, min(3_600, $0)) * 1000) + 1 } ?? -1
+            _ = Self.hasEvents(descriptor, wait: wait)
+            reading.lock()
+            let batch = read(into: events)
+            reading.broadcast()
+            reading.unlock()
+            switch batch {
+            case .failed: return fallBack()
+            case .paths(let paths): if paths?.isEmpty != true { onChange(paths) }
             }
-            var offset = 0
-            var paths: [String]? = []
-            while offset < count {
-                let event = (buffer + offset).assumingMemoryBound(to: inotify_event.self).pointee
-                let nameLength = Int(event.len)
-                let name = nameLength > 0
-                    ? String(cString: (buffer + offset + MemoryLayout<inotify_event>.size).assumingMemoryBound(to: CChar.self)) : nil
-                if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
-                    paths = nil
-                    // Closes were lost with the queue: a file is no longer taken for open forever.
-                    open.withLock { $0.removeAll() }
-                } else if rootEvent(event.mask, watch: event.wd, name: name) {
-                    // What is under the root now is not known until it is looked at.
-                    paths = nil
-                    if case .polling = mode { return fallBack() }
-                } else if let parent = path(of: event.wd) {
-                    let path = name.map { parent + "/" + $0 } ?? parent
-                    paths?.append(path)
-                    note(event.mask, of: path)
-                    if event.mask & UInt32(IN_ISDIR) != 0, event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, let name,
-                       !addWatches(below: path, parent: event.wd, name: name) {
-                        return fallBack()
-                    }
-                }
-                offset += MemoryLayout<inotify_event>.size + nameLength
-            }
-            // Events of the roots' folders under other names concern nothing watched.
-            if paths?.isEmpty != true { onChange(paths) }
         }
+    }
+
+    private enum Batch { case paths([String]?), failed }
+
+    /// Reads and notes the events queued, with `reading` held. Paths of files that stalled
+    /// open are reported too: what waited for their close looks again.
+    private func read(into events: UnsafeMutableRawBufferPointer) -> Batch {
+        let buffer = events.baseAddress!
+        let count: Int
+        do {
+            count = try FileDescriptor(rawValue: descriptor).read(into: events)
+        } catch Errno.wouldBlock {
+            count = 0
+        } catch {
+            modeState.withLock { $0 = .polling(reason: "inotify failed: \(error)") }
+            return .failed
+        }
+        var offset = 0
+        var paths: [String]? = []
+        let now = Self.now()
+        for (path, last) in open where now - last >= stallLimit {
+            open[path] = nil
+            paths?.append(path)
+        }
+        while offset < count {
+            let event = (buffer + offset).assumingMemoryBound(to: inotify_event.self).pointee
+            let nameLength = Int(event.len)
+            let name = nameLength > 0
+                ? String(cString: (buffer + offset + MemoryLayout<inotify_event>.size).assumingMemoryBound(to: CChar.self)) : nil
+            if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                paths = nil
+                // Closes were lost with the queue: a file is no longer taken for open forever.
+                open.removeAll()
+            } else if rootEvent(event.mask, watch: event.wd, name: name) {
+                // What is under the root now is not known until it is looked at.
+                paths = nil
+                if case .polling = mode { return .failed }
+            } else if let parent = path(of: event.wd) {
+                let path = name.map { parent + "/" + $0 } ?? parent
+                paths?.append(path)
+                note(event.mask, of: path, at: now)
+                if event.mask & UInt32(IN_ISDIR) != 0, event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, let name,
+                   !addWatches(below: path, parent: event.wd, name: name) {
+                    return .failed
+                }
+            }
+            offset += MemoryLayout<inotify_event>.size + nameLength
+        }
+        // Events of the roots' folders under other names concern nothing watched.
+        return .paths(paths)
     }
 
     /// Goes on by polling, from a walk: the change that met the watch limit, and any since
@@ -201,14 +259,19 @@ public final class ChangeWatcher: @unchecked Sendable {
         poll()
     }
 
-    /// Keeps `open` up to date: a write opens a file, a close, a rename or a removal ends it.
-    /// A file made by a link or a rename is never written to through its new name.
-    private func note(_ mask: UInt32, of path: String) {
+    /// Keeps `open` up to date: a file made or written to is open, a close, a rename or a
+    /// removal ends it. A file made by a link (it has another name) or a rename is never
+    /// written to through its new name; one made by `open` is, and is open from its making,
+    /// before its first write.
+    private func note(_ mask: UInt32, of path: String, at now: Double) {
         guard mask & UInt32(IN_ISDIR) == 0 else { return }
         if mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE) != 0 {
-            open.withLock { _ = $0.remove(path) }
-        } else if mask & UInt32(IN_MODIFY) != 0 {
-            open.withLock { _ = $0.insert(path) }
+            open[path] = nil
+        } else if mask & UInt32(IN_MODIFY) != 0 || open[path] != nil {
+            open[path] = now
+        } else if mask & UInt32(IN_CREATE) != 0 {
+            var info = stat()
+            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1 { open[path] = now }
         }
     }
 

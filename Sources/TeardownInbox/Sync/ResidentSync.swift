@@ -103,9 +103,13 @@ public final class ResidentSync: @unchecked Sendable {
         Allocator.mapLargeBlocks()
         // The first round publishes even when its build changed nothing: the bucket may be behind the output.
         var memory = Memory(publishPending: options.publish != nil)
-        // A submission with a file still being written is not listed yet: its close wakes a listing.
-        let unfinished = { (submission: InboxSubmission) in
-            inbox.map { inbox in submission.files.contains { watcher.isBeingWritten(inbox + "/" + $0) } } ?? false
+        // A submission with a file still being written is not listed yet: its close wakes a
+        // listing. Asked once the events of the listing's time are noted: a file made just
+        // before it was listed may have its making still in the kernel's queue.
+        let finished = { (listing: [InboxSubmission]) -> [InboxSubmission] in
+            guard let inbox else { return listing }
+            watcher.settle()
+            return listing.filter { submission in !submission.files.contains { watcher.isBeingWritten(inbox + "/" + $0) } }
         }
         var watching = watcher.mode
         while let next = nextRound(due: memory.due(listing: inbox == nil), idle: { onEvent(.idle) }) {
@@ -114,7 +118,7 @@ public final class ResidentSync: @unchecked Sendable {
                 watching = watcher.mode
                 onEvent(.watching(watching))
             }
-            let built = round(next, listsInbox: next.inboxTouched || next.walk || inbox == nil, unfinished: unfinished,
+            let built = round(next, listsInbox: next.inboxTouched || next.walk || inbox == nil, finished: finished,
                               memory: &memory, onEvent: onEvent)
             // A round's pages, content and plan are freed, but the allocator keeps their pages
             // for the process; given back, a process up for weeks holds what it holds between rounds.
@@ -166,13 +170,13 @@ public final class ResidentSync: @unchecked Sendable {
 
     /// One round; true when it synced or built.
     private func round(_ next: (paths: [String], walk: Bool, inboxTouched: Bool), listsInbox: Bool,
-                       unfinished: (InboxSubmission) -> Bool, memory: inout Memory, onEvent: (Event) -> Void) -> Bool {
+                       finished: ([InboxSubmission]) -> [InboxSubmission], memory: inout Memory, onEvent: (Event) -> Void) -> Bool {
         let source = source()
         var listing: [InboxSubmission]?
         if listsInbox {
             memory.nextListing = Date(timeIntervalSinceNow: options.interval)
             do {
-                listing = try source.submissions().filter { !unfinished($0) }
+                listing = try finished(source.submissions())
             } catch {
                 onEvent(.unreachable(error))
             }

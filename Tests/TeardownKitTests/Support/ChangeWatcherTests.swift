@@ -1,0 +1,62 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import TeardownBase
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Watching for uploads in progress")
+struct ChangeWatcherTests {
+    /// The paths the reports named, in order ("*" for a report of unknown paths).
+    final class Reports: Sendable {
+        let paths = Mutex<[String]>([])
+        func add(_ reported: [String]?) { paths.withLock { $0 += reported ?? ["*"] } }
+    }
+
+    @Test("A file is being written from its making to its close, as soon as it exists, and a link or a rename is not")
+    func openFromItsMaking() throws {
+        let folder = Fixtures.temporaryFolder()
+        let watcher = ChangeWatcher(folders: [folder]) { _ in }
+        #expect(watcher.mode == .inotify)
+        let path = folder + "/upload.comment.md"
+        // Asked right after the file is made, before its first write: its making is noted.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        #expect(descriptor >= 0)
+        watcher.settle()
+        #expect(watcher.isBeingWritten(path), "made and not yet written")
+        #expect(write(descriptor, "half", 4) == 4)
+        watcher.settle()
+        #expect(watcher.isBeingWritten(path), "written in part")
+        close(descriptor)
+        watcher.settle()
+        #expect(!watcher.isBeingWritten(path), "closed")
+        // Names made whole at once: a hard link, a symbolic link, a rename.
+        #expect(link(path, folder + "/linked.comment.md") == 0)
+        #expect(symlink(path, folder + "/symbolic.comment.md") == 0)
+        try Data("whole".utf8).write(to: URL(fileURLWithPath: folder + "/renamed.comment.md"), options: .atomic)
+        watcher.settle()
+        for name in ["linked", "symbolic", "renamed"] {
+            #expect(!watcher.isBeingWritten(folder + "/\(name).comment.md"), "\(name)")
+        }
+    }
+
+    @Test("A file whose writer stalls is taken for whole after the limit, and is reported then")
+    func stalledWriter() throws {
+        let folder = Fixtures.temporaryFolder()
+        let reports = Reports()
+        let watcher = ChangeWatcher(folders: [folder], stallLimit: 0.3) { reports.add($0) }
+        let path = folder + "/stalled.comment.md"
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        defer { close(descriptor) }
+        #expect(write(descriptor, "half", 4) == 4)
+        watcher.settle()
+        #expect(watcher.isBeingWritten(path))
+        let made = reports.paths.withLock { $0.count }
+        // The report after the limit is what wakes a listing of an inbox waiting for the close.
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while reports.paths.withLock({ $0.count }) == made, Date() < deadline { usleep(20_000) }
+        #expect(reports.paths.withLock { Array($0.dropFirst(made)) } == [path])
+        #expect(!watcher.isBeingWritten(path), "open, but stalled past the limit")
+    }
+}
