@@ -122,14 +122,23 @@ extension PageRenderer {
     private func entry(_ address: SiteIndex.PartAddress, at url: URLPath) -> PartEntryModel {
         let machine = content.machines[address.machine]
         let part = machine.parts[address.part]
-        let layout = stack(of: address.machine)
+        let prefix = prefix(address.machine, at: url)
         return PartEntryModel(name: part.name, url: Routes.part(part, of: machine).relative(from: url),
                               machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
-                              thumbnail: PartThumbnailModel(
-                                  backdrop: layout.backdrop(prefix: prefix(address.machine, at: url), excluding: address.part),
-                                  layer: layout.layer(address.part, url: Routes.layer(
-                                      part, of: machine, optimized: images.isOptimized(part.layer)).relative(from: url)),
-                                  window: layout.window(around: images.layer(part.layer.image.absolutePath)?.mask)))
+                              thumbnail: StackLayout.thumbnail(of: part, in: machine, images: images, prefix: prefix, at: url)
+                                  ?? thumbnail(address, prefix: prefix, at: url))
+    }
+
+    /// A part's thumbnail over its machine drawn layer by layer, from the machine's layout.
+    private func thumbnail(_ address: SiteIndex.PartAddress, prefix: String, at url: URLPath) -> PartThumbnailModel {
+        let machine = content.machines[address.machine]
+        let part = machine.parts[address.part]
+        let layout = stack(of: address.machine)
+        let processed = images.layer(part.layer.image.absolutePath)
+        return PartThumbnailModel(
+            backdrop: layout.backdrop(prefix: prefix, excluding: address.part),
+            layer: layout.layer(address.part, url: Routes.layer(part, of: machine, optimized: processed?.published != nil).relative(from: url)),
+            window: layout.window(around: processed?.mask))
     }
 
     private func counts(machines: Int, parts: Int) -> String {

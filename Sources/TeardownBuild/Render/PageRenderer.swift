@@ -185,8 +185,7 @@ package struct PageRenderer {
                             collections: collections, pagination: pagination)
     }
 
-    /// A machine as a card: the catalog, tag pages and collections show them.
-    /// A machine's card. `community`: with its counts of comments and photos, which change
+    /// A machine as a card: the catalog, tag pages and collections show them. `community`: with its counts of comments and photos, which change
     /// with every comment synced. The catalog shows them; tag and collection pages list a
     /// machine among thousands of parts and leave them out, so a comment does not rewrite
     /// every tag page of its machine.
@@ -203,7 +202,8 @@ package struct PageRenderer {
                     Routes.cover(machine, file: PhotoFiles.cover(width, type)).relative(from: url)
                 }
             },
-            backdrop: stack(of: index).backdrop(prefix: prefix(index, at: url)))
+            backdrop: StackLayout.backdrop(of: machine, images: images, prefix: prefix(index, at: url))
+                ?? stack(of: index).backdrop(prefix: prefix(index, at: url)))
     }
 
     /// The way from the page at `url` to the page of machine `index`, which layer URLs start from.

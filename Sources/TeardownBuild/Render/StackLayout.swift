@@ -24,17 +24,10 @@ package struct StackLayout: Sendable {
         name = machine.name
         canvas = machine.canvas
         // Whether it could be made follows from the layers, which are the machine's head.
-        composed = machine.parts.isEmpty ? nil : images.composedStack(of: machine).map { stack in
-            Routes.composedStack(machine, width: stack.width, isCover: stack.isCover).relative(from: Routes.machine(machine))
-        }
+        composed = Self.composed(machine, images: images)
         let width = machine.canvas.width, height = machine.canvas.height
         layers = machine.parts.map { part in
-            StackLayerModel(
-                name: part.name, url: Routes.layerInMachine(part, optimized: optimized(part)), z: part.layer.z,
-                left: Self.percent(part.layer.x, of: width), top: Self.percent(part.layer.y, of: height),
-                width: Self.percent(part.layer.size.width, of: width),
-                height: Self.percent(part.layer.size.height, of: height),
-                current: false)
+            Self.layer(part, on: machine.canvas, url: Routes.layerInMachine(part, optimized: optimized(part)), current: false)
         }
         // Only a machine whose layers could not be composed is drawn from a list of them.
         backgrounds = composed != nil ? [] : machine.parts.map { part in
@@ -45,6 +38,46 @@ package struct StackLayout: Sendable {
             let size = "\(Self.percent(part.layer.size.width, of: width)) \(Self.percent(part.layer.size.height, of: height))"
             return (Routes.layerInMachine(part, optimized: optimized(part)), "\(x) \(y)", size)
         }
+    }
+
+    /// The composed image's URL relative to the machine's page.
+    private static func composed(_ machine: MachineView, images: ProcessedImages) -> String? {
+        machine.parts.isEmpty ? nil : images.composedStack(of: machine).map { stack in
+            Routes.composedStack(machine, width: stack.width, isCover: stack.isCover).relative(from: Routes.machine(machine))
+        }
+    }
+
+    private static func layer(_ part: PartView, on canvas: PixelSize, url: String, current: Bool) -> StackLayerModel {
+        StackLayerModel(
+            name: part.name, url: url, z: part.layer.z,
+            left: percent(part.layer.x, of: canvas.width), top: percent(part.layer.y, of: canvas.height),
+            width: percent(part.layer.size.width, of: canvas.width), height: percent(part.layer.size.height, of: canvas.height),
+            current: current)
+    }
+
+    /// A part's thumbnail in a list, from the part and its machine's composed image: a list
+    /// page shows a part or two of each of many machines, and laying out each machine whole
+    /// for them was most of what rendering a list cost. Nil where the machine's layers could
+    /// not be composed; its layout then draws the backdrop layer by layer.
+    package static func thumbnail(of part: PartView, in machine: MachineView, images: ProcessedImages, prefix: String,
+                                  at url: URLPath) -> PartThumbnailModel? {
+        guard let composed = composed(machine, images: images) else { return nil }
+        let processed = images.layer(part.layer.image.absolutePath)
+        let layerURL = Routes.layer(part, of: machine, optimized: processed?.published != nil).relative(from: url)
+        return PartThumbnailModel(backdrop: backdrop(machine.name, canvas: machine.canvas, composed: prefix + composed),
+                                  layer: layer(part, on: machine.canvas, url: layerURL, current: true),
+                                  window: window(around: processed?.mask, on: machine.canvas))
+    }
+
+    /// The machine's composed image as a backdrop, without laying the machine out: what a
+    /// catalog card shows. Nil where the layers could not be composed.
+    package static func backdrop(of machine: MachineView, images: ProcessedImages, prefix: String) -> BackdropModel? {
+        composed(machine, images: images).map { backdrop(machine.name, canvas: machine.canvas, composed: prefix + $0) }
+    }
+
+    private static func backdrop(_ name: String, canvas: PixelSize, composed url: String) -> BackdropModel {
+        BackdropModel(name: name, width: canvas.width, height: canvas.height,
+                      style: "background-image: url(\"\(url)\"); background-size: 100% 100%")
     }
 
     /// Every layer as an image, with URLs prefixed by the way from the page to the machine's page.
@@ -61,10 +94,7 @@ package struct StackLayout: Sendable {
     /// its own layer over it, which hides the part's faded self in the composed image, so a
     /// part page names one image however many parts its machine has.
     package func backdrop(prefix: String, excluding excluded: Int? = nil) -> BackdropModel {
-        if let composed {
-            return BackdropModel(name: name, width: canvas.width, height: canvas.height,
-                                 style: "background-image: url(\"\(prefix)\(composed)\"); background-size: 100% 100%")
-        }
+        if let composed { return Self.backdrop(name, canvas: canvas, composed: prefix + composed) }
         var images: [String] = [], positions: [String] = [], sizes: [String] = []
         for index in backgrounds.indices.reversed() where index != excluded {
             // Layer URLs are percent-encoded: a double quote cannot occur in them.
@@ -88,7 +118,9 @@ package struct StackLayout: Sendable {
     /// hit mask's) with a margin, given as the CSS that places the machine's stack in a square
     /// window. Shown whole, a small part was a speck on its faded machine in the A-Z index and
     /// on tag pages. A part of a few pixels is shown in a twelfth of the canvas at least.
-    package func window(around mask: HitMask?) -> String {
+    package func window(around mask: HitMask?) -> String { Self.window(around: mask, on: canvas) }
+
+    private static func window(around mask: HitMask?, on canvas: PixelSize) -> String {
         let width = Double(canvas.width), height = Double(canvas.height)
         guard width > 0, height > 0 else { return "width: 100%" }
         let box = mask.map { (x: Double($0.x), y: Double($0.y), width: Double($0.width), height: Double($0.height)) }
@@ -99,7 +131,7 @@ package struct StackLayout: Sendable {
             side >= extent ? (extent - side) / 2 : min(max(centre - side / 2, 0), extent - side)
         }
         let left = start(box.x + box.width / 2, width), top = start(box.y + box.height / 2, height)
-        return "width: \(Self.percent(width / side)); left: \(Self.percent(-left / side)); top: \(Self.percent(-top / side))"
+        return "width: \(percent(width / side)); left: \(percent(-left / side)); top: \(percent(-top / side))"
     }
 
     private static func percent(_ value: Int, of total: Int) -> String {

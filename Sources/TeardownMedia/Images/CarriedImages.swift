@@ -32,13 +32,12 @@ package final class CarriedImages: Sendable {
     /// The outcome of the image at `path` (absolute), if a carried bundle holds it.
     func outcome(_ path: String) -> ImageCache.Outcome? {
         guard let bundle = bundle(holding: path) else { return nil }
-        let index = indexes.withLock { indexes -> [String: ImageCache.Outcome] in
-            if let index = indexes[bundle] { return index }
-            var index: [String: ImageCache.Outcome] = [:]
-            for image in bundles[bundle].row.images?.images ?? [] { if let outcome = image.outcome { index[image.path] = outcome } }
-            indexes[bundle] = index
-            return index
-        }
+        if let index = indexes.withLock({ $0[bundle] }) { return index[path] }
+        // Made outside the lock: reading and decoding a row under it held up every other
+        // core's lookups. Two that race make it twice, alike (the row decodes once).
+        var index: [String: ImageCache.Outcome] = [:]
+        for image in bundles[bundle].row.images?.images ?? [] { if let outcome = image.outcome { index[image.path] = outcome } }
+        indexes.withLock { $0[bundle] = index }
         return index[path]
     }
 
