@@ -197,11 +197,14 @@ struct CLITests {
     func scaffold() throws {
         let folder = TeardownBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try TeardownBinary.run(["new", "site", "shop", "--title", #"Bob's "best" \ repair shop"#], in: folder).status == 0)
+        let made = try TeardownBinary.run(["new", "site", "shop", "--title", #"Bob's "best" \ repair shop"#], in: folder)
+        #expect(made.status == 0)
+        #expect(made.stdout.contains("Next: teardown serve --site shop"), "\(made.stdout)")
         let site = folder.appendingPathComponent("shop")
-        let added = try TeardownBinary.run(["new", "machine", "toaster", "--site", site.path])
+        // The paths printed are where the files are from the folder the command ran in.
+        let added = try TeardownBinary.run(["new", "machine", "toaster", "--site", "shop"], in: folder)
         #expect(added.status == 0)
-        #expect(added.stdout.contains("created content/machines/toaster/machine.yaml"))
+        #expect(added.stdout.contains("created shop/content/machines/toaster/machine.yaml"), "\(added.stdout)")
         // A title given for a folder name is refused with the name it would make.
         let titled = try TeardownBinary.run(["new", "machine", "My Toaster!", "--site", site.path])
         #expect(titled.status == 1)

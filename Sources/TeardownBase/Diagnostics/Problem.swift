@@ -15,7 +15,8 @@ public enum Problem: Hashable, Sendable, Codable {
     case invalidValue(key: String, reason: String)
     case invalidDate(key: String, value: String)
     case missingFile(String)
-    case missingLayerImage(String)
+    /// A layer image not in the part folder, and the image there its name is closest to.
+    case missingLayerImage(String, closest: String? = nil)
     case unreadableImage(String, reason: String)
     case invalidName(String)
     case unclosedFrontMatter
@@ -74,7 +75,8 @@ public enum Problem: Hashable, Sendable, Codable {
         case .invalidDate(let key, let value):
             "'\(key)' is not an ISO 8601 date (YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ): '\(value)'"
         case .missingFile(let name): "missing \(name)"
-        case .missingLayerImage(let name): "layer image '\(name)' does not exist in the part folder"
+        case .missingLayerImage(let name, let closest):
+            "layer image '\(name)' does not exist in the part folder" + (closest.map { ": did you mean '\($0)'?" } ?? "")
         case .unreadableImage(let name, let reason): "cannot read image '\(name)': \(reason)"
         case .invalidName(let name): Self.invalidName(name)
         case .unclosedFrontMatter: "front matter starts with '---' but has no closing '---' line"

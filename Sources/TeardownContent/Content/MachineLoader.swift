@@ -155,7 +155,12 @@ package struct MachineLoader {
             return nil
         }
         guard TextFile.exists(image.absolutePath) else {
-            diagnostics.append(.error(.missingLayerImage(imageName), at: layer.location(of: "image")))
+            // A slip of the name is the likelier mistake than a file left out: the folder's images are offered.
+            let images = FileSystem.names(in: folder.absolutePath).filter {
+                ImageHeader.supportedExtensions.contains(($0 as NSString).pathExtension.lowercased())
+            }
+            diagnostics.append(.error(.missingLayerImage(imageName, closest: KeySuggestion.closest(to: imageName, in: images)),
+                                      at: layer.location(of: "image")))
             return nil
         }
         let natural: PixelSize

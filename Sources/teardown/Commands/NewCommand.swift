@@ -25,7 +25,9 @@ struct NewSiteCommand: ParsableCommand {
     func run() throws {
         do {
             let files = try Scaffolder().newSite(at: directory, title: title)
-            print("Created a site in \(directory) (\(files.count) files). Next: teardown build --site \(directory)")
+            // A preview that rebuilds on each edit is what a new site's first hour wants.
+            print(Terminal.safe("Created a site in \(directory) (\(files.count) files). Next: teardown serve --site \(directory) "
+                                + "to preview it as you edit, or teardown build --site \(directory) to build it once"))
         } catch {
             Terminal.error("\(error)")
             throw ExitCode.failure
@@ -47,7 +49,8 @@ struct NewMachineCommand: ParsableCommand {
     func run() throws {
         do {
             let files = try Scaffolder().newMachine(named: name, siteRoot: options.site)
-            for file in files { print("created \(file)") }
+            // Paths as the shell that ran the command reaches them, not relative to the site.
+            for file in files { print(Terminal.safe("created " + (options.site == "." ? file : (options.site as NSString).appendingPathComponent(file)))) }
         } catch {
             Terminal.error("\(error)")
             throw ExitCode.failure

@@ -12,6 +12,9 @@ struct InvalidSiteTests {
                               at: SourceLocation("content/machines/box/machine.yaml", line: 2, column: 10)),
         "missing-layer-image": .error(.missingLayerImage("ghost.png"),
                                       at: SourceLocation("content/machines/box/parts/lid/part.yaml", line: 3, column: 10)),
+        // A slip of the name offers the image that is there.
+        "misspelt-layer-image": .error(.missingLayerImage("lidd.svg", closest: "lid.svg"),
+                                       at: SourceLocation("content/machines/box/parts/lid/part.yaml", line: 3, column: 10)),
         "unreadable-layer-image": .error(.unreadableImage("lid.png", reason: "not a PNG, JPEG, WebP, GIF or SVG image"),
                                          at: SourceLocation("content/machines/box/parts/lid/part.yaml", line: 3, column: 10)),
         "missing-name": .error(.missingKey("name"), at: SourceLocation("content/machines/box/machine.yaml", line: 1, column: 1)),
