@@ -72,7 +72,8 @@ actor LiveReload {
             }
             overlay.replaceChildren();
             const title = document.createElement("h1");
-            title.textContent = "Build failed: the page shows the last good build";
+            title.textContent = document.getElementById("teardown-nothing-built")
+              ? "Build failed: nothing is built yet" : "Build failed: the page shows the last good build";
             title.style.cssText = "font-size:1.2rem;color:#fff";
             const details = document.createElement("pre");
             details.textContent = text;

@@ -10,7 +10,8 @@ import TeardownBuild
 public struct PreviewServer: Sendable {
     public enum Event: Sendable {
         case built(SiteBuilder.Report, seconds: Double)
-        case failed(BuildFailure)
+        /// `servesEarlier`: an earlier build is in the output, and is what the browser shows.
+        case failed(BuildFailure, servesEarlier: Bool)
         case watching(polling: String?)
         case listening(url: String)
     }
@@ -113,6 +114,13 @@ struct PreviewResponses<Context: RequestContext>: RouterMiddleware {
             guard let page = files.contained(files.root + "/404.html"),
                   // With no readable 404 page, the plain answer below is the page.
                   let data = try? Data(contentsOf: URL(fileURLWithPath: page)) else {
+                // Before any build has made the site (the first one failed, or is running), a
+                // page that shows the build's errors as they come, and reloads once it builds.
+                if files.contained(files.root + "/index.html") == nil {
+                    let page = LiveReload.inject(into: LiveReload.nothingBuilt)
+                    return Response(status: .serviceUnavailable, headers: headers,
+                                    body: request.method == .head ? ResponseBody() : .init(byteBuffer: ByteBuffer(bytes: page)))
+                }
                 return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
                                 body: .init(byteBuffer: ByteBuffer(string: "Not found\n")))
             }
@@ -124,6 +132,13 @@ struct PreviewResponses<Context: RequestContext>: RouterMiddleware {
 
 extension LiveReload {
     static let tag = Data("<script src=\"/__teardown/live.js\"></script>".utf8)
+
+    /// What the preview shows while the output holds no site yet.
+    static let nothingBuilt = Data("""
+        <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Nothing is built yet</title></head>
+        <body id="teardown-nothing-built"><h1>Nothing is built yet</h1>
+        <p>The site has not been built: its errors show here, and the page reloads once it builds.</p></body></html>
+        """.utf8)
 
     /// Adds the live-reload script before </body>, or at the end of a page without one.
     static func inject(into page: Data) -> Data {
@@ -182,7 +197,7 @@ final class RebuildScheduler: @unchecked Sendable {
             if !report.unchanged || failedBefore { Task { await live.reload() } }
             failedBefore = false
         } catch {
-            onEvent(.failed(error))
+            onEvent(.failed(error, servesEarlier: FileManager.default.fileExists(atPath: builder.output + "/index.html")))
             failedBefore = true
             // A failed build stores no snapshot, so the changes it saw are unaccounted for: walk next time.
             lock.lock()

@@ -11,10 +11,12 @@ struct ServeTests {
         let site: URL
         let log: URL
 
-        init(polling: Bool = false) throws {
+        /// `prepare` changes the site before the server starts.
+        init(polling: Bool = false, prepare: (URL) throws -> Void = { _ in }) throws {
             site = TeardownBinary.temporaryFolder()
             try FileManager.default.copyItem(at: TeardownBinary.packageRoot.appendingPathComponent("content"),
                                              to: site.appendingPathComponent("content"))
+            try prepare(site)
             log = site.appendingPathComponent("serve.log")
             // Another test's server or client can take a port between the probe and serve's
             // bind: serve then refuses it, and the server starts again on another.
@@ -176,6 +178,31 @@ struct ServeTests {
         for line in server.output.split(separator: "\n") {
             #expect(starts.contains { line.hasPrefix($0) }, "a line in another style: \(line)")
         }
+    }
+
+    @Test("A first build that fails serves a page that shows its errors, and the site once it is fixed")
+    func firstBuildFails() throws {
+        var good = ""
+        let server = try Server { site in
+            let machine = site.appendingPathComponent("content/machines/desk-fan/machine.yaml")
+            good = try String(contentsOf: machine, encoding: .utf8)
+            try (good + "canvas: [\n").write(to: machine, atomically: true, encoding: .utf8)
+        }
+        defer { server.stop() }
+        #expect(server.output.contains("nothing is built yet"), "\(server.output)")
+        #expect(!server.output.contains("last good build"))
+        let status = try server.curl(["-o", "/dev/null", "-w", "%{http_code}", server.url("/")])
+        #expect(status == "503")
+        let page = try server.curl([server.url("/machines/desk-fan/")])
+        #expect(page.contains("Nothing is built yet") && page.contains("/__teardown/live.js"), "\(page)")
+        let failure = try server.events(until: "event: failure") {}
+        #expect(failure.contains("machine.yaml"), "a page opened now shows the errors: \(failure)")
+        let fixed = try server.events(until: "event: reload") {
+            try good.write(to: server.site.appendingPathComponent("content/machines/desk-fan/machine.yaml"),
+                           atomically: true, encoding: .utf8)
+        }
+        #expect(fixed.contains("event: reload"))
+        #expect(try server.curl([server.url("/machines/desk-fan/")]).contains("Desk fan"))
     }
 
     @Test("An edit reloads open pages; a broken edit shows its error, and fixing it reloads", arguments: [false, true])

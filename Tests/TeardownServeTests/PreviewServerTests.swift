@@ -97,6 +97,27 @@ struct PreviewServerTests {
         }
     }
 
+    @Test("Before anything is built, every path gets a page that waits for the build and shows its errors")
+    func nothingBuilt() async throws {
+        let root = NSTemporaryDirectory() + "teardown-serve-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let router = PreviewServer.router(files: PreviewFiles(root: root, logger: Logger(label: "test")), live: LiveReload())
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { client in
+            for path in ["/", "/machines/box/"] {
+                try await client.execute(uri: path, method: .get) { response in
+                    let body = String(buffer: response.body)
+                    #expect(response.status == .serviceUnavailable)
+                    #expect(body.contains("Nothing is built yet") && body.contains(Self.script), "\(body)")
+                }
+            }
+            // The overlay the script draws says there is no earlier build under it.
+            try await client.execute(uri: "/__teardown/live.js", method: .get) { response in
+                #expect(String(buffer: response.body).contains("nothing is built yet"))
+            }
+        }
+    }
+
     @Test("Nothing outside the output folder is served", arguments: [
         "/../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E/secret.txt", "/machines/%2e%2e/%2e%2e/secret.txt",
         "/out/secret.txt", "/leak.txt", "/..%2fsecret.txt", "/%00", "/machines%5C..%5C..%5Csecret.txt",

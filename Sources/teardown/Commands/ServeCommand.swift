@@ -46,9 +46,10 @@ struct ServeCommand: AsyncParsableCommand {
                 DiagnosticPrinter.print(report.warnings, site: site)
                 Terminal.log(BuildSummary.line(report, seconds: String(format: "%.2f", seconds)))
                 for notice in report.notices { Terminal.log("note: \(notice)") }
-            case .failed(let failure):
+            case .failed(let failure, let servesEarlier):
                 DiagnosticPrinter.print(failure.diagnostics, site: site)
-                Terminal.write(BuildSummary.failed(failure, on: .error) + Terminal.safe("; serving the last good build.") + "\n", to: .error)
+                let serving = servesEarlier ? "; serving the last good build." : "; nothing is built yet: the browser shows the errors."
+                Terminal.write(BuildSummary.failed(failure, on: .error) + Terminal.safe(serving) + "\n", to: .error)
             case .watching(let polling):
                 if let polling {
                     Terminal.warning("\(polling); watching by polling every 0.3 s instead")
