@@ -5,6 +5,8 @@ import Foundation
 actor LiveReload {
     private var clients: [UUID: AsyncStream<String>.Continuation] = [:]
     private var failure: String?
+    /// The last good build's warnings, shown on every page opened since (empty: none).
+    private var warnings = ""
 
     func subscribe() -> (UUID, AsyncStream<String>) {
         let id = UUID()
@@ -12,6 +14,7 @@ actor LiveReload {
         clients[id] = continuation
         // A page opened while the site is broken shows the errors at once.
         if let failure { continuation.yield(Self.event("failure", failure)) }
+        if failure == nil, !warnings.isEmpty { continuation.yield(Self.event("warnings", warnings)) }
         return (id, stream)
     }
 
@@ -19,9 +22,12 @@ actor LiveReload {
         clients.removeValue(forKey: id)?.finish()
     }
 
-    func reload() {
+    /// A build succeeded with these warnings (one a line); `changed`: open pages reload, and
+    /// show the warnings once they open again.
+    func built(warnings: String, changed: Bool) {
         failure = nil
-        broadcast(Self.event("reload", ""))
+        self.warnings = warnings
+        if changed { broadcast(Self.event("reload", "")) }
     }
 
     func failed(_ text: String) {
@@ -49,6 +55,7 @@ actor LiveReload {
             events = new EventSource("/__teardown/events");
             events.addEventListener("reload", () => location.reload());
             events.addEventListener("failure", showFailure);
+            events.addEventListener("warnings", showWarnings);
           };
           // A page kept in the back-forward cache would keep its connection open, and browsers
           // allow six per host: after a few pages the preview would stop loading anything.
@@ -79,6 +86,33 @@ actor LiveReload {
             details.textContent = text;
             details.style.whiteSpace = "pre-wrap";
             overlay.append(title, details);
+          }
+          // Warnings do not stop the build: a box in a corner says them, and can be closed.
+          function showWarnings(event) {
+            const text = JSON.parse(event.data);
+            const lines = text.split("\\n").filter(Boolean);
+            let box = document.getElementById("teardown-build-warnings");
+            if (box) box.remove();
+            box = document.createElement("details");
+            box.id = "teardown-build-warnings";
+            box.setAttribute("role", "status");
+            box.style.cssText = "position:fixed;right:1rem;bottom:1rem;z-index:2147483646;max-width:min(40rem,90vw);" +
+              "max-height:50vh;overflow:auto;padding:.5rem .75rem;border-radius:.4rem;background:#3a2f00;color:#fff3c4;" +
+              "font:13px/1.5 ui-monospace,monospace;box-shadow:0 2px 8px rgba(0,0,0,.4)";
+            const summary = document.createElement("summary");
+            summary.textContent = lines.length === 1 ? "1 build warning" : lines.length + " build warnings";
+            const close = document.createElement("button");
+            close.type = "button";
+            close.textContent = "×";
+            close.setAttribute("aria-label", "Close the warnings");
+            close.style.cssText = "margin-left:.75rem;border:0;background:none;color:inherit;font:inherit;cursor:pointer";
+            close.addEventListener("click", () => box.remove());
+            summary.append(close);
+            const details = document.createElement("pre");
+            details.textContent = text;
+            details.style.cssText = "white-space:pre-wrap;margin:.5rem 0 0";
+            box.append(summary, details);
+            document.body.appendChild(box);
           }
           connect();
         })();

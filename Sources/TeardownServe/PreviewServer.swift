@@ -194,7 +194,9 @@ final class RebuildScheduler: @unchecked Sendable {
         do {
             let report = try builder.build(changed: paths)
             onEvent(.built(report, seconds: Date().timeIntervalSince(start)))
-            if !report.unchanged || failedBefore { Task { await live.reload() } }
+            let warnings = report.warnings.map(\.description).joined(separator: "\n")
+            let changed = !report.unchanged || failedBefore
+            Task { await live.built(warnings: warnings, changed: changed) }
             failedBefore = false
         } catch {
             onEvent(.failed(error, servesEarlier: FileManager.default.fileExists(atPath: builder.output + "/index.html")))

@@ -104,7 +104,8 @@ struct ServeTests {
                 usleep(100_000)
                 text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
             }
-            return text
+            // What came while `change` ran, when the marker was there before it.
+            return (try? String(contentsOf: file, encoding: .utf8)) ?? text
         }
     }
 
@@ -203,6 +204,28 @@ struct ServeTests {
         }
         #expect(fixed.contains("event: reload"))
         #expect(try server.curl([server.url("/machines/desk-fan/")]).contains("Desk fan"))
+    }
+
+    @Test("A build's warnings reach the pages opened after it, until a build without them")
+    func warningsReachTheBrowser() throws {
+        let server = try Server()
+        defer { server.stop() }
+        // A page hears what the server holds for it as soon as it connects.
+        let quiet = { try server.events(until: ": connected") { usleep(300_000) } }
+        #expect(!(try quiet()).contains("event: warnings"), "the demo builds without warnings")
+        let machine = server.site.appendingPathComponent("content/machines/desk-fan/machine.yaml")
+        let good = try String(contentsOf: machine, encoding: .utf8)
+        _ = try server.events(until: "event: reload") {
+            try (good + "colour: blue\n").write(to: machine, atomically: true, encoding: .utf8)
+        }
+        // What a page opened now, as the reloaded one is, hears first.
+        let opened = try server.events(until: "event: warnings") {}
+        #expect(opened.contains("event: warnings") && opened.contains("unknown key 'colour'"), "\(opened)")
+        #expect(opened.contains("machine.yaml"))
+        _ = try server.events(until: "event: reload") {
+            try good.write(to: machine, atomically: true, encoding: .utf8)
+        }
+        #expect(!(try quiet()).contains("event: warnings"), "warnings fixed are gone")
     }
 
     @Test("An edit reloads open pages; a broken edit shows its error, and fixing it reloads", arguments: [false, true])
