@@ -8,10 +8,15 @@ import Glibc
 
 @Suite("Watching for uploads in progress")
 struct ChangeWatcherTests {
-    /// The paths the reports named, in order ("*" for a report of unknown paths).
+    /// The paths the reports named, in order ("*" for a report of unknown paths), with the
+    /// times they came: a report of events noted before a `settle` may still be on its way.
     final class Reports: Sendable {
         let paths = Mutex<[String]>([])
-        func add(_ reported: [String]?) { paths.withLock { $0 += reported ?? ["*"] } }
+        let times = Mutex<[(at: Double, paths: [String])]>([])
+        func add(_ reported: [String]?) {
+            paths.withLock { $0 += reported ?? ["*"] }
+            times.withLock { $0.append((ProcessInfo.processInfo.systemUptime, reported ?? ["*"])) }
+        }
     }
 
     @Test("A file is being written from its making to its close, as soon as it exists, and a link or a rename is not")
@@ -52,11 +57,14 @@ struct ChangeWatcherTests {
         #expect(write(descriptor, "half", 4) == 4)
         watcher.settle()
         #expect(watcher.isBeingWritten(path))
-        let made = reports.paths.withLock { $0.count }
-        // The report after the limit is what wakes a listing of an inbox waiting for the close.
+        let written = ProcessInfo.processInfo.systemUptime
+        // The report after the limit is what wakes a listing of an inbox waiting for the close;
+        // the reports of the making and the write may come late, so the one looked for is the
+        // first that came past the limit.
+        func stallReport() -> [String]? { reports.times.withLock { $0.first { $0.at >= written + 0.3 }?.paths } }
         let deadline = Date(timeIntervalSinceNow: 10)
-        while reports.paths.withLock({ $0.count }) == made, Date() < deadline { usleep(20_000) }
-        #expect(reports.paths.withLock { Array($0.dropFirst(made)) } == [path])
+        while stallReport() == nil, Date() < deadline { usleep(20_000) }
+        #expect(stallReport() == [path])
         #expect(!watcher.isBeingWritten(path), "open, but stalled past the limit")
     }
 }
