@@ -8,13 +8,11 @@ import Glibc
 
 @Suite("Watching for uploads in progress")
 struct ChangeWatcherTests {
-    /// The paths the reports named, in order ("*" for a report of unknown paths), with the
-    /// times they came: a report of events noted before a `settle` may still be on its way.
+    /// The reports with the times they came, their paths in order ("*" for a report of unknown
+    /// paths): a report of events noted before a `settle` may still be on its way.
     final class Reports: Sendable {
-        let paths = Mutex<[String]>([])
         let times = Mutex<[(at: Double, paths: [String])]>([])
         func add(_ reported: [String]?) {
-            paths.withLock { $0 += reported ?? ["*"] }
             times.withLock { $0.append((ProcessInfo.processInfo.systemUptime, reported ?? ["*"])) }
         }
     }
@@ -50,18 +48,22 @@ struct ChangeWatcherTests {
     func stalledWriter() throws {
         let folder = Fixtures.temporaryFolder()
         let reports = Reports()
-        let watcher = ChangeWatcher(folders: [folder], stallLimit: 0.3) { reports.add($0) }
+        // Long beside a report's way to the listener, so that the reports of the making and the
+        // write cannot come past it.
+        let limit = 1.0
+        let watcher = ChangeWatcher(folders: [folder], stallLimit: limit) { reports.add($0) }
         let path = folder + "/stalled.comment.md"
+        // Before the making: the watcher's clock for the stall starts at the write it notes, later.
+        let started = ProcessInfo.processInfo.systemUptime
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         defer { close(descriptor) }
         #expect(write(descriptor, "half", 4) == 4)
         watcher.settle()
         #expect(watcher.isBeingWritten(path))
-        let written = ProcessInfo.processInfo.systemUptime
         // The report after the limit is what wakes a listing of an inbox waiting for the close;
         // the reports of the making and the write may come late, so the one looked for is the
         // first that came past the limit.
-        func stallReport() -> [String]? { reports.times.withLock { $0.first { $0.at >= written + 0.3 }?.paths } }
+        func stallReport() -> [String]? { reports.times.withLock { $0.first { $0.at >= started + limit }?.paths } }
         let deadline = Date(timeIntervalSinceNow: 10)
         while stallReport() == nil, Date() < deadline { usleep(20_000) }
         #expect(stallReport() == [path])
