@@ -83,6 +83,10 @@ public struct BuildCounters: Sendable {
         case feedItemsMade = "teardown.feed_items_made"
         /// Bundles racy when the build looked that it kept once they had settled (`SiteBuilder.settle`).
         case bundlesSettled = "teardown.bundles_settled"
+        /// Machine summaries read back from the build store, by slug (`MachineSummaries`).
+        case summariesRead = "teardown.summaries_read"
+        /// Machine summaries made from a head and its image outcomes.
+        case summariesMade = "teardown.summaries_made"
     }
 
     private let factory: (any MetricsFactory)?

@@ -119,26 +119,27 @@ extension PageRenderer {
     /// How many parts the A-Z index's own page lists before it offers only its letters.
     package static let partsListedOnIndex = 300
 
+    /// A part's entry, from its machine's summary: a list names parts of many machines, and
+    /// reads no machine's head.
     private func entry(_ address: SiteIndex.PartAddress, at url: URLPath) -> PartEntryModel {
-        let machine = content.machines[address.machine]
+        let machine = summary(of: address.machine)
         let part = machine.parts[address.part]
         let prefix = prefix(address.machine, at: url)
-        return PartEntryModel(name: part.name, url: Routes.part(part, of: machine).relative(from: url),
+        return PartEntryModel(name: part.name, url: Routes.part(slug: part.slug, of: machine).relative(from: url),
                               machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
-                              thumbnail: StackLayout.thumbnail(of: part, in: machine, images: images, prefix: prefix, at: url)
-                                  ?? thumbnail(address, prefix: prefix, at: url))
+                              thumbnail: StackLayout.thumbnail(of: address.part, in: machine, prefix: prefix, at: url)
+                                  ?? thumbnail(address, of: machine, prefix: prefix, at: url))
     }
 
     /// A part's thumbnail over its machine drawn layer by layer, from the machine's layout.
-    private func thumbnail(_ address: SiteIndex.PartAddress, prefix: String, at url: URLPath) -> PartThumbnailModel {
-        let machine = content.machines[address.machine]
+    private func thumbnail(_ address: SiteIndex.PartAddress, of machine: MachineSummary, prefix: String,
+                           at url: URLPath) -> PartThumbnailModel {
         let part = machine.parts[address.part]
         let layout = stack(of: address.machine)
-        let processed = images.layer(part.layer.image.absolutePath)
         return PartThumbnailModel(
             backdrop: layout.backdrop(prefix: prefix, excluding: address.part),
-            layer: layout.layer(address.part, url: Routes.layer(part, of: machine, optimized: processed?.published != nil).relative(from: url)),
-            window: layout.window(around: processed?.mask))
+            layer: layout.layer(address.part, url: Routes.layer(part.layer, of: machine).relative(from: url)),
+            window: layout.window(around: part.opaque))
     }
 
     private func counts(machines: Int, parts: Int) -> String {

@@ -38,6 +38,8 @@ package struct PageRenderer {
     package func commentsDownload(of machine: MachineView) -> BundleDownload? { source.commentsDownload(of: machine) }
     /// Each machine's layers, laid out once: every page of a machine and its parts shows them.
     package func stack(of machine: Int) -> StackLayout { source.stack(of: machine, reads) }
+    /// What a page outside a machine shows of it: listing pages draw their entries from it.
+    package func summary(of machine: Int) -> MachineSummary { source.summary(of: machine, reads) }
 
     /// Templates, read by name.
     package struct ThemeView {
@@ -202,7 +204,7 @@ package struct PageRenderer {
                     Routes.cover(machine, file: PhotoFiles.cover(width, type)).relative(from: url)
                 }
             },
-            backdrop: StackLayout.backdrop(of: machine, images: images, prefix: prefix(index, at: url))
+            backdrop: StackLayout.backdrop(of: summary(of: index), prefix: prefix(index, at: url))
                 ?? stack(of: index).backdrop(prefix: prefix(index, at: url)))
     }
 

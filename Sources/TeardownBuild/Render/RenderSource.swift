@@ -28,7 +28,8 @@ package final class RenderSource: Sendable {
     package let feedEntries: FeedEntries?
     /// Made when a page first asks: a rebuild of a few pages needs few stacks and seldom the
     /// site-wide gallery, which walks every photo.
-    private let stacks = Locked([Int: Shared<StackLayout>]())
+    private let stacks = Locked([Int: StackLayout]())
+    private let summaries: MachineSummaries
     private let allPhotos = Locked(Shared<[(photo: Photo, owner: URLPath)]>?.none)
     private let sharedImage: SharingImageModel?
     /// Descriptions' HTML that a machine's `machine.json` rendered, by Markdown text, for the
@@ -57,13 +58,14 @@ package final class RenderSource: Sendable {
         }
     }
 
-    package init(content: SiteContent, theme: Theme, images: ProcessedImages, manuals: ManualSet, search: SearchAvailability,
-         baseURL: String, index: SiteIndex, downloads: SiteDownloads, sitemapPages: SitePlan.SitemapPages,
+    package init(content: SiteContent, theme: Theme, images: ProcessedImages, summaries: MachineSummaries, manuals: ManualSet,
+         search: SearchAvailability, baseURL: String, index: SiteIndex, downloads: SiteDownloads, sitemapPages: SitePlan.SitemapPages,
          searchPreload: SearchPreload? = nil, searchRecent: SearchRecent? = nil, catalogEntries: CatalogEntries? = nil,
          feedEntries: FeedEntries? = nil) {
         self.content = content
         self.theme = theme
         self.images = images
+        self.summaries = summaries
         self.manuals = manuals
         self.search = search
         self.baseURL = baseURL
@@ -142,12 +144,15 @@ package final class RenderSource: Sendable {
         return sitemapPages.machines[machine.index]
     }
 
+    /// What pages outside the machine show of it, which follows from its head.
+    package func summary(of machine: Int, _ reads: ReadSet) -> MachineSummary {
+        reads.record(.machine(machine, .head))
+        return summaries[machine]
+    }
+
     package func stack(of machine: Int, _ reads: ReadSet) -> StackLayout {
-        let stack = Self.memo(stacks, get: { $0[machine] }, set: { $0[machine] = $1 }) {
-            Shared({ StackLayout($0.machines[machine], images: images) }, from: content)
-        }
-        reads.record(stack.reads)
-        return stack.value
+        let summary = summary(of: machine, reads)
+        return Self.memo(stacks, get: { $0[machine] }, set: { $0[machine] = $1 }) { StackLayout(summary) }
     }
 
     package func allPhotos(_ reads: ReadSet) -> [(photo: Photo, owner: URLPath)] {

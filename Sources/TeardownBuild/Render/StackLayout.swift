@@ -19,39 +19,28 @@ package struct StackLayout: Sendable {
     /// The layers composed into one image, relative to the machine's page, when it could be made.
     private let composed: String?
 
-    package init(_ machine: MachineView, images: ProcessedImages) {
-        let optimized = { (part: PartView) in images.isOptimized(part.layer) }
+    package init(_ machine: MachineSummary) {
         name = machine.name
         canvas = machine.canvas
-        // Whether it could be made follows from the layers, which are the machine's head.
-        composed = Self.composed(machine, images: images)
+        composed = machine.composed
         let width = machine.canvas.width, height = machine.canvas.height
-        layers = machine.parts.map { part in
-            Self.layer(part, on: machine.canvas, url: Routes.layerInMachine(part, optimized: optimized(part)), current: false)
-        }
+        layers = machine.parts.map { part in Self.layer(part, on: machine.canvas, url: part.layer, current: false) }
         // Only a machine whose layers could not be composed is drawn from a list of them.
         backgrounds = composed != nil ? [] : machine.parts.map { part in
             // A percentage position aligns that point of the image with the same point of the
             // box, so a layer at x of a canvas W wide, itself w wide, sits at x / (W - w).
-            let x = Self.percent(part.layer.x, of: width - part.layer.size.width)
-            let y = Self.percent(part.layer.y, of: height - part.layer.size.height)
-            let size = "\(Self.percent(part.layer.size.width, of: width)) \(Self.percent(part.layer.size.height, of: height))"
-            return (Routes.layerInMachine(part, optimized: optimized(part)), "\(x) \(y)", size)
+            let x = Self.percent(part.box.x, of: width - part.box.width)
+            let y = Self.percent(part.box.y, of: height - part.box.height)
+            let size = "\(Self.percent(part.box.width, of: width)) \(Self.percent(part.box.height, of: height))"
+            return (part.layer, "\(x) \(y)", size)
         }
     }
 
-    /// The composed image's URL relative to the machine's page.
-    private static func composed(_ machine: MachineView, images: ProcessedImages) -> String? {
-        machine.parts.isEmpty ? nil : images.composedStack(of: machine).map { stack in
-            Routes.composedStack(machine, width: stack.width, isCover: stack.isCover).relative(from: Routes.machine(machine))
-        }
-    }
-
-    private static func layer(_ part: PartView, on canvas: PixelSize, url: String, current: Bool) -> StackLayerModel {
+    private static func layer(_ part: MachineSummary.Part, on canvas: PixelSize, url: String, current: Bool) -> StackLayerModel {
         StackLayerModel(
-            name: part.name, url: url, z: part.layer.z,
-            left: percent(part.layer.x, of: canvas.width), top: percent(part.layer.y, of: canvas.height),
-            width: percent(part.layer.size.width, of: canvas.width), height: percent(part.layer.size.height, of: canvas.height),
+            name: part.name, url: url, z: part.z,
+            left: percent(part.box.x, of: canvas.width), top: percent(part.box.y, of: canvas.height),
+            width: percent(part.box.width, of: canvas.width), height: percent(part.box.height, of: canvas.height),
             current: current)
     }
 
@@ -59,20 +48,20 @@ package struct StackLayout: Sendable {
     /// page shows a part or two of each of many machines, and laying out each machine whole
     /// for them was most of what rendering a list cost. Nil where the machine's layers could
     /// not be composed; its layout then draws the backdrop layer by layer.
-    package static func thumbnail(of part: PartView, in machine: MachineView, images: ProcessedImages, prefix: String,
+    package static func thumbnail(of part: Int, in machine: MachineSummary, prefix: String,
                                   at url: URLPath) -> PartThumbnailModel? {
-        guard let composed = composed(machine, images: images) else { return nil }
-        let processed = images.layer(part.layer.image.absolutePath)
-        let layerURL = Routes.layer(part, of: machine, optimized: processed?.published != nil).relative(from: url)
+        guard let composed = machine.composed else { return nil }
+        let part = machine.parts[part]
         return PartThumbnailModel(backdrop: backdrop(machine.name, canvas: machine.canvas, composed: prefix + composed),
-                                  layer: layer(part, on: machine.canvas, url: layerURL, current: true),
-                                  window: window(around: processed?.mask, on: machine.canvas))
+                                  layer: layer(part, on: machine.canvas, url: Routes.layer(part.layer, of: machine).relative(from: url),
+                                               current: true),
+                                  window: window(around: part.opaque, on: machine.canvas))
     }
 
     /// The machine's composed image as a backdrop, without laying the machine out: what a
     /// catalog card shows. Nil where the layers could not be composed.
-    package static func backdrop(of machine: MachineView, images: ProcessedImages, prefix: String) -> BackdropModel? {
-        composed(machine, images: images).map { backdrop(machine.name, canvas: machine.canvas, composed: prefix + $0) }
+    package static func backdrop(of machine: MachineSummary, prefix: String) -> BackdropModel? {
+        machine.composed.map { backdrop(machine.name, canvas: machine.canvas, composed: prefix + $0) }
     }
 
     private static func backdrop(_ name: String, canvas: PixelSize, composed url: String) -> BackdropModel {
@@ -118,9 +107,9 @@ package struct StackLayout: Sendable {
     /// hit mask's) with a margin, given as the CSS that places the machine's stack in a square
     /// window. Shown whole, a small part was a speck on its faded machine in the A-Z index and
     /// on tag pages. A part of a few pixels is shown in a twelfth of the canvas at least.
-    package func window(around mask: HitMask?) -> String { Self.window(around: mask, on: canvas) }
+    package func window(around opaque: MachineSummary.Box?) -> String { Self.window(around: opaque, on: canvas) }
 
-    private static func window(around mask: HitMask?, on canvas: PixelSize) -> String {
+    private static func window(around mask: MachineSummary.Box?, on canvas: PixelSize) -> String {
         let width = Double(canvas.width), height = Double(canvas.height)
         guard width > 0, height > 0 else { return "width: 100%" }
         let box = mask.map { (x: Double($0.x), y: Double($0.y), width: Double($0.width), height: Double($0.height)) }

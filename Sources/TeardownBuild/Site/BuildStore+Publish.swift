@@ -52,7 +52,8 @@ extension BuildStore {
     /// units it digested with a signature the next build can trust, which it digested without
     /// one, and which machines are gone.
     package struct Bundles {
-        package typealias Digested = (name: String, slug: String, signature: ContentDigest, counts: SitePlan.MachineCounts)
+        package typealias Digested = (name: String, slug: String, signature: ContentDigest, counts: SitePlan.MachineCounts,
+                                      summary: [UInt8])
         package let context: ContentDigest
         package let digested: [Digested]
         package let unsettled: [String]
@@ -257,13 +258,13 @@ extension BuildStore {
 
     private static func upsert(_ db: Database, _ bundles: [Bundles.Digested]) throws {
         let upsert = try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO bundles(name, slug, high, low, pages, copies, listed, photos, indexed)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO bundles(name, slug, high, low, pages, copies, listed, photos, indexed, summary)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for bundle in bundles {
             let counts = bundle.counts
             try upsert.execute(arguments: [bundle.name, bundle.slug] + Self.columns(bundle.signature)
-                               + [counts.pages, counts.copies, counts.listed, counts.photos, counts.indexed])
+                               + [counts.pages, counts.copies, counts.listed, counts.photos, counts.indexed, Data(bundle.summary)])
         }
     }
 

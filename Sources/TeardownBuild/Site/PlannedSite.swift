@@ -40,6 +40,8 @@ package struct PlannedSite {
     package let content: SiteContent
     package let theme: Theme
     package let images: ProcessedImages
+    /// What pages outside each machine show of it, made or read by slug when first asked for.
+    package let summaries: MachineSummaries
     package let manuals: ManualSet
     package let downloads: SiteDownloads
     package let index: SiteIndex

@@ -27,7 +27,7 @@ extension SiteBuilder {
     /// re-indexing a search shard plans the machines of that shard (the fingerprint step).
     func plan(_ content: SiteContent, images: Loaded<ProcessedImages>, theme: Theme,
               pagefind: Result<Pagefind, Pagefind.Unavailable>, signatures: [String: ContentDigest],
-              carried: [Int: SitePlan.MachineCounts]) throws(BuildFailure) -> PlannedSite {
+              carried: [Int: SitePlan.MachineCounts], store: BuildStore?) throws(BuildFailure) -> PlannedSite {
         var diagnostics = images.warnings
         let maker = BundleDownloads(cache: cache.downloads, counters: counters)
         let unplanned = maker.pruneDue() ? [:] : carried
@@ -61,7 +61,11 @@ extension SiteBuilder {
         }
         var base = baseURL ?? content.config.baseURL
         if !base.hasSuffix("/") { base += "/" }
-        return PlannedSite(content: content, theme: theme, images: images.value, manuals: manuals, downloads: downloads,
+        // A full build trusts no stored summary; the others, those of the machines the store vouches for.
+        let summaries = MachineSummaries(content: content, images: images.value, vouched: full ? [] : Set(carried.keys),
+                                         counters: counters) { slug in try? store?.summary(of: slug) }
+        return PlannedSite(content: content, theme: theme, images: images.value, summaries: summaries, manuals: manuals,
+                           downloads: downloads,
                            // A missing Pagefind was reported when it was located; the site is built without search.
                            index: index, search: search, indexer: search.isAvailable ? try? pagefind.get() : nil,
                            baseURL: base, plan: sitePlan, carried: Set(carried.keys),
@@ -83,7 +87,8 @@ extension SiteBuilder {
         let plan = SitePlan(content: site.content, theme: site.theme, images: site.images, index: site.index,
                             downloads: found, carried: kept)
         counters.count(.machinesPlanned, by: carried.count)
-        return PlannedSite(content: site.content, theme: site.theme, images: site.images, manuals: site.manuals,
+        return PlannedSite(content: site.content, theme: site.theme, images: site.images, summaries: site.summaries,
+                           manuals: site.manuals,
                            downloads: SiteDownloads(found), index: site.index, search: site.search, indexer: site.indexer,
                            baseURL: site.baseURL, plan: plan, carried: site.carried, warnings: site.warnings)
     }

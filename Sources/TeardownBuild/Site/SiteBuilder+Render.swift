@@ -83,7 +83,7 @@ extension SiteBuilder {
 
     static func renderSource(_ site: PlannedSite, searchPreload: SearchPreload?, recent: [BuildStore.RecentPage],
                              catalogEntries: CatalogEntries? = nil, feedEntries: FeedEntries? = nil) -> RenderSource {
-        RenderSource(content: site.content, theme: site.theme, images: site.images, manuals: site.manuals,
+        RenderSource(content: site.content, theme: site.theme, images: site.images, summaries: site.summaries, manuals: site.manuals,
                      search: site.search, baseURL: site.baseURL, index: site.index,
                      downloads: site.downloads, sitemapPages: site.plan.sitemapPages, searchPreload: searchPreload,
                      searchRecent: recent.isEmpty ? nil : SearchRecent(superseded: recent.compactMap { page in

@@ -237,7 +237,7 @@ public struct SiteBuilder: Sendable {
         let planned = try clock.run(.plan) { () throws -> PlannedSite in
             let carried = try carriedMachines(content, images: images.value, signatures: settled, store: opened?.0)
             return try plan(content, images: images, theme: theme, pagefind: pagefind, signatures: signatures?.all ?? [:],
-                            carried: carried)
+                            carried: carried, store: opened?.0)
         }
         clock.warnings = planned.warnings
         return try clock.run(.fingerprint) {

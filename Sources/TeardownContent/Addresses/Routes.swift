@@ -11,7 +11,16 @@ package enum Routes {
     package static func machine(_ machine: some MachineAddressable) -> URLPath { .page("machines", machine.slug) }
 
     package static func part(_ part: some PartAddressable, of machine: some MachineAddressable) -> URLPath {
-        .page("machines", machine.slug, "parts", part.slug)
+        self.part(slug: part.slug, of: machine)
+    }
+
+    package static func part(slug: String, of machine: some MachineAddressable) -> URLPath {
+        .page("machines", machine.slug, "parts", slug)
+    }
+
+    /// A layer published at `file`, relative to its machine's page (`layerInMachine`).
+    package static func layer(_ file: String, of machine: some MachineAddressable) -> URLPath {
+        URLPath(Routes.machine(machine).value + file)
     }
 
     /// Page `number` (1-based) of a discussion whose first page is `base`.

@@ -1,0 +1,69 @@
+import Foundation
+import TeardownBase
+import TeardownContent
+import TeardownMedia
+
+/// What a page outside a machine shows of it: its name and canvas, its composed image, and
+/// each part's slug, name, tags and layer as placed and published. The listing pages draw
+/// their entries from it, and the machine's layout is made from it.
+///
+/// A machine the build digests has its summary made from its head and image outcomes, and
+/// the build store keeps it in the machine's row; a machine the store vouches for is read
+/// back by slug, so a listing page that names a part of every machine decodes no machine's
+/// head and no image row. It follows from the machine's head unit alone (its layers, their
+/// image keys, whether each is optimized), which a page reading it records.
+package struct MachineSummary: Sendable, Hashable, Codable, MachineAddressable {
+    package let slug: String
+    package let name: String
+    package let canvas: PixelSize
+    /// The layers composed into one image, relative to the machine's page; nil where they could not be.
+    package let composed: String?
+    /// Bottom first.
+    package let parts: [Part]
+
+    package struct Part: Sendable, Hashable, Codable {
+        package let slug: String
+        package let name: String
+        package let tags: [String]
+        package let z: Int
+        package let box: Box
+        /// The layer's published image, relative to the machine's page.
+        package let layer: String
+        /// The layer's opaque area on the canvas, where it has a hit mask.
+        package let opaque: Box?
+    }
+
+    /// A rectangle on the canvas, in canvas units.
+    package struct Box: Sendable, Hashable, Codable {
+        package let x: Int
+        package let y: Int
+        package let width: Int
+        package let height: Int
+    }
+
+    package init(_ machine: MachineView, images: ProcessedImages) {
+        slug = machine.slug
+        name = machine.name
+        canvas = machine.canvas
+        composed = machine.parts.isEmpty ? nil : images.composedStack(of: machine).map { stack in
+            Routes.composedStack(machine, width: stack.width, isCover: stack.isCover).relative(from: Routes.machine(machine))
+        }
+        parts = machine.parts.map { part in
+            let processed = images.layer(part.layer.image.absolutePath)
+            let layer = part.layer
+            return Part(slug: part.slug, name: part.name, tags: part.tags, z: layer.z,
+                        box: Box(x: layer.x, y: layer.y, width: layer.size.width, height: layer.size.height),
+                        layer: Routes.layerInMachine(part, optimized: processed?.published != nil),
+                        opaque: processed?.mask.map { Box(x: $0.x, y: $0.y, width: $0.width, height: $0.height) })
+        }
+    }
+
+    /// The form the build store keeps it in.
+    package var encoded: [UInt8] { (try? [UInt8](BinaryEncoder().encode(self))) ?? [] }
+
+    /// A summary as the store kept it; nil when the bytes are not one (a row of another layout, damage).
+    package init?(encoded bytes: [UInt8]) {
+        guard let summary = try? BinaryDecoder().decode(MachineSummary.self, from: Data(bytes)) else { return nil }
+        self = summary
+    }
+}
