@@ -3,7 +3,7 @@ import TeardownBase
 import TeardownContent
 import TeardownMedia
 
-/// What a page outside a machine shows of it: its name and canvas, its composed image, and
+/// What a page outside a machine shows of it: its name and canvas, its composed image and cover, and
 /// each part's slug, name, tags and layer as placed and published. The listing pages draw
 /// their entries from it, and the machine's layout is made from it.
 ///
@@ -18,6 +18,9 @@ package struct MachineSummary: Sendable, Hashable, Codable, MachineAddressable {
     package let canvas: PixelSize
     /// The layers composed into one image, relative to the machine's page; nil where they could not be.
     package let composed: String?
+    /// The sizes of its cover's copies, narrowest first: the cover photo machine.yaml names, or
+    /// else the layers composed; nil without either. A catalog card shows it.
+    package let cover: [PixelSize]?
     /// Bottom first.
     package let parts: [Part]
 
@@ -41,12 +44,38 @@ package struct MachineSummary: Sendable, Hashable, Codable, MachineAddressable {
         package let height: Int
     }
 
+}
+
+extension MachineSummary {
+    /// The form the build store keeps it in.
+    package var encoded: [UInt8] { (try? [UInt8](BinaryEncoder().encode(self))) ?? [] }
+
+    /// A summary as the store kept it; nil when the bytes are not one a build writes (a row of
+    /// another layout, damage, or a URL that is not percent-encoded: the URLs are written into
+    /// CSS strings, where a quote or a backslash would end them).
+    package init?(encoded bytes: [UInt8]) {
+        let source = BinaryDecoder.Source(bytes: bytes)
+        guard let summary = try? MachineSummary(reading: source), source.position == bytes.count,
+              ([summary.composed ?? ""] + summary.parts.map(\.layer)).allSatisfy(Self.isEncodedURL)
+        else { return nil }
+        self = summary
+    }
+
+    /// Whether `url` holds only what a percent-encoded path does.
+    private static func isEncodedURL(_ url: String) -> Bool {
+        url.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+    }
+
+    /// Made from the machine's head and its image outcomes.
     package init(_ machine: MachineView, images: ProcessedImages) {
         slug = machine.slug
         name = machine.name
         canvas = machine.canvas
         composed = machine.parts.isEmpty ? nil : images.composedStack(of: machine).map { stack in
             Routes.composedStack(machine, width: stack.width, isCover: stack.isCover).relative(from: Routes.machine(machine))
+        }
+        cover = images.cover(slug: machine.slug, named: machine.coverFile)?.variants.map {
+            PixelSize(width: $0.width, height: $0.height)
         }
         parts = machine.parts.map { part in
             let processed = images.layer(part.layer.image.absolutePath)
@@ -57,13 +86,38 @@ package struct MachineSummary: Sendable, Hashable, Codable, MachineAddressable {
                         opaque: processed?.mask.map { Box(x: $0.x, y: $0.y, width: $0.width, height: $0.height) })
         }
     }
+}
 
-    /// The form the build store keeps it in.
-    package var encoded: [UInt8] { (try? [UInt8](BinaryEncoder().encode(self))) ?? [] }
+// Read by hand, in the order `Codable` wrote it: decoded through `Decodable`, the summaries a
+// listing build reads back were the larger part of its plan step.
+extension MachineSummary: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws {
+        slug = try source.string()
+        name = try source.string()
+        canvas = try source.read()
+        composed = try source.optionalString()
+        cover = try source.flag() ? source.array() : nil
+        parts = try source.array()
+    }
+}
 
-    /// A summary as the store kept it; nil when the bytes are not one (a row of another layout, damage).
-    package init?(encoded bytes: [UInt8]) {
-        guard let summary = try? BinaryDecoder().decode(MachineSummary.self, from: Data(bytes)) else { return nil }
-        self = summary
+extension MachineSummary.Part: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws {
+        slug = try source.string()
+        name = try source.string()
+        tags = try source.strings()
+        z = try source.signed()
+        box = try source.read()
+        layer = try source.string()
+        opaque = try source.optional()
+    }
+}
+
+extension MachineSummary.Box: BinaryReadable {
+    package init(reading source: BinaryDecoder.Source) throws {
+        x = try source.signed()
+        y = try source.signed()
+        width = try source.signed()
+        height = try source.signed()
     }
 }

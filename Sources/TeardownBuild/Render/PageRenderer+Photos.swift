@@ -33,10 +33,17 @@ extension PageRenderer {
     /// and a file extension ("webp", "jpg").
     package func picture(_ processed: ProcessedPhoto, alt: String, sizes: String, fallbackWidth: Int = 640,
                          link: (Int, String) -> String) -> PictureModel {
-        let fallback = processed.variants.last { $0.width <= fallbackWidth } ?? processed.variants[0]
+        picture(processed.variants.map { PixelSize(width: $0.width, height: $0.height) }, alt: alt, sizes: sizes,
+                fallbackWidth: fallbackWidth, link: link)
+    }
+
+    /// A picture of copies of these sizes, narrowest first.
+    package func picture(_ variants: [PixelSize], alt: String, sizes: String, fallbackWidth: Int = 640,
+                         link: (Int, String) -> String) -> PictureModel {
+        let fallback = variants.last { $0.width <= fallbackWidth } ?? variants[0]
         return PictureModel(
-            webp: processed.variants.map { "\(link($0.width, "webp")) \($0.width)w" }.joined(separator: ", "),
-            jpeg: processed.variants.map { "\(link($0.width, "jpg")) \($0.width)w" }.joined(separator: ", "),
+            webp: variants.map { "\(link($0.width, "webp")) \($0.width)w" }.joined(separator: ", "),
+            jpeg: variants.map { "\(link($0.width, "jpg")) \($0.width)w" }.joined(separator: ", "),
             src: link(fallback.width, "jpg"), width: fallback.width, height: fallback.height, sizes: sizes, alt: alt)
     }
 

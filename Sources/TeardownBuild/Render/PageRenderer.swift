@@ -40,6 +40,8 @@ package struct PageRenderer {
     package func stack(of machine: Int) -> StackLayout { source.stack(of: machine, reads) }
     /// What a page outside a machine shows of it: listing pages draw their entries from it.
     package func summary(of machine: Int) -> MachineSummary { source.summary(of: machine, reads) }
+    /// The sizes of a machine's cover copies, from its summary: a unit of its own.
+    package func cover(of machine: Int) -> [PixelSize]? { source.cover(of: machine, reads) }
 
     /// Templates, read by name.
     package struct ThemeView {
@@ -199,7 +201,7 @@ package struct PageRenderer {
             partCount: Plural.count(machine.partCount, "part"),
             commentCount: community ? Plural.count(machine.commentCount, "comment") : nil,
             photoCount: community ? Plural.count(machine.photoCount, "photo") : nil,
-            cover: images.cover(of: machine).map {
+            cover: cover(of: index).map {
                 picture($0, alt: "\(machine.name), assembled", sizes: "(min-width: 40em) 20rem, 100vw") { width, type in
                     Routes.cover(machine, file: PhotoFiles.cover(width, type)).relative(from: url)
                 }

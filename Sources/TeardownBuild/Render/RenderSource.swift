@@ -150,6 +150,12 @@ package final class RenderSource: Sendable {
         return summaries[machine]
     }
 
+    /// The cover follows from its own unit, which its summary's row is written with.
+    package func cover(of machine: Int, _ reads: ReadSet) -> [PixelSize]? {
+        reads.record(.machine(machine, .cover))
+        return summaries[machine].cover
+    }
+
     package func stack(of machine: Int, _ reads: ReadSet) -> StackLayout {
         let summary = summary(of: machine, reads)
         return Self.memo(stacks, get: { $0[machine] }, set: { $0[machine] = $1 }) { StackLayout(summary) }

@@ -15,7 +15,8 @@ extension SiteIndex {
     /// made (counted as `siteIndexesMade`) and stored there. Either way the key is the digest
     /// the pages that show the index read it under (`InputUnit.siteIndex`).
     /// Not `trusting` the file (a full build), the index is made and stored.
-    package init(_ content: SiteContent, stored file: String, trusting: Bool = true, counters: BuildCounters = .none) {
+    package init(_ content: SiteContent, summaries: MachineSummaries, stored file: String, trusting: Bool = true,
+                 counters: BuildCounters = .none) {
         let view = ContentView(content, reads: ReadSet())
         let key = Self.key(view)
         let parts = view.machines.map(\.partCount)
@@ -25,7 +26,7 @@ extension SiteIndex {
             return
         }
         counters.count(.siteIndexesMade)
-        self.init(view, digest: key)
+        self.init(view, summaries: summaries, digest: key)
         // The file is a memo: one that cannot be written costs the next build the index.
         try? FileSystem.writeAtomically(stored(key: key), to: file)
     }

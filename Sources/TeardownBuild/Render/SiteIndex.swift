@@ -1,6 +1,7 @@
 import Foundation
 import TeardownBase
 import TeardownContent
+import TeardownMedia
 
 /// The indexes that cut across machines: every part A to Z, the tags, and site.yaml's
 /// collections. Made once per build; the plan, the pages and the fingerprints all read it.
@@ -52,9 +53,13 @@ package struct SiteIndex: Sendable {
     /// as one unit (`InputUnit.siteIndex`) of this digest.
     package let digest: ContentDigest
 
+    /// Made from the loaded content alone, without images or a store (the fuzz target's).
     package init(_ content: SiteContent) {
         let view = ContentView(content, reads: ReadSet())
-        self.init(view, digest: Self.key(view))
+        let images = ProcessedImages(entries: "", photos: [:], layers: [:], covers: [:], composed: [:], diagnostics: [],
+                                     processed: 0, vipsVersion: "")
+        let summaries = MachineSummaries(content: content, images: images, vouched: [], counters: .none) { _ in nil }
+        self.init(view, summaries: summaries, digest: Self.key(view))
     }
 
     init(letters: [Letter], tags: [Tag], collections: [Collection], digest: ContentDigest) {
@@ -64,8 +69,8 @@ package struct SiteIndex: Sendable {
         self.digest = digest
     }
 
-    /// Made from every machine's and part's name and tags.
-    init(_ content: ContentView, digest: ContentDigest) {
+    /// Made from every machine's tags and its summary's parts: no machine's head is decoded.
+    init(_ content: ContentView, summaries: MachineSummaries, digest: ContentDigest) {
         let machines = content.machines
         var drawers: [String: [PartAddress]] = [:]
         var tagged = TagFiler()
@@ -77,9 +82,10 @@ package struct SiteIndex: Sendable {
         // most of the index's time). Names are folded once, and read through the views once, not
         // per comparison.
         var keys: [(String, String, String)] = [], addresses: [PartAddress] = [], drawerOf: [String] = [], tagsOf: [[String]] = []
-        for (m, machine) in machines.enumerated() {
-            let name = machine.name
-            for (p, part) in machine.parts.enumerated() {
+        for m in machines.indices {
+            let summary = summaries[m]
+            let name = summary.name
+            for (p, part) in summary.parts.enumerated() {
                 let partName = part.name
                 keys.append((Self.sortKey(partName), name, part.slug))
                 addresses.append(PartAddress(machine: m, part: p))

@@ -34,8 +34,11 @@ extension SiteBuilder {
         let planning = content.machines.indices.filter { unplanned[$0] == nil }
         // The index is made on one core while the downloads are found and a changed machine's is
         // zipped, also on one: one after the other, each would leave a core idle.
+        // A full build trusts no stored summary; the others, those of the machines the store vouches for.
+        let summaries = MachineSummaries(content: content, images: images.value, vouched: full ? [] : Set(carried.keys),
+                                         counters: counters) { slug in try? store?.summary(of: slug) }
         let indexed = Prefetch { [cache, full, counters] in
-            SiteIndex(content, stored: cache.siteIndex, trusting: !full, counters: counters)
+            SiteIndex(content, summaries: summaries, stored: cache.siteIndex, trusting: !full, counters: counters)
         }
         let manuals = ManualSet(content, diagnostics: &diagnostics)
         let found = try downloads(content, images: images.value, signatures: signatures,
@@ -61,9 +64,6 @@ extension SiteBuilder {
         }
         var base = baseURL ?? content.config.baseURL
         if !base.hasSuffix("/") { base += "/" }
-        // A full build trusts no stored summary; the others, those of the machines the store vouches for.
-        let summaries = MachineSummaries(content: content, images: images.value, vouched: full ? [] : Set(carried.keys),
-                                         counters: counters) { slug in try? store?.summary(of: slug) }
         return PlannedSite(content: content, theme: theme, images: images.value, summaries: summaries, manuals: manuals,
                            downloads: downloads,
                            // A missing Pagefind was reported when it was located; the site is built without search.

@@ -109,6 +109,35 @@ struct StoreDamageTests {
         #expect(try #require(try index.bundles()["box"]).isWhole, "the row written again")
     }
 
+    @Test("A machine summary the store cannot give back (damaged, or naming a URL no build writes) is made from the machine: the site is right")
+    func damagedSummary() throws {
+        let built = try BuiltSite()
+        // Out of the racy window, the box's row is written under its bundle's signature, and its summary read back after.
+        Thread.sleep(forTimeInterval: InputSnapshot.racyWindow + 0.2)
+        try built.builder(full: true).build()
+        let stored = try built.withStore { db in try Data.fetchOne(db, sql: "SELECT summary FROM bundles WHERE slug = 'box'") }
+        let bytes = try #require(stored)
+        let summary = try #require(MachineSummary(encoded: [UInt8](bytes)))
+        let hostile = MachineSummary(slug: summary.slug, name: summary.name, canvas: summary.canvas, composed: summary.composed,
+                                     cover: summary.cover, parts: summary.parts.map { part in
+            MachineSummary.Part(slug: part.slug, name: part.name, tags: part.tags, z: part.z, box: part.box,
+                                layer: "a.svg\"); background: url(\"https://example.com/", opaque: part.opaque)
+        })
+        let folder = built.site + "/Themes/default/templates"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let parts = try String(contentsOfFile: Fixtures.demoSite + "/Themes/default/templates/parts.mustache", encoding: .utf8)
+        for (number, row) in [Data([0xFF, 0x00, 0x01]), Data(hostile.encoded)].enumerated() {
+            try built.withStore { db in try db.execute(sql: "UPDATE bundles SET summary = ?", arguments: [row]) }
+            // A listing template edited: the A-Z pages are drawn again from the box's summary, the box is not digested.
+            try (parts + "<!-- edit \(number) -->").write(toFile: folder + "/parts.mustache", atomically: true, encoding: .utf8)
+            let counts = Counts()
+            try built.builder(counters: counts.counters).build()
+            #expect(counts[.machinesDigested] == 0)
+            #expect(counts[.summariesRead] == 0 && counts[.summariesMade] >= 1, "row \(number)")
+            #expect(try built.published() == built.fullBuild(), "row \(number)")
+        }
+    }
+
     @Test("Damage where a build does not look (an index it only writes, the input snapshot) leaves every build right until it is found",
           arguments: ["bundles_by_slug", "inputs", "meta"])
     func latentDamage(_ table: String) throws {
