@@ -252,9 +252,10 @@ class ScalingTest(unittest.TestCase):
         for name, why in MOVE_GROWING.items():
             with self.subTest(name):
                 self.assertGreater(small.get(name, 0), 0, f"{name} counts nothing ({why})")
-                # Half again, not three times: the moved machine's own rows are a large share of these.
-                self.assertGreaterEqual(large.get(name, 0), small[name] * 1.5,
-                                        f"{name} no longer grows with the catalog: take it off MOVE_GROWING ({why})")
+                # More than the same-size rule allows, not three times: the moved machine's own
+                # rows are a large share of these.
+                self.assertGreater(large.get(name, 0), max(small[name] * 1.2, small[name] + 1),
+                                   f"{name} no longer grows with the catalog: take it off MOVE_GROWING ({why})")
 
 
 if __name__ == "__main__":

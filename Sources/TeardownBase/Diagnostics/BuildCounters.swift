@@ -75,8 +75,8 @@ public struct BuildCounters: Sendable {
         /// Lists of the stored site index decoded (a letter's or tag's parts, a tag's machines,
         /// a bucket of names' words): only the pages that show one decode it.
         case indexListsDecoded = "teardown.index_lists_decoded"
-        /// catalog.json's machine entries encoded from their heads; the others were taken as
-        /// the last build encoded them (`CatalogEntries`).
+        /// catalog.json's machine facts made from their heads; the others were read from the
+        /// machines' rows (`CatalogFacts`).
         case catalogEntriesEncoded = "teardown.catalog_entries_encoded"
         /// Items of the site's feed made from their machine's head; the others were taken as
         /// the last build wrote them (`FeedEntries`).

@@ -66,9 +66,6 @@ public struct CacheLayout: Sendable, Equatable {
         public var deployed: String { folder + "/deployed" }
         public var deployedIndex: String { deployed + "/index" }
         public var outputChanges: String { deployed + "/changes" }
-        /// catalog.json's entry of each machine as last encoded (`CatalogEntries`): its URLs
-        /// are this output's.
-        public var catalogEntries: String { folder + "/catalog-entries" }
         /// The site feed's items as last chosen (`FeedEntries`).
         public var feedEntries: String { folder + "/feed-entries" }
     }

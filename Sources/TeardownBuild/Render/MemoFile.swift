@@ -1,7 +1,7 @@
 import Foundation
 import TeardownBase
 
-/// The form of the memos a build keeps beside its store (`CatalogEntries`, `FeedEntries`):
+/// The form of the memos a build keeps beside its store (`FeedEntries`):
 /// the digest of the rest, the memo's format, then its body. A memo that is not whole, or of
 /// another format, is none; one is written to a temporary file and renamed.
 enum MemoFile {

@@ -9,20 +9,16 @@ extension PageRenderer {
 
     // MARK: catalog.json
 
+    /// Every machine's entry, from its brief, its summary and its catalog facts: those of a
+    /// machine the store vouches for as its row keeps them, the others made from the head.
     package func catalogData() -> String {
         let machines = content.machines
         let entries = machines.indices.map { index in
-            let slug = machines[index].slug
-            if let kept = source.catalogEntries?.entry(of: index, slug: slug) {
-                reads.record(kept.units)
-                return kept.text
-            }
-            // Each entry's reads apart, so that it can be kept with them.
-            let entryReads = ReadSet()
-            let text = PageRenderer(source: source, reads: entryReads).catalogEntry(index).listed
-            reads.record(entryReads.units)
-            source.catalogEntries?.keep(text, slug: slug, units: entryReads.units)
-            return text
+            let machine = machines[index]
+            for aspect in CatalogFacts.aspects { reads.record(.machine(index, aspect)) }
+            let facts = source.catalogFacts?[machine.slug]
+                ?? CatalogFacts(machine, download: download(of: machine))
+            return catalogEntry(machine, facts: facts).listed
         }
         let collections = index.collections.map { collection in
             CatalogData.CollectionEntry(slug: collection.slug, title: collection.title, description: collection.description,
@@ -35,20 +31,16 @@ extension PageRenderer {
             .json(machines: entries)
     }
 
-    private func catalogEntry(_ index: Int) -> CatalogData.MachineEntry {
-        let machine = content.machines[index]
-        let cover = images.cover(of: machine).map { sharingImage($0, of: machine) }
-        let download = download(of: machine)
-        let photos = machine.galleryPhotos
+    private func catalogEntry(_ machine: MachineView, facts: CatalogFacts) -> CatalogData.MachineEntry {
+        let cover = source.summary(of: machine.index, reads).cover?.last.map { Self.sharingImage($0, of: machine, baseURL: baseURL) }
         return CatalogData.MachineEntry(
-            slug: machine.slug, name: machine.name, summary: machine.summary,
-            updated: CatalogData.updated(machine, photos: photos)?.rfc3339,
-            partCount: machine.parts.count, photoCount: photos.count,
+            slug: machine.slug, name: machine.name, summary: machine.summary, updated: facts.updated,
+            partCount: machine.partCount, photoCount: facts.photoCount,
             tags: machine.tags, url: absolute(Routes.machine(machine)), data: absolute(Routes.machineData(machine)),
             feed: absolute(Routes.feed(of: machine)),
             cover: cover.map { CatalogData.Image(url: $0.url, width: $0.width, height: $0.height) },
-            download: CatalogData.Download(url: absolute(Routes.download(machine)), size: download?.size ?? 0,
-                                           sha256: download?.sha256 ?? ""),
+            download: CatalogData.Download(url: absolute(Routes.download(machine)), size: facts.downloadSize,
+                                           sha256: facts.downloadSHA256),
             comments: CatalogData.CommentsDownload(url: absolute(Routes.commentsDownload(machine))))
     }
 

@@ -53,8 +53,13 @@ extension PageRenderer {
 
     package static func sharingImage(_ cover: ProcessedPhoto, of machine: some MachineAddressable, baseURL: String) -> SharingImageModel {
         let variant = cover.variants.last!
-        return SharingImageModel(url: baseURL + Routes.cover(machine, file: PhotoFiles.cover(variant.width, "jpg")).value.dropFirst(),
-                                 width: variant.width, height: variant.height)
+        return sharingImage(PixelSize(width: variant.width, height: variant.height), of: machine, baseURL: baseURL)
+    }
+
+    /// The cover's copy of `size` (its largest), as a shared link previews it.
+    package static func sharingImage(_ size: PixelSize, of machine: some MachineAddressable, baseURL: String) -> SharingImageModel {
+        SharingImageModel(url: baseURL + Routes.cover(machine, file: PhotoFiles.cover(size.width, "jpg")).value.dropFirst(),
+                          width: size.width, height: size.height)
     }
 
     /// A photo as a shared link previews it: the largest copy up to 1280 pixels wide.

@@ -22,8 +22,8 @@ package final class RenderSource: Sendable {
     package let searchPreload: SearchPreload?
     /// The search index's recent shard as published with the search page; nil when it has none.
     package let searchRecent: SearchRecent?
-    /// catalog.json's entries as last encoded, when the build renders it.
-    package let catalogEntries: CatalogEntries?
+    /// What catalog.json says of each machine the store vouches for, by slug, when the build renders it.
+    package let catalogFacts: [String: CatalogFacts]?
     /// The site feed's items as last chosen, when the build renders it.
     package let feedEntries: FeedEntries?
     /// Made when a page first asks: a rebuild of a few pages needs few stacks and seldom the
@@ -60,7 +60,7 @@ package final class RenderSource: Sendable {
 
     package init(content: SiteContent, theme: Theme, images: ProcessedImages, summaries: MachineSummaries, manuals: ManualSet,
          search: SearchAvailability, baseURL: String, index: SiteIndex, downloads: SiteDownloads, sitemapPages: SitePlan.SitemapPages,
-         searchPreload: SearchPreload? = nil, searchRecent: SearchRecent? = nil, catalogEntries: CatalogEntries? = nil,
+         searchPreload: SearchPreload? = nil, searchRecent: SearchRecent? = nil, catalogFacts: [String: CatalogFacts]? = nil,
          feedEntries: FeedEntries? = nil) {
         self.content = content
         self.theme = theme
@@ -74,7 +74,7 @@ package final class RenderSource: Sendable {
         self.sitemapPages = sitemapPages
         self.searchPreload = searchPreload
         self.searchRecent = searchRecent
-        self.catalogEntries = catalogEntries
+        self.catalogFacts = catalogFacts
         self.feedEntries = feedEntries
         sharedImage = Self.sharedImage(content, images: images, baseURL: baseURL)
     }

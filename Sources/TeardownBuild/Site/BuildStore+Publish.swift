@@ -53,7 +53,7 @@ extension BuildStore {
     /// one, and which machines are gone.
     package struct Bundles {
         package typealias Digested = (name: String, slug: String, signature: ContentDigest, counts: SitePlan.MachineCounts,
-                                      summary: [UInt8])
+                                      summary: [UInt8], catalog: [UInt8])
         package let context: ContentDigest
         package let digested: [Digested]
         package let unsettled: [String]
@@ -258,13 +258,14 @@ extension BuildStore {
 
     private static func upsert(_ db: Database, _ bundles: [Bundles.Digested]) throws {
         let upsert = try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO bundles(name, slug, high, low, pages, copies, listed, photos, indexed, summary)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO bundles(name, slug, high, low, pages, copies, listed, photos, indexed, summary, catalog)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for bundle in bundles {
             let counts = bundle.counts
             try upsert.execute(arguments: [bundle.name, bundle.slug] + Self.columns(bundle.signature)
-                               + [counts.pages, counts.copies, counts.listed, counts.photos, counts.indexed, Data(bundle.summary)])
+                               + [counts.pages, counts.copies, counts.listed, counts.photos, counts.indexed, Data(bundle.summary),
+                                  Data(bundle.catalog)])
         }
     }
 

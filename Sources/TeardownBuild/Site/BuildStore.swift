@@ -27,7 +27,7 @@ import TeardownBase
 package struct BuildStore: Sendable {
     /// Bumped whenever the tables change; a store of another version of Teardown starts over too,
     /// as every page's digest holds the version.
-    package static let format = "teardown-state 15 " + TeardownVersion.build
+    package static let format = "teardown-state 16 " + TeardownVersion.build
 
     package let queue: DatabaseQueue
     /// The database file, for messages.
@@ -141,7 +141,8 @@ package struct BuildStore: Sendable {
                 CREATE TABLE bundles(name TEXT PRIMARY KEY, slug TEXT NOT NULL, high INTEGER NOT NULL,
                                      low INTEGER NOT NULL, pages INTEGER NOT NULL, copies INTEGER NOT NULL,
                                      listed INTEGER NOT NULL, photos INTEGER NOT NULL,
-                                     indexed INTEGER NOT NULL, summary BLOB NOT NULL) WITHOUT ROWID;
+                                     indexed INTEGER NOT NULL, summary BLOB NOT NULL,
+                                     catalog BLOB NOT NULL) WITHOUT ROWID;
                 CREATE INDEX bundles_by_slug ON bundles(slug);
                 CREATE TABLE lag(path TEXT PRIMARY KEY) WITHOUT ROWID;
                 CREATE TABLE inputs(grp TEXT PRIMARY KEY, signature TEXT NOT NULL, count INTEGER NOT NULL,
@@ -320,6 +321,19 @@ package struct BuildStore: Sendable {
         try reading { db in
             let statement = try db.cachedStatement(sql: "SELECT summary FROM bundles WHERE slug = ?")
             return try Data.fetchOne(statement, arguments: [slug]).map { [UInt8]($0) }
+        }
+    }
+
+    /// What catalog.json says of each machine the rows hold (`CatalogFacts`), by slug.
+    package func catalogFacts() throws -> [String: [UInt8]] {
+        try reading { db in
+            var facts: [String: [UInt8]] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT slug, catalog FROM bundles")
+            while let row = try rows.next() {
+                let bytes: Data = row[1]
+                facts[row[0]] = [UInt8](bytes)
+            }
+            return facts
         }
     }
 

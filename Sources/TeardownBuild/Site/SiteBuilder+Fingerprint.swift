@@ -41,7 +41,10 @@ extension SiteBuilder {
         let names = site.content.machines.map(\.bundleName)
         func row(_ index: Int, _ signature: ContentDigest?) -> BuildStore.Bundles.Digested? {
             guard let signature, let counts = site.plan.planned[index] else { return nil }
-            return (names[index], site.content.machines[index].slug, signature, counts, site.summaries[index].encoded)
+            let slug = site.content.machines[index].slug
+            let facts = CatalogFacts(ContentView(site.content, reads: ReadSet()).machines[index],
+                                     download: site.downloads.download(of: index, slug: slug)?.bundle)
+            return (names[index], slug, signature, counts, site.summaries[index].encoded, facts.encoded)
         }
         let unsettled = units.computedMachines.filter { signatures[names[$0]] == nil }
         var bundles = BuildStore.Bundles(context: context, digested: units.computedMachines.compactMap { row($0, signatures[names[$0]]) },

@@ -33,24 +33,14 @@ extension SiteBuilder {
         // when the first shard is to be indexed again: the page is then rendered after it.
         let rendersSearch = pages.contains { if case .search = $0.page { true } else { false } }
         let rendersCatalog = pages.contains { if case .catalogData = $0.page { true } else { false } }
-        let catalogEntries = rendersCatalog ? try catalogEntries(site, outputs) : nil
+        let catalogFacts = rendersCatalog ? try storedCatalogFacts(site, outputs) : nil
         let rendersSiteFeed = pages.contains { if case .feed(nil) = $0.page { true } else { false } }
         let feedEntries = rendersSiteFeed ? feedEntries(site, outputs) : nil
         let source = Self.renderSource(site, searchPreload: rendersSearch && !firstShardStale(site, outputs)
                                            ? Self.searchPreload(site, in: outputs.publisher.spare) : nil,
-                                       recent: outputs.publishedRecent, catalogEntries: catalogEntries,
+                                       recent: outputs.publishedRecent, catalogFacts: catalogFacts,
                                        feedEntries: feedEntries)
         let units = outputs.units
-        // catalog.json lists every machine with its cover and download: the heads, image rows
-        // and downloads' records of those whose entries are encoded again are read on every
-        // core first, not one after another inside its page (heads are decoded when first
-        // asked for, and most builds ask for few).
-        if let catalogEntries {
-            let encoded = site.content.machines.enumerated().filter { catalogEntries.entry(of: $0.offset, slug: $0.element.slug) == nil }
-            _ = ParallelMap.map(encoded) { index, machine in
-                (machine.head.slug, site.images.cover(of: machine) != nil, site.downloads.download(of: index, slug: machine.slug) != nil)
-            }
-        }
         let counter = ProgressCounter(.pages, total: pages.count, handler: progress)
         let read = outputs.rendered
         let rendered = ParallelMap.map(planned) { entry, path -> (digest: ContentDigest, failure: (any Error)?) in
@@ -75,34 +65,33 @@ extension SiteBuilder {
         }
         // The first writer's failure names its file and keeps its error number (a full disk).
         if let failure = failures.compactMap({ $0 }).first { throw failure }
-        catalogEntries?.save()
         outputs.feedToken = feedEntries?.save()
         for ((_, path), result) in zip(planned, rendered) { outputs.target[path] = result.digest }
+        if let catalogFacts { counters.count(.catalogEntriesEncoded, by: site.content.machines.count - catalogFacts.count) }
         return pages.count + copies.count
     }
 
     static func renderSource(_ site: PlannedSite, searchPreload: SearchPreload?, recent: [BuildStore.RecentPage],
-                             catalogEntries: CatalogEntries? = nil, feedEntries: FeedEntries? = nil) -> RenderSource {
+                             catalogFacts: [String: CatalogFacts]? = nil, feedEntries: FeedEntries? = nil) -> RenderSource {
         RenderSource(content: site.content, theme: site.theme, images: site.images, summaries: site.summaries, manuals: site.manuals,
                      search: site.search, baseURL: site.baseURL, index: site.index,
                      downloads: site.downloads, sitemapPages: site.plan.sitemapPages, searchPreload: searchPreload,
                      searchRecent: recent.isEmpty ? nil : SearchRecent(superseded: recent.compactMap { page in
                          page.superseded.map { ($0, page.filters) }
                      }),
-                     catalogEntries: catalogEntries, feedEntries: feedEntries)
+                     catalogFacts: catalogFacts, feedEntries: feedEntries)
     }
 
-    /// catalog.json's entries as the last build that wrote it encoded them, with the digests now
-    /// of the units they may read: this build's for the machines it digested, the store's for
-    /// those it carried. A full build keeps none.
-    private func catalogEntries(_ site: PlannedSite, _ outputs: Outputs) throws -> CatalogEntries {
-        let units = outputs.units
-        var keys = [units.key(of: .settings)]
-        for index in site.content.machines.indices {
-            for aspect in CatalogEntries.aspects { keys.append(units.key(of: .machine(index, aspect))) }
+    /// What catalog.json says of each machine the store vouches for, as its row keeps it, by
+    /// slug; a full build takes none.
+    private func storedCatalogFacts(_ site: PlannedSite, _ outputs: Outputs) throws -> [String: CatalogFacts] {
+        guard !full else { return [:] }
+        let vouched = Set(site.carried.map { site.content.machines[$0].slug })
+        var facts: [String: CatalogFacts] = [:]
+        for (slug, bytes) in try outputs.store.catalogFacts() where vouched.contains(slug) {
+            facts[slug] = CatalogFacts(encoded: bytes)
         }
-        return CatalogEntries(file: outputs.publisher.state.catalogEntries, naming: { units.key(of: $0) },
-                              digests: try Self.digests(keys, outputs), trusting: !full, counters: counters)
+        return facts
     }
 
     /// The site feed's items as the last build that published it chose them, with the units

@@ -1,55 +1,60 @@
 import Foundation
 import Testing
 @testable import TeardownBase
+@testable import TeardownContent
 @testable import TeardownBuild
 
-/// catalog.json's entries are kept with the units they read: a change to one machine encodes
-/// that machine's entry, and the file is byte for byte what a full build writes.
-@Suite("catalog.json's kept entries")
-struct CatalogEntriesTests {
-    @Test("A description edited encodes one machine's entry of three; the file equals a full build's, and a full build keeps none")
-    func oneEntryEncoded() throws {
+/// catalog.json says of each machine what its brief, its summary and its catalog facts hold:
+/// the facts of a machine the store vouches for are read from its row, and the file is byte for
+/// byte what a full build writes.
+@Suite("catalog.json from the machines' rows")
+struct CatalogFactsTests {
+    @Test("A description edited makes one machine's facts of three; the file equals a full build's, and a full build reads none")
+    func oneEntryMade() throws {
         let site = Fixtures.copy(Fixtures.site("minimal"))
         let machines = site + "/content/machines"
         for slug in ["crate", "drum"] {
-            try FileManager.default.copyItem(atPath: machines + "/box", toPath: machines + "/" + slug)
+            try FileManager.default.copyItem(atPath: machines + "/" + "box", toPath: machines + "/" + slug)
         }
+        // Out of the racy window, every machine's row is written under its bundle's signature.
+        Thread.sleep(forTimeInterval: InputSnapshot.racyWindow + 0.2)
         let output = site + "/public"
         let counts = Counts()
         let builder = SiteBuilder(siteRoot: site, output: output, cacheFolder: output + ".cache", pagefind: .notInstalled,
                                   counters: counts.counters)
         try builder.build()
-        #expect(counts[.catalogEntriesEncoded] == 3, "a first build encodes every entry")
+        #expect(counts[.catalogEntriesEncoded] == 3, "a first build makes every machine's facts")
         let before = try String(contentsOfFile: output + "/catalog.json", encoding: .utf8)
 
         // The description is in the machine's download: its size and digest are in catalog.json.
         let description = machines + "/crate/parts/lid/description.md"
         try (String(contentsOfFile: description, encoding: .utf8) + "\nA second paragraph.\n")
             .write(toFile: description, atomically: false, encoding: .utf8)
-        let encodedBefore = counts[.catalogEntriesEncoded]
+        let madeBefore = counts[.catalogEntriesEncoded]
         #expect(try builder.build().written > 0)
         let after = try String(contentsOfFile: output + "/catalog.json", encoding: .utf8)
         #expect(after != before, "the crate's download changed")
-        #expect(counts[.catalogEntriesEncoded] - encodedBefore == 1, "only the crate's entry is encoded again")
+        #expect(counts[.catalogEntriesEncoded] - madeBefore == 1, "only the crate's facts are made again")
 
         let full = site + "/public-full"
         let fullCounts = Counts()
         try SiteBuilder(siteRoot: site, output: full, full: true, cacheFolder: output + ".cache", pagefind: .notInstalled,
                         counters: fullCounts.counters).build()
-        #expect(fullCounts[.catalogEntriesEncoded] == 3, "a full build takes no kept entry")
+        #expect(fullCounts[.catalogEntriesEncoded] == 3, "a full build reads no machine's facts")
         #expect(try String(contentsOfFile: full + "/catalog.json", encoding: .utf8) == after)
+    }
 
-        // A damaged memo is no memo: every entry is encoded, and the file is the same.
-        let memo = CacheLayout(root: output + ".cache").output(output).catalogEntries
-        try Data("damaged".utf8).write(to: URL(fileURLWithPath: memo))
-        try (String(contentsOfFile: description, encoding: .utf8) + "\nA third paragraph.\n")
-            .write(toFile: description, atomically: false, encoding: .utf8)
-        let encodedThen = counts[.catalogEntriesEncoded]
-        try builder.build()
-        #expect(counts[.catalogEntriesEncoded] - encodedThen == 3)
-        try SiteBuilder(siteRoot: site, output: full, full: true, cacheFolder: output + ".cache", pagefind: .notInstalled).build()
-        #expect(try String(contentsOfFile: output + "/catalog.json", encoding: .utf8)
-                    == String(contentsOfFile: full + "/catalog.json", encoding: .utf8))
+    @Test("Facts read back from a row are the facts written; bytes no build writes, or a digest that is not one, are none")
+    func factsRoundTrip() {
+        let facts = CatalogFacts(updated: "2025-03-01T00:00:00Z", photoCount: 2, downloadSize: 10,
+                                 downloadSHA256: String(repeating: "ab", count: 32))
+        #expect(CatalogFacts(encoded: facts.encoded) == facts)
+        let bare = CatalogFacts(updated: nil, photoCount: 0, downloadSize: 0, downloadSHA256: "")
+        #expect(CatalogFacts(encoded: bare.encoded) == bare)
+        let forged = CatalogFacts(updated: nil, photoCount: 0, downloadSize: 1, downloadSHA256: "\"}, {\"slug\": \"")
+        #expect(CatalogFacts(encoded: forged.encoded) == nil)
+        #expect(CatalogFacts(encoded: facts.encoded + [0]) == nil)
+        #expect(CatalogFacts(encoded: Array(facts.encoded.dropLast())) == nil)
     }
 
     @Test("The file made from entries encoded one by one is the file encoded whole")
