@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import TeardownBuild
 
-/// A seeded random sequence of the edits a catalog sees (comments, photos, parts, machines,
-/// layer images, templates, assets, site.yaml, manual pages and SUMMARY.md). After every edit
+/// A seeded random sequence of the edits a catalog sees (comments, photos, parts, machines and
+/// their names and covers, layer images, templates, assets, site.yaml, manual pages and SUMMARY.md). After every edit
 /// the incremental build, with its manifests and content cache, must equal a full build made
 /// from nothing but the files, byte for byte. The incremental build finds the change the three
 /// ways Teardown does: by walking the site (`teardown build`), from the paths that changed
@@ -101,7 +101,7 @@ private final class EditableSite {
         let parts = list("content/machines/\(machine)/parts")
         let part = parts.randomElement(using: &random)
         let owner = part.map { "content/machines/\(machine)/parts/\($0)" } ?? "content/machines/\(machine)"
-        switch Int.random(in: 0..<21, using: &random) {
+        switch Int.random(in: 0..<22, using: &random) {
         case 0, 1:
             let day = Int.random(in: 1...28, using: &random)
             try write("---\nauthor: Ada\ndate: 2024-05-\(String(format: "%02d", day))\n---\nComment \(counter).\n",
@@ -172,6 +172,15 @@ private final class EditableSite {
             try remove("content/machines/\(last)")
             try addMachine("a\(counter)")
             return "machine \(last) replaced by a\(counter), first in order"
+        case 20:
+            // What other machines' list pages and catalog.json show of it: its name, its cover
+            // (a photo, or else its layers) and its date.
+            let covered = Bool.random(using: &random)
+            if covered { try write(photo, to: "content/machines/\(machine)/cover.jpg") }
+            try write("name: \"Machine \(counter)\"\nsummary: \"Renamed.\"\ncanvas: {width: 200, height: 100}\ntags: [test]\n"
+                      + "updated: 2024-07-\(String(format: "%02d", 1 + counter % 28))\n" + (covered ? "cover: cover.jpg\n" : ""),
+                      to: "content/machines/\(machine)/machine.yaml")
+            return "machine \(machine) renamed" + (covered ? ", with a cover photo" : "")
         case 9:
             try write("The description, version \(counter).\n", to: "\(owner)/description.md")
             return "description of \(owner) edited"
