@@ -41,7 +41,7 @@ SIZES = (1_000, 10_000)
 ENV = {**os.environ, "TEARDOWN_PAGEFIND": "", "NO_COLOR": "1"}
 
 # Counts that still grow with the catalog in a one-comment sync, and the step that visits it.
-# Per-machine state read by key takes each off (docs/ARCHITECTURE.md, "Not done yet").
+# Per-machine state read by key takes each off (docs/ARCHITECTURE.md, "The model it is moving to").
 GROWING = {
     "teardown.snapshot_bytes_read": "the walk reads the whole stored input snapshot",
     "teardown.bundle_rows_read": "the fingerprint reads every bundle's row of unit digests",

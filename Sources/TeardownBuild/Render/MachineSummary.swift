@@ -3,15 +3,17 @@ import TeardownBase
 import TeardownContent
 import TeardownMedia
 
-/// What a page outside a machine shows of it: its name and canvas, its composed image and cover, and
-/// each part's slug, name, tags and layer as placed and published. The listing pages draw
-/// their entries from it, and the machine's layout is made from it.
+/// What a page outside a machine shows of it: its name and canvas, its composed image and
+/// cover, and each part's slug, name, tags and layer as placed and published. The listing pages
+/// draw their entries from it, and the machine's layout is made from it.
 ///
 /// A machine the build digests has its summary made from its head and image outcomes, and
 /// the build store keeps it in the machine's row; a machine the store vouches for is read
 /// back by slug, so a listing page that names a part of every machine decodes no machine's
-/// head and no image row. It follows from the machine's head unit alone (its layers, their
-/// image keys, whether each is optimized), which a page reading it records.
+/// head and no image row. What it draws follows from the machine's head unit (its layers,
+/// their image keys, whether each is optimized), its cover from the cover unit, and the parts'
+/// tags, which only the site index files by, from their facts: a page records the unit of what
+/// it shows.
 package struct MachineSummary: Sendable, Hashable, Codable, MachineAddressable {
     package let slug: String
     package let name: String
@@ -43,7 +45,6 @@ package struct MachineSummary: Sendable, Hashable, Codable, MachineAddressable {
         package let width: Int
         package let height: Int
     }
-
 }
 
 extension MachineSummary {
