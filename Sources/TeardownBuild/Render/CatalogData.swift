@@ -1,4 +1,5 @@
 import Foundation
+import TeardownBase
 import TeardownContent
 
 /// catalog.json: every machine with what an app's "Download machines" screen needs, with
@@ -121,9 +122,44 @@ package struct NullWhenAbsent<Value: Encodable>: Encodable {
 
 extension CatalogData.MachineEntry {
     /// The entry as the file's list holds it (`CatalogData.json(machines:)`): its lines two
-    /// levels deeper than alone, one for the list and one for the file's object.
+    /// levels deeper than alone, one for the list and one for the file's object. Written by
+    /// hand in JSONEncoder's bytes (a test compares them): catalog.json is made again whenever
+    /// one machine's entry changes, from every machine's.
     package var listed: String {
-        CatalogData.encoded(self).split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
+        var json = JSONWriter(capacity: 1024, indented: 2)
+        json.raw("    ")
+        json.object { json in
+            json.key("comments")
+            json.object { $0.member("url", comments.url) }
+            json.key("cover")
+            if let cover {
+                json.object { json in
+                    json.member("height", cover.height)
+                    json.member("url", cover.url)
+                    json.member("width", cover.width)
+                }
+            } else {
+                json.null()
+            }
+            json.member("data", data)
+            json.key("download")
+            json.object { json in
+                json.member("sha256", download.sha256)
+                json.member("size", download.size)
+                json.member("url", download.url)
+            }
+            json.member("feed", feed)
+            json.member("name", name)
+            json.member("partCount", partCount)
+            json.member("photoCount", photoCount)
+            json.member("slug", slug)
+            json.member("summary", summary)
+            json.key("tags")
+            json.array(tags) { $0.string($1) }
+            json.key("updated")
+            if let updated { json.string(updated) } else { json.null() }
+            json.member("url", url)
+        }
+        return json.text
     }
 }

@@ -20,17 +20,20 @@ extension PageRenderer {
         case .tag(let number, let page):
             let tag = index.tag(number, page: page)
             let name = tag.names.joined(separator: ", ")
-            // One list, paginated as one: the machines, then the parts.
-            let items = tag.machines.map { SiteIndex.Item.machine($0) } + tag.parts.map { SiteIndex.Item.part($0) }
-            let (listed, pagination) = self.page(page, of: items, at: url) { Routes.tag(tag.slug, page: $0) }
+            // One list, paginated as one: the machines, then the parts. Only the page's own
+            // items are taken: a tag of a large catalog has more items than its pages have.
+            let total = tag.machines.count + tag.parts.count
+            let (listed, pagination) = self.page(page, count: total, at: url) { Routes.tag(tag.slug, page: $0) }
             // The first page says how many; a later one says which page it is, so it changes
             // only when the items it shows do.
             let counted = page == 1 ? index.tag(number) : nil
             let description = counted.map { counts(machines: $0.machines.count, parts: $0.parts.count) }
-                ?? "Page \(page) of \(Pagination.pageCount(items.count, content.config.listPageSize)) of what is tagged “\(name)”."
+                ?? "Page \(page) of \(Pagination.pageCount(total, content.config.listPageSize)) of what is tagged “\(name)”."
 
-            let machines = listed.compactMap { if case .machine(let m) = $0 { m } else { nil } }
-            let parts = listed.compactMap { if case .part(let address) = $0 { address } else { nil } }
+            let split = tag.machines.count
+            let machines = listed.lowerBound < split ? Array(tag.machines.elements[listed.lowerBound..<min(split, listed.upperBound)]) : []
+            let parts = listed.upperBound > split
+                ? Array(tag.parts.elements[max(listed.lowerBound, split) - split..<listed.upperBound - split]) : []
             let model = TagPageModel(
                 name: name, machines: machines.map { card($0, at: url, community: false) }, hasMachines: !machines.isEmpty,
                 parts: parts.map { entry($0, at: url) }, hasParts: !parts.isEmpty,
@@ -61,11 +64,16 @@ extension PageRenderer {
     /// Page `number` of a list, `list_page_size` items a page, and the links to its other pages.
     package func page<Item>(_ number: Int, of items: [Item], at url: URLPath,
                             route: (Int) -> URLPath) -> ([Item], PaginationModel?) {
+        let (range, pagination) = page(number, count: items.count, at: url, route: route)
+        return (Array(items[range]), pagination)
+    }
+
+    /// Where page `number` of a list of `count` items is in it, and the links to its other pages.
+    package func page(_ number: Int, count: Int, at url: URLPath, route: (Int) -> URLPath) -> (Range<Int>, PaginationModel?) {
         let size = content.config.listPageSize
-        let count = Pagination.pageCount(items.count, size)
-        let start = min(items.count, (min(number, count) - 1) * size)
-        return (Array(items[start..<min(items.count, start + size)]),
-                pagination(count, current: number) { route($0).relative(from: url) })
+        let pages = Pagination.pageCount(count, size)
+        let start = min(count, (min(number, pages) - 1) * size)
+        return (start..<min(count, start + size), pagination(pages, current: number) { route($0).relative(from: url) })
     }
 
     /// A later page's title says which page it is, so search results and tabs tell them apart.

@@ -17,7 +17,7 @@ extension PageRenderer {
             let machine = machines[index]
             for aspect in CatalogFacts.aspects { reads.record(.machine(index, aspect)) }
             let facts = source.catalogFacts?[machine.slug]
-                ?? CatalogFacts(machine, download: download(of: machine))
+                ?? CatalogFacts(machine, cover: source.cover(of: index, reads), download: download(of: machine))
             return catalogEntry(machine, facts: facts).listed
         }
         let collections = index.collections.map { collection in
@@ -32,7 +32,7 @@ extension PageRenderer {
     }
 
     private func catalogEntry(_ machine: MachineView, facts: CatalogFacts) -> CatalogData.MachineEntry {
-        let cover = source.summary(of: machine.index, reads).cover?.last.map { Self.sharingImage($0, of: machine, baseURL: baseURL) }
+        let cover = facts.cover.map { Self.sharingImage($0, of: machine, baseURL: baseURL) }
         return CatalogData.MachineEntry(
             slug: machine.slug, name: machine.name, summary: machine.summary, updated: facts.updated,
             partCount: machine.partCount, photoCount: facts.photoCount,

@@ -37,12 +37,6 @@ package struct SiteIndex: Sendable {
         package let machines: [Int]
     }
 
-    /// A machine or a part, where a list holds both (a tag's pages).
-    package enum Item: Sendable, Hashable {
-        case machine(Int)
-        case part(PartAddress)
-    }
-
     /// The letters that have parts, A to Z, then "#".
     package let letters: [Letter]
     /// By slug.

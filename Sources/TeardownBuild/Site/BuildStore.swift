@@ -27,7 +27,7 @@ import TeardownBase
 package struct BuildStore: Sendable {
     /// Bumped whenever the tables change; a store of another version of Teardown starts over too,
     /// as every page's digest holds the version.
-    package static let format = "teardown-state 16 " + TeardownVersion.build
+    package static let format = "teardown-state 17 " + TeardownVersion.build
 
     package let queue: DatabaseQueue
     /// The database file, for messages.

@@ -42,9 +42,10 @@ extension SiteBuilder {
         func row(_ index: Int, _ signature: ContentDigest?) -> BuildStore.Bundles.Digested? {
             guard let signature, let counts = site.plan.planned[index] else { return nil }
             let slug = site.content.machines[index].slug
-            let facts = CatalogFacts(ContentView(site.content, reads: ReadSet()).machines[index],
+            let summary = site.summaries[index]
+            let facts = CatalogFacts(ContentView(site.content, reads: ReadSet()).machines[index], cover: summary.cover,
                                      download: site.downloads.download(of: index, slug: slug)?.bundle)
-            return (names[index], slug, signature, counts, site.summaries[index].encoded, facts.encoded)
+            return (names[index], slug, signature, counts, summary.encoded, facts.encoded)
         }
         let unsettled = units.computedMachines.filter { signatures[names[$0]] == nil }
         var bundles = BuildStore.Bundles(context: context, digested: units.computedMachines.compactMap { row($0, signatures[names[$0]]) },

@@ -47,12 +47,14 @@ struct CatalogFactsTests {
     @Test("Facts read back from a row are the facts written; bytes no build writes, or a digest that is not one, are none")
     func factsRoundTrip() {
         let facts = CatalogFacts(updated: "2025-03-01T00:00:00Z", photoCount: 2, downloadSize: 10,
-                                 downloadSHA256: String(repeating: "ab", count: 32))
+                                 downloadSHA256: String(repeating: "ab", count: 32), cover: PixelSize(width: 1280, height: 960))
         #expect(CatalogFacts(encoded: facts.encoded) == facts)
-        let bare = CatalogFacts(updated: nil, photoCount: 0, downloadSize: 0, downloadSHA256: "")
+        let bare = CatalogFacts(updated: nil, photoCount: 0, downloadSize: 0, downloadSHA256: "", cover: nil)
         #expect(CatalogFacts(encoded: bare.encoded) == bare)
-        let forged = CatalogFacts(updated: nil, photoCount: 0, downloadSize: 1, downloadSHA256: "\"}, {\"slug\": \"")
+        let forged = CatalogFacts(updated: nil, photoCount: 0, downloadSize: 1, downloadSHA256: "\"}, {\"slug\": \"", cover: nil)
         #expect(CatalogFacts(encoded: forged.encoded) == nil)
+        let noCover = CatalogFacts(updated: nil, photoCount: 0, downloadSize: 0, downloadSHA256: "", cover: PixelSize(width: 0, height: 4))
+        #expect(CatalogFacts(encoded: noCover.encoded) == nil, "a cover of no pixels is no build's")
         #expect(CatalogFacts(encoded: facts.encoded + [0]) == nil)
         #expect(CatalogFacts(encoded: Array(facts.encoded.dropLast())) == nil)
     }
@@ -60,14 +62,15 @@ struct CatalogFactsTests {
     @Test("The file made from entries encoded one by one is the file encoded whole")
     func spliced() {
         func entry(_ slug: String, tags: [String], cover: Bool) -> CatalogData.MachineEntry {
-            CatalogData.MachineEntry(slug: slug, name: "The \"\(slug)\"", summary: "", updated: cover ? "2025-03-01" : nil,
+            CatalogData.MachineEntry(slug: slug, name: "The \"\(slug)\" \\ back/slash", summary: "lines\nand\ttabs \u{07} é 漢字 🙂 \u{2028}",
+                                     updated: cover ? "2025-03-01" : nil,
                                      partCount: 2, photoCount: 0, tags: tags, url: "https://example.org/m/\(slug)/",
                                      data: "https://example.org/m/\(slug)/machine.json", feed: "https://example.org/m/\(slug)/feed.xml",
                                      cover: cover ? CatalogData.Image(url: "https://example.org/c.jpg", width: 640, height: 480) : nil,
                                      download: CatalogData.Download(url: "https://example.org/\(slug).zip", size: 10, sha256: "ab"),
                                      comments: CatalogData.CommentsDownload(url: "https://example.org/\(slug)-comments.zip"))
         }
-        let entries = [entry("a", tags: [], cover: true), entry("b", tags: ["x", "y"], cover: false)]
+        let entries = [entry("a", tags: [], cover: true), entry("b", tags: ["x", "y"], cover: false), entry("c", tags: ["\u{00}"], cover: true)]
         let collection = CatalogData.CollectionEntry(slug: "c", title: "C", description: "", url: "https://example.org/c/",
                                                      machines: ["a", "b"])
         func file(_ machines: [CatalogData.MachineEntry]) -> CatalogData {
