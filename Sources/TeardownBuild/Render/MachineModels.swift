@@ -101,6 +101,8 @@ package struct PaginationModel: Sendable {
         package let number: Int
         package let url: String
         package let current: Bool
+        /// Pages are left out before this one (the bar shows "…").
+        package let gapBefore: Bool
     }
     package let pages: [PageLink]
     package let previous: String?

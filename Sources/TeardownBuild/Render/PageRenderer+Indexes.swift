@@ -73,7 +73,7 @@ extension PageRenderer {
         let size = content.config.listPageSize
         let pages = Pagination.pageCount(count, size)
         let start = min(count, (min(number, pages) - 1) * size)
-        return (start..<min(count, start + size), pagination(pages, current: number) { route($0).relative(from: url) })
+        return (start..<min(count, start + size), Self.pagination(pages, current: number) { route($0).relative(from: url) })
     }
 
     /// A later page's title says which page it is, so search results and tabs tell them apart.

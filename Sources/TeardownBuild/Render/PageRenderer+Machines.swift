@@ -139,7 +139,7 @@ extension PageRenderer {
         }
         return DiscussionModel(entries: entries, hasEntries: !entries.isEmpty, hasComments: !comments.isEmpty,
                                commentCount: comments.isEmpty ? nil : Plural.count(comments.count, "comment"),
-                               pagination: pagination(pageCount, current: number) {
+                               pagination: Self.pagination(pageCount, current: number) {
                                    Routes.discussion(base, page: $0).relative(from: url)
                                })
     }

@@ -103,7 +103,7 @@ extension PageRenderer {
         return GalleryPageModel(title: number > 1 ? "All photos, page \(number)" : "All photos", machine: nil, part: nil,
                                 photos: models, hasPhotos: !models.isEmpty,
                                 count: all.isEmpty ? "" : Plural.count(all.count, "photo"),
-                                pagination: pagination(pageCount, current: number) { Routes.photos(page: $0).relative(from: url) })
+                                pagination: Self.pagination(pageCount, current: number) { Routes.photos(page: $0).relative(from: url) })
     }
 
     func photoPage(_ address: PhotoAddress, at url: URLPath) -> (PhotoPageModel, SharingImageModel) {

@@ -246,13 +246,26 @@ package struct PageRenderer {
     }
 
     /// Links to every page of a list `count` pages long; nil when it fits on one.
-    package func pagination(_ count: Int, current number: Int, link: (Int) -> String) -> PaginationModel? {
+    /// The bar links the first and last pages and those near the current one, as most sites'
+    /// do: a tag of a large catalog has hundreds of pages, and a bar linking each of them made
+    /// every page of the list as long as the list was.
+    package static func pagination(_ count: Int, current number: Int, link: (Int) -> String) -> PaginationModel? {
         guard count > 1 else { return nil }
+        var shown = Set([1, count]).union(max(1, number - Self.pagesAround)...min(count, number + Self.pagesAround))
+        // A gap of one page shows the page: "…" takes as much room.
+        for page in shown where !shown.contains(page + 1) && shown.contains(page + 2) { shown.insert(page + 1) }
+        var previous = 0
         return PaginationModel(
-            pages: (1...count).map { .init(number: $0, url: link($0), current: $0 == number) },
+            pages: shown.sorted().map { page in
+                defer { previous = page }
+                return .init(number: page, url: link(page), current: page == number, gapBefore: page > previous + 1)
+            },
             previous: number > 1 ? link(number - 1) : nil,
             next: number < count ? link(number + 1) : nil)
     }
+
+    /// How many pages either side of the current one the bar links.
+    package static let pagesAround = 2
 
     // MARK: Galleries
 

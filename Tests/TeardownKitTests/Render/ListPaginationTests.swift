@@ -126,3 +126,23 @@ struct ListPaginationTests {
         #expect(!Fixtures.read(site.output + "/sitemap-site.xml").contains("tags/power/3/"))
     }
 }
+
+@Suite("The pagination bar")
+struct PaginationBarTests {
+    private func bar(_ count: Int, at number: Int) -> String {
+        guard let model = PageRenderer.pagination(count, current: number, link: { "\($0)" }) else { return "" }
+        return model.pages.map { ($0.gapBefore ? "… " : "") + ($0.current ? "[\($0.number)]" : "\($0.number)") }
+            .joined(separator: " ")
+    }
+
+    @Test("A long list's bar links its first and last pages and two either side of the current one, with a gap where pages are left out")
+    func window() {
+        #expect(bar(1, at: 1) == "")
+        #expect(bar(5, at: 3) == "1 2 [3] 4 5")
+        #expect(bar(500, at: 1) == "[1] 2 3 … 500")
+        #expect(bar(500, at: 250) == "1 … 248 249 [250] 251 252 … 500")
+        #expect(bar(500, at: 4) == "1 2 3 [4] 5 6 … 500")
+        #expect(bar(500, at: 5) == "1 2 3 4 [5] 6 7 … 500", "a gap of one page shows the page")
+        #expect(bar(500, at: 500) == "1 … 498 499 [500]")
+    }
+}

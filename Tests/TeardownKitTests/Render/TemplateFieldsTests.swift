@@ -22,7 +22,7 @@ struct TemplateFieldsTests {
         let stack = StackModel(name: "n", width: 1, height: 1, layers: [layer])
         let backdrop = BackdropModel(name: "n", width: 1, height: 1, style: "s")
         let entry = EntryModel(author: "a", date: "d", dateTime: "t", html: "h", isDesigner: false, anchor: "comment-a")
-        let pageLink = PaginationModel.PageLink(number: 1, url: "u", current: true)
+        let pageLink = PaginationModel.PageLink(number: 1, url: "u", current: true, gapBefore: false)
         let pagination = PaginationModel(pages: [pageLink], previous: "p", next: "n")
         let discussion = DiscussionModel(entries: [entry], hasEntries: true, hasComments: true, commentCount: "1", pagination: pagination)
         let picture = PictureModel(webp: "w", jpeg: "j", src: "s", width: 1, height: 1, sizes: "s", alt: "a")
