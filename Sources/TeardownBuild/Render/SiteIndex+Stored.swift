@@ -32,7 +32,7 @@ extension SiteIndex {
     }
 
     /// The format of the stored index: bumped whenever it, or what the index holds, changes.
-    private static let storedFormat = "teardown-site-index 2"
+    private static let storedFormat = "teardown-site-index 3"
 
     /// What the index is made from: site.yaml's collections and every machine's listing, in order.
     static func key(_ content: ContentView) -> ContentDigest {

@@ -66,16 +66,16 @@ package struct SiteIndex: Sendable {
     /// Made from every machine's tags and its summary's parts: no machine's head is decoded.
     init(_ content: ContentView, summaries: MachineSummaries, digest: ContentDigest) {
         let machines = content.machines
-        var drawers: [String: [PartAddress]] = [:]
         var tagged = TagFiler()
         for (m, machine) in machines.enumerated() {
-            for name in Set(machine.tags).sorted() { tagged.file(machine: m, named: name) }
+            // Once a tag, though named twice or in two cases.
+            for tag in Set(machine.tags.map { tagged.tag(named: $0) }) { tagged.file(machine: m, in: tag) }
         }
         // Every part is sorted by name once, and filed in that order: each drawer and tag is then
         // in order without a sort of its own (sorting each, by three strings a comparison, was
-        // most of the index's time). Names are folded once, and read through the views once, not
-        // per comparison.
-        var keys: [(String, String, String)] = [], addresses: [PartAddress] = [], drawerOf: [String] = [], tagsOf: [[String]] = []
+        // most of the index's time). Names are folded, and their drawer and tags found, once, not
+        // per comparison; drawers and tags are numbered, so filing a part hashes no string.
+        var keys: [(String, String, String)] = [], addresses: [PartAddress] = [], drawerOf: [Int] = [], tagsOf: [[Int]] = []
         for m in machines.indices {
             let summary = summaries[m]
             let name = summary.name
@@ -83,17 +83,18 @@ package struct SiteIndex: Sendable {
                 let partName = part.name
                 keys.append((Self.sortKey(partName), name, part.slug))
                 addresses.append(PartAddress(machine: m, part: p))
-                drawerOf.append(Self.letter(of: partName))
-                tagsOf.append(part.tags)
+                drawerOf.append(Self.drawer(of: partName))
+                let tags = part.tags.map { tagged.tag(named: $0) }
+                tagsOf.append(tags.count < 2 || (tags.count == 2 && tags[0] != tags[1]) ? tags : Array(Set(tags)))
             }
         }
+        var drawers = Array(repeating: [PartAddress](), count: Self.drawers.count)
         for index in keys.indices.sorted(by: { keys[$0] < keys[$1] }) {
-            drawers[drawerOf[index], default: []].append(addresses[index])
-            let tags = tagsOf[index]
-            for name in tags.count < 2 ? tags : Set(tags).sorted() { tagged.file(part: addresses[index], named: name) }
+            drawers[drawerOf[index]].append(addresses[index])
+            for tag in tagsOf[index] { tagged.file(part: addresses[index], in: tag) }
         }
-        letters = (Self.alphabet + ["other"]).compactMap { key in
-            guard let parts = drawers[key] else { return nil }
+        letters = zip(Self.drawers, drawers).compactMap { key, parts in
+            guard !parts.isEmpty else { return nil }
             return Letter(key: key, label: key == "other" ? "#" : key.uppercased(), parts: StoredList(parts))
         }
         tags = tagged.tags()
@@ -106,29 +107,32 @@ package struct SiteIndex: Sendable {
     }
 
     /// Tags by slug as machines and parts are filed under them. A catalog has a few tags on
-    /// thousands of parts: each name is made a slug once.
+    /// thousands of parts: each name is made a slug, and numbered, once.
     private struct TagFiler {
-        private var slugs: [String: String] = [:]
-        private var tagged: [String: (names: [String], machines: [Int], parts: [PartAddress])] = [:]
+        private var numbers: [String: Int] = [:]
+        private var bySlug: [String: Int] = [:]
+        private var filed: [(slug: String, names: [String], machines: [Int], parts: [PartAddress])] = []
 
-        /// The slug of a tag's name, the name noted under it the first time it is met: a name has
-        /// one slug, so a name met again costs one lookup.
-        private mutating func entry(_ name: String) -> String {
-            if let slug = slugs[name] { return slug }
+        /// The number of a tag's name, the name noted under its slug the first time it is met.
+        mutating func tag(named name: String) -> Int {
+            if let number = numbers[name] { return number }
             let slug = SiteIndex.slug(ofTag: name)
-            slugs[name] = slug
-            tagged[slug, default: ([], [], [])].names.append(name)
-            return slug
+            let number = bySlug[slug] ?? filed.count
+            if number == filed.count {
+                bySlug[slug] = number
+                filed.append((slug, [], [], []))
+            }
+            filed[number].names.append(name)
+            numbers[name] = number
+            return number
         }
 
-        mutating func file(machine: Int, named name: String) { tagged[entry(name), default: ([], [], [])].machines.append(machine) }
-        mutating func file(part: PartAddress, named name: String) { tagged[entry(name), default: ([], [], [])].parts.append(part) }
+        mutating func file(machine: Int, in tag: Int) { filed[tag].machines.append(machine) }
+        mutating func file(part: PartAddress, in tag: Int) { filed[tag].parts.append(part) }
 
         func tags() -> [Tag] {
-            tagged.keys.sorted().map { slug in
-                let entry = tagged[slug]!
-                return Tag(slug: slug, names: entry.names.sorted(), machines: StoredList(entry.machines),
-                           parts: StoredList(entry.parts))
+            filed.sorted { $0.slug < $1.slug }.map { entry in
+                Tag(slug: entry.slug, names: entry.names.sorted(), machines: StoredList(entry.machines), parts: StoredList(entry.parts))
             }
         }
     }
@@ -160,6 +164,16 @@ package struct SiteIndex: Sendable {
         let folded = String(first).folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
             .lowercased()
         return alphabet.contains(folded) ? folded : "other"
+    }
+
+    /// The drawers in order, "a" to "z" then "other".
+    private static let drawers = alphabet + ["other"]
+
+    /// The number of the drawer a name goes in (`letter(of:)`), in `drawers`.
+    private static func drawer(of name: String) -> Int {
+        // An ASCII letter either case, the common case, by its byte.
+        if let byte = name.utf8.first, (0x61...0x7A).contains(byte | 0x20) { return Int((byte | 0x20) - 0x61) }
+        return drawers.firstIndex(of: letter(of: name)) ?? drawers.count - 1
     }
 
     package static func slug(ofTag name: String) -> String { Routes.slug(ofTag: name) }
