@@ -76,8 +76,7 @@ package struct SiteIndex: Sendable {
         // most of the index's time). Names are folded, and their drawer and tags found, once, not
         // per comparison; drawers and tags are numbered, so filing a part hashes no string.
         var keys: [(String, String, String)] = [], addresses: [PartAddress] = [], drawerOf: [Int] = [], tagsOf: [[Int]] = []
-        for m in machines.indices {
-            let summary = summaries[m]
+        for (m, summary) in summaries.all.enumerated() {
             let name = summary.name
             for (p, part) in summary.parts.enumerated() {
                 let partName = part.name

@@ -39,16 +39,23 @@ extension BuildStore {
         }
     }
 
+    /// Every machine's summary the rows hold, by slug.
+    package func summaries() throws -> [String: [UInt8]] { try everyRow(.summary) }
+
     /// What catalog.json says of each machine the rows hold (`CatalogFacts`), by slug.
-    package func catalogFacts() throws -> [String: [UInt8]] {
+    package func catalogFacts() throws -> [String: [UInt8]] { try everyRow(.catalog) }
+
+    private enum Column: String { case summary, catalog }
+
+    private func everyRow(_ column: Column) throws -> [String: [UInt8]] {
         try reading { db in
-            var facts: [String: [UInt8]] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT slug, catalog FROM bundles")
+            var values: [String: [UInt8]] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT slug, \(column.rawValue) FROM bundles")
             while let row = try rows.next() {
                 let bytes: Data = row[1]
-                facts[row[0]] = [UInt8](bytes)
+                values[row[0]] = [UInt8](bytes)
             }
-            return facts
+            return values
         }
     }
 }

@@ -36,7 +36,8 @@ extension SiteBuilder {
         // zipped, also on one: one after the other, each would leave a core idle.
         // A full build trusts no stored summary; the others, those of the machines the store vouches for.
         let summaries = MachineSummaries(content: content, images: images.value, vouched: full ? [] : Set(carried.keys),
-                                         counters: counters) { slug in try? store?.summary(of: slug) }
+                                         counters: counters, stored: { slug in try? store?.summary(of: slug) },
+                                         storedAll: { (try? store?.summaries()) ?? [:] })
         let indexed = Prefetch { [cache, full, counters] in
             SiteIndex(content, summaries: summaries, stored: cache.siteIndex, trusting: !full, counters: counters)
         }
