@@ -132,9 +132,11 @@ extension PageRenderer {
     private func entry(_ address: SiteIndex.PartAddress, at url: URLPath) -> PartEntryModel {
         let machine = summary(of: address.machine)
         let part = machine.parts[address.part]
-        let prefix = prefix(address.machine, at: url)
+        // The machine's link is the prefix its layers' URLs take (`prefix(_:at:)`), made once.
+        let machineURL = Routes.machine(machine).relative(from: url)
+        let prefix = machineURL == "./" ? "" : machineURL
         return PartEntryModel(name: part.name, url: Routes.part(slug: part.slug, of: machine).relative(from: url),
-                              machine: LinkModel(title: machine.name, url: Routes.machine(machine).relative(from: url)),
+                              machine: LinkModel(title: machine.name, url: machineURL),
                               thumbnail: StackLayout.thumbnail(of: address.part, in: machine, prefix: prefix, at: url)
                                   ?? thumbnail(address, of: machine, prefix: prefix, at: url))
     }
