@@ -53,7 +53,7 @@ package struct JSONWriter {
         hasMember[hasMember.count - 1] = true
         newline()
         string(name)
-        bytes += pretty ? Array(" : ".utf8) : [UInt8(ascii: ":")]
+        if pretty { bytes += " : ".utf8 } else { bytes.append(UInt8(ascii: ":")) }
     }
 
     /// A line break and the next line's indent, when pretty-printed.

@@ -245,7 +245,7 @@ package struct PageRenderer {
         markdown.render(comment.body.text, trust: .community, topLevel: Self.entryHeading)
     }
 
-    /// Links to every page of a list `count` pages long; nil when it fits on one.
+    /// Links between the pages of a list `count` pages long; nil when it fits on one.
     /// The bar links the first and last pages and those near the current one, as most sites'
     /// do: a tag of a large catalog has hundreds of pages, and a bar linking each of them made
     /// every page of the list as long as the list was.

@@ -150,29 +150,17 @@ package struct SiteIndex: Sendable {
 
     package static let alphabet = "abcdefghijklmnopqrstuvwxyz".map(String.init)
 
-    /// "A" to "Z" and "a" to "z", by byte, as their drawer.
-    private static let asciiLetters: [UInt8: String] = Dictionary(uniqueKeysWithValues: alphabet.flatMap { letter in
-        [(letter.utf8.first!, letter), (letter.uppercased().utf8.first!, letter)]
-    })
-
-    /// The drawer a name goes in: its first letter without accents, or "other".
-    package static func letter(of name: String) -> String {
-        // The common case, a name starting with an ASCII letter, without Foundation's trimming.
-        if let byte = name.utf8.first, let letter = asciiLetters[byte] { return letter }
-        guard let first = name.trimmingCharacters(in: .whitespaces).first else { return "other" }
-        let folded = String(first).folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
-            .lowercased()
-        return alphabet.contains(folded) ? folded : "other"
-    }
-
     /// The drawers in order, "a" to "z" then "other".
     private static let drawers = alphabet + ["other"]
 
-    /// The number of the drawer a name goes in (`letter(of:)`), in `drawers`.
+    /// The number of the drawer a name goes in, in `drawers`: its first letter without accents,
+    /// or "other".
     private static func drawer(of name: String) -> Int {
-        // An ASCII letter either case, the common case, by its byte.
+        // The common case, an ASCII letter either case, by its byte, without Foundation's trimming.
         if let byte = name.utf8.first, (0x61...0x7A).contains(byte | 0x20) { return Int((byte | 0x20) - 0x61) }
-        return drawers.firstIndex(of: letter(of: name)) ?? drawers.count - 1
+        guard let first = name.trimmingCharacters(in: .whitespaces).first else { return drawers.count - 1 }
+        let folded = String(first).folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
+        return alphabet.firstIndex(of: folded) ?? drawers.count - 1
     }
 
     package static func slug(ofTag name: String) -> String { Routes.slug(ofTag: name) }

@@ -65,6 +65,20 @@ struct ListPaginationTests {
         #expect(Fixtures.read(site.output + "/sitemap-site.xml").contains("tags/power/4/"))
     }
 
+    @Test("A list of many pages links its last page and those near the current one, and marks the pages left out")
+    func barWindow() throws {
+        let site = try Site()
+        try site.write(Fixtures.read(site.root + "/content/site.yaml").replacingOccurrences(of: "list_page_size: 2", with: "list_page_size: 1"),
+                       to: "content/site.yaml")
+        try site.build()
+        // Seven pages: Chest, Crate, then Panels 1 to 5.
+        let first = site.page("tags/power/"), middle = site.page("tags/power/4/")
+        #expect(first.contains("<a href=\"3/\">3</a>") && first.contains("<a href=\"7/\">7</a>"))
+        #expect(!first.contains("href=\"4/\"") && first.contains("<span class=\"gap\" aria-hidden=\"true\">…</span>"))
+        #expect(middle.contains("<a href=\"../7/\">7</a>") && middle.contains("<a href=\"../\">1</a>"))
+        #expect(!middle.contains("class=\"gap\""), "two pages either side of page 4 leave none out")
+    }
+
     @Test("Parts A-Z of a catalog too large to list on one page says how many parts each letter holds")
     func letterCounts() throws {
         let site = try Site()
